@@ -1,0 +1,33 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['.output/**', '.wxt/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    // lib/ is framework-free: no React, no extension APIs (thin adapters excepted, by name).
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/**/*.adapter.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', 'react/*', 'wxt/*', '@/components/*', '@/entrypoints/*'] }],
+      'no-restricted-globals': ['error', 'browser', 'chrome', 'window', 'document'],
+    },
+  },
+  {
+    // Command-line tools print to the console on purpose.
+    files: ['tests/gateway/cli.ts', 'tests/bench/**', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+);

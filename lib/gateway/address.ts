@@ -1,0 +1,179 @@
+/**
+ * Turning whatever a user pasted into the two addresses of seed part 2 and part 4
+ * ("Base address entry rules"): `siteUrl` ({site_url}) and `baseUrl` ({site_url}/v1).
+ *
+ * Users paste the site (`https://site`), the base (`https://site/v1`), an endpoint
+ * (`https://site/v1/chat/completions`), a site page (`https://site/console/token`), with
+ * spaces, quotes or trailing slashes. A base that already ends in a version segment other
+ * than `v1` (Gemini's `/v1beta/openai`, z.ai's `/api/paas/v4`) is kept as it is.
+ */
+
+export interface GatewayAddress {
+  /** {site_url}: where the keys page, the catalogue page and the dashboard live. */
+  siteUrl: string;
+  /** {base_url}: every endpoint is this followed by its path (seed part 4, rule 1). */
+  baseUrl: string;
+}
+
+export type AddressProblem =
+  | 'empty'
+  | 'looks_like_key'
+  | 'unsupported_scheme'
+  | 'credentials'
+  | 'missing_host'
+  | 'malformed';
+
+export class GatewayAddressError extends Error {
+  override readonly name = 'GatewayAddressError';
+  constructor(
+    readonly problem: AddressProblem,
+    message: string,
+    /** What the user typed, trimmed; never contains credentials (they are cut out). */
+    readonly input: string,
+  ) {
+    super(message);
+  }
+}
+
+export type AddressResult =
+  | ({ ok: true } & GatewayAddress)
+  | { ok: false; error: GatewayAddressError };
+
+/** Endpoint paths (relative to a base) that users paste by mistake; longest first. */
+const ENDPOINT_TAILS: readonly (readonly string[])[] = [
+  ['chat', 'completions'],
+  ['images', 'generations'],
+  ['audio', 'transcriptions'],
+  ['completions'],
+  ['responses'],
+  ['embeddings'],
+  ['models'],
+];
+
+/**
+ * Pages of a gateway's web site (new-api, one-api) that users copy from the address bar.
+ * Only recognised when they are the whole path, so a proxy mounted under a path is kept.
+ */
+const SITE_PAGES = new Set([
+  'keys', 'token', 'tokens', 'models', 'pricing', 'console', 'dashboard', 'panel', 'login',
+  'topup', 'detail', 'log', 'setting', 'about', 'playground', 'chat',
+]);
+
+const VERSION_SEGMENT = /^v\d+[a-z0-9]*$/i;
+const QUOTES = /^[\s'"`‘’“”«»<>]+|[\s'"`‘’“”«»<>]+$/g;
+
+function fail(problem: AddressProblem, message: string, input: string): never {
+  throw new GatewayAddressError(problem, message, input);
+}
+
+function looksLikeLocalHost(text: string): boolean {
+  return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|$)/i.test(text);
+}
+
+/**
+ * Resolve a pasted address into `{ siteUrl, baseUrl }`, or throw a `GatewayAddressError`
+ * whose message says what is wrong and what to enter instead.
+ */
+export function resolveGatewayAddress(input: string): GatewayAddress {
+  const text = String(input ?? '').replace(QUOTES, '').trim();
+  if (text === '') {
+    fail('empty', 'Enter the gateway address, for example https://your-gateway.example or https://your-gateway.example/v1.', text);
+  }
+  if (/^sk-[A-Za-z0-9_-]{6,}$/.test(text) || (/^[A-Za-z0-9_-]{32,}$/.test(text) && !text.includes('.'))) {
+    fail('looks_like_key', 'This looks like an API key, not an address. Put it in the API key field and enter the gateway\'s web address (https://…) here.', '');
+  }
+
+  let withScheme = text;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+  if (scheme === undefined || (!text.includes('//') && /^\d+$/.test(text.split(':')[1]?.split('/')[0] ?? ''))) {
+    // "example.com/v1" or "localhost:3000": no scheme typed.
+    withScheme = `${looksLikeLocalHost(text) ? 'http' : 'https'}://${text}`;
+  } else if (scheme !== 'http' && scheme !== 'https') {
+    fail('unsupported_scheme', `The gateway address must start with http:// or https:// (it starts with "${scheme}:").`, text);
+  }
+
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    fail('malformed', `"${text}" is not a valid web address. Enter it as https://host or https://host/v1, without spaces.`, text);
+  }
+  if (url.username !== '' || url.password !== '') {
+    const safe = `${url.protocol}//${url.host}${url.pathname}`;
+    fail('credentials', 'Remove the user name and password from the address (the part before "@"); the API key goes in the API key field.', safe);
+  }
+  if (url.hostname === '') {
+    fail('missing_host', `The address "${text}" has no host name. Enter it as https://host or https://host/v1.`, text);
+  }
+
+  const segments = url.pathname.split('/').filter((s) => s !== '');
+  stripEndpointTail(segments);
+  if (segments.length > 0 && !segments.some((s) => VERSION_SEGMENT.test(s)) && isSitePage(segments)) {
+    segments.length = 0;
+  }
+  collapseRepeatedVersions(segments);
+
+  const origin = url.origin;
+  const versionAt = lastVersionIndex(segments);
+  if (versionAt === -1) {
+    const site = joinPath(origin, segments);
+    return { siteUrl: site, baseUrl: `${site}/v1` };
+  }
+  return {
+    siteUrl: joinPath(origin, segments.slice(0, versionAt)),
+    baseUrl: joinPath(origin, segments),
+  };
+}
+
+/** The same rules as `resolveGatewayAddress`, as a result value for forms that validate as the user types. */
+export function tryResolveGatewayAddress(input: string): AddressResult {
+  try {
+    return { ok: true, ...resolveGatewayAddress(input) };
+  } catch (error) {
+    if (error instanceof GatewayAddressError) return { ok: false, error };
+    throw error;
+  }
+}
+
+/** The full address of an endpoint: {base_url} followed by the path (seed part 4, rule 1). */
+export function endpointUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+function stripEndpointTail(segments: string[]): void {
+  for (const tail of ENDPOINT_TAILS) {
+    if (segments.length < tail.length) continue;
+    const end = segments.slice(segments.length - tail.length);
+    if (end.every((s, i) => s.toLowerCase() === tail[i])) {
+      segments.length -= tail.length;
+      return;
+    }
+  }
+}
+
+function isSitePage(segments: string[]): boolean {
+  const first = segments[0]?.toLowerCase() ?? '';
+  if (first === 'console' || first === 'panel') return true;
+  return segments.length === 1 && SITE_PAGES.has(first);
+}
+
+/** `/v1/v1` (seed part 4, rule 3: always a 404) becomes `/v1`. */
+function collapseRepeatedVersions(segments: string[]): void {
+  for (let i = segments.length - 1; i > 0; i--) {
+    const here = segments[i] ?? '';
+    if (VERSION_SEGMENT.test(here) && here.toLowerCase() === segments[i - 1]?.toLowerCase()) {
+      segments.splice(i, 1);
+    }
+  }
+}
+
+function lastVersionIndex(segments: string[]): number {
+  for (let i = segments.length - 1; i >= 0; i--) {
+    if (VERSION_SEGMENT.test(segments[i] ?? '')) return i;
+  }
+  return -1;
+}
+
+function joinPath(origin: string, segments: readonly string[]): string {
+  return segments.length === 0 ? origin : `${origin}/${segments.join('/')}`;
+}

@@ -1,0 +1,234 @@
+/**
+ * Classifying what a gateway said went wrong. The code, the type and the HTTP status are read
+ * together; the message is only ever a tie-breaker next to a status (one-api's 401 for a key
+ * whose own quota is spent, a 404 or 400 naming the model), never a classifier on its own.
+ */
+import { GatewayError, redactSecrets, type GatewayErrorKind } from './errors';
+import { ErrorEnvelope, type ErrorObject } from './wire';
+
+export interface ErrorFacts {
+  status?: number;
+  code?: string;
+  type?: string;
+  param?: string;
+  message?: string;
+}
+
+export interface ClassifyContext {
+  url: string;
+  siteUrl?: string;
+  apiKey?: string;
+  retryAfter?: number;
+}
+
+/** Codes (lower-cased) that decide the kind whatever the status. */
+const CODE_KINDS: Record<string, GatewayErrorKind> = {
+  invalid_api_key: 'invalid_key',
+  invalid_key: 'invalid_key',
+  invalid_token: 'invalid_key',
+  token_expired: 'invalid_key',
+  model_not_found: 'model_not_found',
+  model_not_exist: 'model_not_found',
+  model_does_not_exist: 'model_not_found',
+  insufficient_user_quota: 'insufficient_balance',
+  pre_consume_token_quota_failed: 'insufficient_balance',
+  insufficient_quota: 'insufficient_balance',
+  insufficient_balance: 'insufficient_balance',
+  insufficient_credits: 'insufficient_balance',
+  quota_exceeded: 'insufficient_balance',
+  budget_exceeded: 'insufficient_balance',
+  payment_required: 'insufficient_balance',
+  rate_limit_exceeded: 'rate_limited',
+  rate_limit_error: 'rate_limited',
+  too_many_requests: 'rate_limited',
+  context_length_exceeded: 'bad_request',
+  string_above_max_length: 'bad_request',
+  content_filter: 'bad_request',
+  access_denied: 'permission_denied',
+  permission_denied: 'permission_denied',
+};
+
+/** Types (lower-cased) that decide the kind when the code did not. */
+const TYPE_KINDS: Record<string, GatewayErrorKind> = {
+  insufficient_quota: 'insufficient_balance',
+  budget_exceeded: 'insufficient_balance',
+  authentication_error: 'invalid_key',
+  permission_error: 'permission_denied',
+  rate_limit_error: 'rate_limited',
+  overloaded_error: 'server',
+  server_error: 'server',
+};
+
+const MODEL_MISSING = /model[\s\S]{0,80}?(does not exist|doesn't exist|not exist|not found|not available|unknown|no such|不存在|无可用渠道|not supported)|(invalid|unknown|no such) model|model_not_found|无可用渠道|模型.{0,40}不存在/i;
+const QUOTA_SPENT = /quota|balance|credit|额度|余额|用尽/i;
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** Reads `{"error":{…}}`, `{"error":"…"}`, vLLM's top-level `{object:"error",…}` and `{detail:…}`. */
+export function errorFactsFromBody(body: unknown, status?: number): ErrorFacts | undefined {
+  const parsed = ErrorEnvelope.safeParse(body);
+  if (!parsed.success) return undefined;
+  const env = parsed.data;
+  const facts: ErrorFacts = { status };
+  if (typeof env.error === 'string') {
+    facts.message = env.error;
+    return facts;
+  }
+  if (env.error !== undefined && env.error !== null) return { ...facts, ...factsFromObject(env.error) };
+  if (env.object === 'error' || (env.success === false && env.message !== undefined)) {
+    return { ...facts, ...factsFromObject({ message: env.message, type: env.type, code: env.code }) };
+  }
+  if (env.detail !== undefined) {
+    facts.message = typeof env.detail === 'string' ? env.detail : JSON.stringify(env.detail);
+    return facts;
+  }
+  return undefined;
+}
+
+export function factsFromObject(error: ErrorObject): ErrorFacts {
+  const facts: ErrorFacts = {};
+  const message = asText(error.message);
+  const type = asText(error.type);
+  const param = asText(error.param);
+  const code = asText(error.code);
+  if (message !== undefined) facts.message = message;
+  // LiteLLM sends `type: "None"`, a Python None turned into a string.
+  if (type !== undefined && type !== 'None') facts.type = type;
+  if (param !== undefined) facts.param = param;
+  if (code !== undefined) facts.code = code;
+  return facts;
+}
+
+/** The kind, from code, type and status read together. */
+export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
+  const code = facts.code?.toLowerCase();
+  const type = facts.type?.toLowerCase();
+  const message = facts.message ?? '';
+  const status = facts.status;
+
+  const byCode = code === undefined ? undefined : CODE_KINDS[code];
+  if (byCode !== undefined) return byCode;
+  const byType = type === undefined ? undefined : TYPE_KINDS[type];
+  if (byType !== undefined) return byType;
+
+  if (/\/v\d+[a-z0-9]*\/v\d+[a-z0-9]*(\/|$)/i.test(safePath(url))) return 'bad_address';
+  const namesModel = facts.param === 'model' || MODEL_MISSING.test(message);
+
+  switch (status) {
+    case 401:
+      // one-api answers 401 for a key whose own quota is spent: a balance problem, not a bad key.
+      return QUOTA_SPENT.test(message) ? 'insufficient_balance' : 'invalid_key';
+    case 402:
+      return 'insufficient_balance';
+    case 403:
+      return 'permission_denied';
+    case 404:
+      return namesModel && isModelEndpoint(url) ? 'model_not_found' : 'bad_address';
+    case 405:
+      return 'bad_address';
+    case 408:
+    case 504:
+      return 'timeout';
+    case 429:
+      return 'rate_limited';
+    case 400:
+    case 413:
+    case 422:
+      return namesModel && /model/i.test(message) && facts.param !== 'messages' ? 'model_not_found' : 'bad_request';
+    case undefined:
+      break;
+    default:
+      if (status >= 500) return namesModel && MODEL_MISSING.test(message) ? 'model_not_found' : 'server';
+      if (status >= 400) return 'bad_request';
+  }
+  // Inside a stream there is no status: a model named missing is still that; else the upstream failed.
+  if (namesModel && MODEL_MISSING.test(message)) return 'model_not_found';
+  return 'server';
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function isModelEndpoint(url: string): boolean {
+  return /\/(chat\/completions|responses|completions|embeddings|images\/generations)$/.test(safePath(url));
+}
+
+export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, detail?: string): GatewayError {
+  return new GatewayError({
+    kind,
+    url: ctx.url,
+    siteUrl: ctx.siteUrl,
+    status: facts.status,
+    code: facts.code,
+    type: facts.type,
+    gatewayMessage: facts.message === undefined ? undefined : redactSecrets(facts.message, ctx.apiKey),
+    retryAfter: ctx.retryAfter,
+    detail,
+  });
+}
+
+/** An error object met inside a stream (chat chunk, Responses event, `event: error`). */
+export function streamErrorFrom(facts: ErrorFacts, ctx: ClassifyContext): GatewayError {
+  return buildGatewayError(classifyFacts(facts, ctx.url), facts, ctx);
+}
+
+/** `Retry-After` as seconds: a number of seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** Classify a non-2xx response (or a 2xx that is not the API), whose body has been read as text. */
+export function errorFromHttpResponse(
+  response: { status: number; headers: Headers },
+  bodyText: string,
+  ctx: ClassifyContext,
+): GatewayError {
+  const { status } = response;
+  const contentType = response.headers.get('content-type') ?? '';
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  const withRetry = { ...ctx, retryAfter };
+
+  let body: unknown;
+  const trimmed = bodyText.trim();
+  if (trimmed !== '') {
+    try {
+      body = JSON.parse(trimmed);
+    } catch {
+      body = undefined;
+    }
+  }
+  const facts = body === undefined ? undefined : errorFactsFromBody(body, status);
+
+  if (facts === undefined) {
+    const isHtml = /html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(trimmed);
+    if (status >= 200 && status < 300) {
+      return buildGatewayError(isHtml ? 'bad_address' : 'bad_response', { status }, withRetry,
+        isHtml
+          ? 'the address answered with a web page, not the gateway API; the base address usually ends in /v1'
+          : `the reply was not the JSON this endpoint returns (Content-Type: ${contentType || 'none'})`);
+    }
+    const kind = classifyFacts({ status }, ctx.url);
+    const detail = trimmed === '' ? 'the gateway sent no explanation' : isHtml ? 'the gateway answered with a web page' : snippet(trimmed);
+    return buildGatewayError(kind, { status }, withRetry, redactSecrets(detail, ctx.apiKey));
+  }
+  return buildGatewayError(classifyFacts(facts, ctx.url), facts, withRetry);
+}
+
+function snippet(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  return oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine;
+}

@@ -1,0 +1,254 @@
+/**
+ * The gateway client: `GET /models`, and `POST /chat/completions` or `POST /responses` as one
+ * stream of `StreamEvent`s. Framework-free: runs in the service worker, pages and Node.
+ *
+ * The key is sent only to `baseUrl`'s origin: redirects are not followed (a redirect would
+ * carry the request elsewhere), and no error, message or log line holds the key.
+ */
+import { endpointUrl } from './address';
+import { buildGatewayError, errorFactsFromBody, errorFromHttpResponse, classifyFacts, type ClassifyContext } from './classify';
+import { ChatStreamDecoder, ResponsesStreamDecoder, decodeChatBody, decodeResponsesBody, type ReplyDecoder } from './decoders';
+import { GatewayError } from './errors';
+import { parseModelList } from './models';
+import { chatCompletionsBody, responsesBody } from './request-body';
+import { readSse, StreamIdleTimeout } from './sse';
+import type { ChatRequest, ModelInfo, StreamEvent } from './types';
+
+export interface GatewayClientOptions {
+  /** {base_url}, as `resolveGatewayAddress` gives it. */
+  baseUrl: string;
+  apiKey: string;
+  /** {site_url}, for the links in error remedies; derived from `baseUrl` when absent. */
+  siteUrl?: string;
+  fetch?: typeof fetch;
+  /** Milliseconds to wait for the response headers. Default 120 s. */
+  headersTimeoutMs?: number;
+  /** Milliseconds a stream may stay silent (comments count as activity). Default 120 s. */
+  idleTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface GatewayClient {
+  readonly baseUrl: string;
+  readonly siteUrl: string;
+  listModels(options?: CallOptions): Promise<ModelInfo[]>;
+  streamChat(request: ChatRequest, options?: CallOptions): AsyncIterable<StreamEvent>;
+}
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** One request in flight: its abort controller, why it was aborted, and its clean-up. */
+class Call {
+  readonly controller = new AbortController();
+  private reason: 'user' | 'timeout' | undefined;
+  private readonly onUserAbort = (): void => this.abort('user');
+
+  constructor(private readonly userSignal: AbortSignal | undefined) {
+    userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
+  }
+
+  abort(reason: 'user' | 'timeout'): void {
+    this.reason ??= reason;
+    this.controller.abort();
+  }
+
+  /** The GatewayError for a failure seen while fetching or reading. */
+  errorFor(error: unknown, ctx: ClassifyContext, phase: 'connect' | 'stream'): GatewayError {
+    if (error instanceof GatewayError) return error;
+    if (this.reason === 'user' || this.userSignal?.aborted === true) {
+      return buildGatewayError('aborted', {}, ctx, phase === 'connect' ? 'stopped before the gateway answered' : 'stopped while the reply was streaming');
+    }
+    if (this.reason === 'timeout' || error instanceof StreamIdleTimeout) {
+      const detail = error instanceof StreamIdleTimeout ? `the stream went silent (${error.message})` : 'no answer in time';
+      return buildGatewayError('timeout', {}, ctx, detail);
+    }
+    const origin = safeOrigin(ctx.url);
+    const cause = describeCause(error);
+    return buildGatewayError('network', {}, ctx, phase === 'connect'
+      ? `could not connect to ${origin}${cause}`
+      : `the connection to ${origin} dropped while the reply was streaming${cause}`);
+  }
+
+  dispose(): void {
+    this.userSignal?.removeEventListener('abort', this.onUserAbort);
+  }
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  return code === undefined ? '' : ` (${code})`;
+}
+
+async function readTextLimited(response: Response, limit: number): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (text.length >= limit) {
+        await reader.cancel();
+        break;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text + decoder.decode();
+}
+
+export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const apiKey = options.apiKey;
+  const siteUrl = options.siteUrl ?? baseUrl.replace(/\/v1$/, '');
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const headersTimeoutMs = options.headersTimeoutMs ?? 120_000;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+
+  const contextFor = (url: string): ClassifyContext => ({ url, siteUrl, apiKey });
+
+  /** Sends a request; returns the 2xx response or throws the classified GatewayError. */
+  async function open(call: Call, path: string, init: { method: string; body?: string; accept: string }): Promise<{ response: Response; ctx: ClassifyContext }> {
+    const url = endpointUrl(baseUrl, path);
+    const ctx = contextFor(url);
+    if (call.controller.signal.aborted) throw call.errorFor(undefined, ctx, 'connect');
+    const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: init.accept };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    const timer = setTimeout(() => call.abort('timeout'), headersTimeoutMs);
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: init.method,
+        headers,
+        body: init.body,
+        redirect: 'manual',
+        signal: call.controller.signal,
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+    } catch (error) {
+      throw call.errorFor(error, ctx, 'connect');
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      const location = response.headers.get('location');
+      await response.body?.cancel().catch(() => undefined);
+      throw buildGatewayError('bad_address', { status: response.status || undefined }, ctx,
+        `the gateway redirected this request${location === null ? '' : ` to ${location}`}; enter the final address (often https:// instead of http://)`);
+    }
+    if (!response.ok) {
+      let text = '';
+      try {
+        text = await readTextLimited(response, ERROR_BODY_LIMIT);
+      } catch {
+        // The status alone still classifies the error.
+      }
+      throw errorFromHttpResponse(response, text, ctx);
+    }
+    return { response, ctx };
+  }
+
+  /** Reads a 2xx body that must be JSON; a web page or junk is a wrong address, an error body is thrown. */
+  async function readJson(call: Call, response: Response, ctx: ClassifyContext): Promise<unknown> {
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw call.errorFor(error, ctx, 'stream');
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw errorFromHttpResponse(response, text, ctx);
+    }
+    const facts = typeof value === 'object' && value !== null && !Array.isArray(value) && ('error' in value || 'success' in value || 'object' in value)
+      ? errorFactsFromBody(value, response.status)
+      : undefined;
+    if (facts !== undefined) throw buildGatewayError(classifyFacts(facts, ctx.url), facts, ctx);
+    return value;
+  }
+
+  async function listModels(callOptions: CallOptions = {}): Promise<ModelInfo[]> {
+    const call = new Call(callOptions.signal);
+    try {
+      const { response, ctx } = await open(call, '/models', { method: 'GET', accept: 'application/json' });
+      const body = await readJson(call, response, ctx);
+      const catalogue = parseModelList(body);
+      if (catalogue === undefined) {
+        throw buildGatewayError('bad_response', { status: response.status }, ctx, 'the model list was not of the form {"data": [...]}');
+      }
+      return catalogue.models;
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async function* streamChat(request: ChatRequest, callOptions: CallOptions = {}): AsyncGenerator<StreamEvent> {
+    const api = request.api ?? 'chat';
+    const stream = request.stream ?? true;
+    const body = api === 'responses' ? responsesBody(request, stream) : chatCompletionsBody(request, stream);
+    const call = new Call(callOptions.signal);
+    try {
+      const { response, ctx } = await open(call, api === 'responses' ? '/responses' : '/chat/completions', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        accept: stream ? 'text/event-stream' : 'application/json',
+      });
+      const contentType = response.headers.get('content-type') ?? '';
+      if (!stream || /json/i.test(contentType) || response.body === null) {
+        // Not streamed (asked so, or the gateway ignored `stream`): the same events, all at once.
+        const value = await readJson(call, response, ctx);
+        yield* api === 'responses' ? decodeResponsesBody(value, ctx) : decodeChatBody(value, ctx);
+        return;
+      }
+      if (/html/i.test(contentType)) {
+        await response.body.cancel().catch(() => undefined);
+        throw errorFromHttpResponse(response, '<html>', ctx);
+      }
+      yield* decodeStream(call, response.body, api === 'responses' ? new ResponsesStreamDecoder(ctx) : new ChatStreamDecoder(ctx), ctx);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async function* decodeStream(call: Call, body: ReadableStream<Uint8Array>, decoder: ReplyDecoder, ctx: ClassifyContext): AsyncGenerator<StreamEvent> {
+    const out: StreamEvent[] = [];
+    try {
+      for await (const batch of readSse(body, { idleTimeoutMs, onIdle: () => call.abort('timeout') })) {
+        let over = false;
+        for (const item of batch) {
+          if (decoder.item(item, out)) {
+            over = true;
+            break;
+          }
+        }
+        for (const event of out) yield event;
+        out.length = 0;
+        if (over) return;
+      }
+      decoder.end(out);
+    } catch (error) {
+      decoder.fail(call.errorFor(error, ctx, 'stream'), out);
+    }
+    yield* out;
+  }
+
+  return { baseUrl, siteUrl, listModels, streamChat };
+}

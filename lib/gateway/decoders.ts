@@ -1,0 +1,309 @@
+/**
+ * Turning what a gateway sends into `StreamEvent`s: streamed Chat Completions chunks,
+ * Responses API events, and the non-streamed bodies of both (which yield the same events).
+ * Every decoder ends with exactly one `done` or one `error`, after the text received so far.
+ */
+import { buildGatewayError, factsFromObject, streamErrorFrom, type ClassifyContext, type ErrorFacts } from './classify';
+import type { GatewayError } from './errors';
+import type { SseItem } from './sse';
+import { ThinkTagSplitter } from './think-tags';
+import type { StreamEvent, Usage } from './types';
+import { ChatChunk, ResponsesEvent, ResponsesReply, type ErrorObject, type UsageWire } from './wire';
+
+export function normalizeUsage(wire: UsageWire): Usage {
+  const usage: Usage = { raw: wire as Record<string, unknown> };
+  const prompt = wire.prompt_tokens ?? wire.input_tokens;
+  const completion = wire.completion_tokens ?? wire.output_tokens;
+  if (prompt != null) usage.promptTokens = prompt;
+  if (completion != null) usage.completionTokens = completion;
+  const total = wire.total_tokens ?? (prompt != null && completion != null ? prompt + completion : undefined);
+  if (total != null) usage.totalTokens = total;
+  const reasoning = wire.completion_tokens_details?.reasoning_tokens ?? wire.output_tokens_details?.reasoning_tokens;
+  if (reasoning != null) usage.reasoningTokens = reasoning;
+  const cached = wire.prompt_tokens_details?.cached_tokens ?? wire.input_tokens_details?.cached_tokens;
+  if (cached != null) usage.cachedTokens = cached;
+  const cost = typeof wire.cost === 'string' ? Number(wire.cost) : wire.cost;
+  if (cost != null && Number.isFinite(cost)) usage.cost = cost;
+  return usage;
+}
+
+function errorFacts(error: ErrorObject | string): ErrorFacts {
+  return typeof error === 'string' ? { message: error } : factsFromObject(error);
+}
+
+function parseJson(data: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(data) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function snippet(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+export interface ReplyDecoder {
+  /** Handles one item of the stream. Returns true once the reply is over. */
+  item(item: SseItem, out: StreamEvent[]): boolean;
+  /** The body ended (cleanly) without the decoder having said the reply is over. */
+  end(out: StreamEvent[]): void;
+  /** The stream failed from outside (network, timeout, abort): keep what came, then the error. */
+  fail(error: GatewayError, out: StreamEvent[]): void;
+}
+
+/** What both stream formats share: think-tag splitting, usage, and how a reply ends. */
+abstract class ReplyState implements ReplyDecoder {
+  protected usage: Usage | undefined;
+  protected finishReason: string | undefined;
+  protected over = false;
+  private readonly splitter = new ThinkTagSplitter();
+
+  constructor(protected readonly ctx: ClassifyContext) {}
+
+  abstract item(item: SseItem, out: StreamEvent[]): boolean;
+  protected abstract get completed(): boolean;
+
+  end(out: StreamEvent[]): void {
+    if (this.over) return;
+    if (this.completed) {
+      this.finish(out);
+    } else {
+      this.fail(buildGatewayError('network', {}, this.ctx, 'the connection closed before the reply was finished'), out);
+    }
+  }
+
+  fail(error: GatewayError, out: StreamEvent[]): void {
+    if (this.over) return;
+    this.flushText(out);
+    if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
+    out.push({ type: 'error', error });
+    this.over = true;
+  }
+
+  protected finish(out: StreamEvent[]): void {
+    this.flushText(out);
+    if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
+    out.push(this.finishReason === undefined ? { type: 'done' } : { type: 'done', finishReason: this.finishReason });
+    this.over = true;
+  }
+
+  protected content(text: string, out: StreamEvent[]): void {
+    if (text === '') return;
+    for (const segment of this.splitter.push(text)) out.push(segment);
+  }
+
+  protected reasoning(text: string, out: StreamEvent[]): void {
+    if (text !== '') out.push({ type: 'reasoning', text });
+  }
+
+  protected failWith(facts: ErrorFacts, out: StreamEvent[]): boolean {
+    this.fail(streamErrorFrom(facts, this.ctx), out);
+    return true;
+  }
+
+  protected malformed(detail: string, out: StreamEvent[]): boolean {
+    this.fail(buildGatewayError('bad_response', {}, this.ctx, detail), out);
+    return true;
+  }
+
+  /** Items every format treats alike; returns undefined when the item is a message to decode. */
+  protected common(item: SseItem, out: StreamEvent[]): boolean | undefined {
+    if (item.kind === 'overflow') return this.malformed('one streamed event was larger than 16 MB', out);
+    if (item.kind === 'field') {
+      if (item.field !== 'error') return false;
+      // llama.cpp's non-standard `error: {…}` line.
+      const parsed = parseJson(item.value);
+      return this.failWith(parsed.ok ? bodyFacts(parsed.value) : { message: item.value }, out);
+    }
+    if (item.event === 'error') {
+      const parsed = parseJson(item.data);
+      return this.failWith(parsed.ok ? bodyFacts(parsed.value) : { message: item.data }, out);
+    }
+    return undefined;
+  }
+
+  private flushText(out: StreamEvent[]): void {
+    for (const segment of this.splitter.flush()) out.push(segment);
+  }
+}
+
+/** `{"error":…}`, `{"type":"error","code","message"}`, or a bare `{message,code}` object. */
+function bodyFacts(value: unknown): ErrorFacts {
+  const parsed = ResponsesEvent.safeParse(value);
+  if (!parsed.success) return { message: snippet(JSON.stringify(value)) };
+  const event = parsed.data;
+  if (event.error !== undefined && event.error !== null) return errorFacts(event.error);
+  return factsFromObject({ message: event.message, code: event.code, param: event.param, type: event.type === 'error' ? undefined : event.type });
+}
+
+/** Streamed `POST /chat/completions`. */
+export class ChatStreamDecoder extends ReplyState {
+  private sawDone = false;
+
+  protected get completed(): boolean {
+    return this.sawDone || this.finishReason !== undefined;
+  }
+
+  item(item: SseItem, out: StreamEvent[]): boolean {
+    if (this.over) return true;
+    const handled = this.common(item, out);
+    if (handled !== undefined) return handled;
+    if (item.kind !== 'message') return false;
+    const data = item.data.trim();
+    if (data === '[DONE]') {
+      this.sawDone = true;
+      this.finish(out);
+      return true;
+    }
+    if (data === '') return false;
+    const parsed = parseJson(data);
+    if (!parsed.ok) {
+      // Keep-alive words (`data: ping`) are not chunks; a cut or garbled JSON chunk is a broken stream.
+      return /^[[{]/.test(data) ? this.malformed(`a streamed chunk was not valid JSON: ${snippet(data)}`, out) : false;
+    }
+    const chunk = ChatChunk.safeParse(parsed.value);
+    if (!chunk.success) return this.malformed(`a streamed chunk did not have the chat-completion shape: ${snippet(data)}`, out);
+    return this.acceptChunk(chunk.data, out);
+  }
+
+  /** One parsed chunk (or a whole non-streamed completion). */
+  acceptChunk(chunk: ChatChunk, out: StreamEvent[]): boolean {
+    if (chunk.usage != null) this.usage = normalizeUsage(chunk.usage);
+    if (chunk.error != null) return this.failWith(errorFacts(chunk.error), out);
+    const choice = chunk.choices?.[0];
+    if (choice == null) return false;
+    const delta = choice.delta ?? choice.message;
+    if (delta != null) {
+      const thinking = delta.reasoning_content ?? delta.reasoning;
+      if (thinking != null) this.reasoning(thinking, out);
+      const content = delta.content;
+      if (typeof content === 'string') this.content(content, out);
+    }
+    const finish = choice.finish_reason;
+    if (finish != null && finish !== '') {
+      if (finish === 'error') {
+        const facts = choice.error !== undefined ? bodyFacts({ error: choice.error }) : { message: 'the upstream provider failed while writing the reply' };
+        return this.failWith(facts, out);
+      }
+      this.finishReason = finish;
+    }
+    return false;
+  }
+}
+
+/** Streamed `POST /responses`: `event: <type>` + `data: <json>`, no `[DONE]`. */
+export class ResponsesStreamDecoder extends ReplyState {
+  private sawCompleted = false;
+
+  protected get completed(): boolean {
+    return this.sawCompleted;
+  }
+
+  item(item: SseItem, out: StreamEvent[]): boolean {
+    if (this.over) return true;
+    const handled = this.common(item, out);
+    if (handled !== undefined) return handled;
+    if (item.kind !== 'message') return false;
+    const data = item.data.trim();
+    if (data === '' || data === '[DONE]') {
+      if (data === '[DONE]' && this.sawCompleted) {
+        this.finish(out);
+        return true;
+      }
+      return false;
+    }
+    const parsed = parseJson(data);
+    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed(`a streamed event was not valid JSON: ${snippet(data)}`, out) : false;
+    const event = ResponsesEvent.safeParse(parsed.value);
+    if (!event.success) return this.malformed(`a streamed event did not have the Responses shape: ${snippet(data)}`, out);
+    return this.acceptEvent(event.data.type ?? item.event ?? '', event.data, out);
+  }
+
+  /** One parsed event, by its type. */
+  acceptEvent(type: string, event: ResponsesEvent, out: StreamEvent[]): boolean {
+    switch (type) {
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        if (typeof event.delta === 'string') this.content(event.delta, out);
+        return false;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        if (typeof event.delta === 'string') this.reasoning(event.delta, out);
+        return false;
+      case 'response.completed':
+      case 'response.incomplete': {
+        const response = event.response;
+        if (response?.usage != null) this.usage = normalizeUsage(response.usage);
+        this.finishReason = type === 'response.completed'
+          ? 'stop'
+          : response?.incomplete_details?.reason ?? 'incomplete';
+        this.sawCompleted = true;
+        this.finish(out);
+        return true;
+      }
+      case 'response.failed': {
+        const response = event.response;
+        if (response?.usage != null) this.usage = normalizeUsage(response.usage);
+        const error = response?.error;
+        return this.failWith(error != null ? errorFacts(error) : { message: 'the response failed' }, out);
+      }
+      case 'error':
+        return this.failWith(bodyFacts(event), out);
+      default:
+        return false;
+    }
+  }
+}
+
+/** A non-streamed chat completion: the same events as a stream. */
+export function decodeChatBody(value: unknown, ctx: ClassifyContext): StreamEvent[] {
+  const parsed = ChatChunk.safeParse(value);
+  const choice = parsed.success ? parsed.data.choices?.[0] : undefined;
+  if (!parsed.success || choice?.message == null) {
+    throw buildGatewayError('bad_response', {}, ctx, 'the reply had no choices[0].message');
+  }
+  const decoder = new ChatStreamDecoder(ctx);
+  const out: StreamEvent[] = [];
+  const { content, reasoning_content, reasoning } = choice.message;
+  const text = Array.isArray(content) ? content.map((part) => part.text ?? '').join('') : content;
+  const asChunk: ChatChunk = {
+    usage: parsed.data.usage,
+    choices: [{ delta: { content: text, reasoning_content, reasoning }, finish_reason: choice.finish_reason ?? 'stop' }],
+  };
+  if (!decoder.acceptChunk(asChunk, out)) decoder.end(out);
+  return out;
+}
+
+/** A non-streamed Responses reply: the same events as a stream. */
+export function decodeResponsesBody(value: unknown, ctx: ClassifyContext): StreamEvent[] {
+  const parsed = ResponsesReply.safeParse(value);
+  if (!parsed.success || (parsed.data.output == null && parsed.data.output_text == null)) {
+    throw buildGatewayError('bad_response', {}, ctx, 'the reply had no output');
+  }
+  const reply = parsed.data;
+  const out: StreamEvent[] = [];
+  const decoder = new ResponsesStreamDecoder(ctx);
+  let sawText = false;
+  for (const item of reply.output ?? []) {
+    for (const part of item.summary ?? []) {
+      if (typeof part.text === 'string') decoder.acceptEvent('response.reasoning_summary_text.delta', { delta: part.text }, out);
+    }
+    for (const part of item.content ?? []) {
+      if (typeof part.text !== 'string') continue;
+      if (item.type === 'reasoning') {
+        decoder.acceptEvent('response.reasoning_text.delta', { delta: part.text }, out);
+      } else if (part.type === 'output_text' || part.type === 'refusal' || part.type === undefined) {
+        sawText = true;
+        decoder.acceptEvent('response.output_text.delta', { delta: part.text }, out);
+      }
+    }
+  }
+  if (!sawText && typeof reply.output_text === 'string') {
+    decoder.acceptEvent('response.output_text.delta', { delta: reply.output_text }, out);
+  }
+  const response = { usage: reply.usage, error: reply.error, incomplete_details: reply.incomplete_details };
+  const last = reply.status === 'failed' ? 'response.failed' : reply.status === 'incomplete' ? 'response.incomplete' : 'response.completed';
+  decoder.acceptEvent(last, { response }, out);
+  return out;
+}

@@ -1,0 +1,77 @@
+import type { GatewayError } from './errors';
+
+/** Which of the gateway's two chat interfaces a request goes to (seed part 4). */
+export type ApiStyle = 'chat' | 'responses';
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  /** `url` is an http(s) URL or a `data:` URL. */
+  | { type: 'image'; url: string; detail?: 'auto' | 'low' | 'high' };
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ContentPart[];
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Default `'chat'` (POST /chat/completions); `'responses'` uses POST /responses. */
+  api?: ApiStyle;
+  /** Default true. A non-streamed reply yields the same events. */
+  stream?: boolean;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Ask a streamed chat reply to report usage (`stream_options.include_usage`). Default true. */
+  includeUsage?: boolean;
+  /** Extra body fields passed through as they are (gateway-specific options). */
+  extra?: Record<string, unknown>;
+}
+
+export interface Usage {
+  promptTokens?: number;
+  completionTokens?: number;
+  totalTokens?: number;
+  reasoningTokens?: number;
+  cachedTokens?: number;
+  /** Cost as the gateway reports it (OpenRouter's `cost`), in its currency. */
+  cost?: number;
+  /** The object the gateway sent, as it was. */
+  raw: Record<string, unknown>;
+}
+
+export type StreamEvent =
+  | { type: 'text'; text: string }
+  /**
+   * `movedFromText` is set when a server stripped the opening `<think>` and a lone
+   * `</think>` showed that the text already delivered was reasoning: the consumer moves all
+   * the text it has received so far into reasoning, then appends this event's text to it.
+   */
+  | { type: 'reasoning'; text: string; movedFromText?: true }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'error'; error: GatewayError }
+  | { type: 'done'; finishReason?: string };
+
+export type Capability = boolean | 'unknown';
+
+export interface ModelCapabilities {
+  chat: Capability;
+  responses: Capability;
+  imageInput: Capability;
+  imageGeneration: Capability;
+  embeddings: Capability;
+}
+
+export interface ModelInfo {
+  id: string;
+  ownedBy?: string;
+  /** A display name where the gateway gives one (OpenRouter). */
+  name?: string;
+  contextLength?: number;
+  capabilities: ModelCapabilities;
+  /** new-api's `supported_endpoint_types` as sent; its first entry is the preferred one. */
+  endpointTypes?: string[];
+  /** The API style the gateway prefers for this model, when it says. */
+  preferredApi?: ApiStyle;
+}

@@ -1,0 +1,127 @@
+/**
+ * zod schemas for everything the gateway sends. They name only the fields this client reads
+ * and accept the variations real gateways produce (a `code` that is a string, a number, ""
+ * or absent; `{"error": "<string>"}`; `data: null`; …). Unknown fields pass through.
+ */
+import * as z from 'zod/mini';
+
+const optionalString = z.optional(z.nullable(z.string()));
+const optionalNumber = z.optional(z.nullable(z.number()));
+
+/** `{"error":{message,type,param,code}}` and its cousins. */
+export const ErrorObject = z.looseObject({
+  message: z.optional(z.nullable(z.unknown())),
+  type: z.optional(z.nullable(z.unknown())),
+  param: z.optional(z.nullable(z.unknown())),
+  code: z.optional(z.nullable(z.unknown())),
+  metadata: z.optional(z.unknown()),
+});
+export type ErrorObject = z.infer<typeof ErrorObject>;
+
+export const ErrorEnvelope = z.looseObject({
+  error: z.optional(z.nullable(z.union([ErrorObject, z.string()]))),
+  // vLLM / FastAPI style: fields at the top level, `object: "error"`.
+  object: z.optional(z.unknown()),
+  message: z.optional(z.unknown()),
+  type: z.optional(z.unknown()),
+  code: z.optional(z.unknown()),
+  detail: z.optional(z.unknown()),
+  success: z.optional(z.unknown()),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+export const UsageWire = z.looseObject({
+  prompt_tokens: optionalNumber,
+  completion_tokens: optionalNumber,
+  total_tokens: optionalNumber,
+  input_tokens: optionalNumber,
+  output_tokens: optionalNumber,
+  cost: z.optional(z.nullable(z.union([z.number(), z.string()]))),
+  completion_tokens_details: z.optional(z.nullable(z.looseObject({ reasoning_tokens: optionalNumber }))),
+  output_tokens_details: z.optional(z.nullable(z.looseObject({ reasoning_tokens: optionalNumber }))),
+  prompt_tokens_details: z.optional(z.nullable(z.looseObject({ cached_tokens: optionalNumber }))),
+  input_tokens_details: z.optional(z.nullable(z.looseObject({ cached_tokens: optionalNumber }))),
+});
+export type UsageWire = z.infer<typeof UsageWire>;
+
+const DeltaWire = z.looseObject({
+  content: optionalString,
+  reasoning_content: optionalString,
+  reasoning: optionalString,
+});
+
+const MessageWire = z.looseObject({
+  content: z.optional(z.nullable(z.union([z.string(), z.array(z.looseObject({ type: z.optional(z.string()), text: optionalString }))]))),
+  reasoning_content: optionalString,
+  reasoning: optionalString,
+});
+
+const ChoiceWire = z.looseObject({
+  delta: z.optional(z.nullable(DeltaWire)),
+  message: z.optional(z.nullable(MessageWire)),
+  finish_reason: optionalString,
+  error: z.optional(z.unknown()),
+});
+
+/** One chunk of a streamed chat completion, or a whole non-streamed completion. */
+export const ChatChunk = z.looseObject({
+  choices: z.optional(z.nullable(z.array(ChoiceWire))),
+  usage: z.optional(z.nullable(UsageWire)),
+  error: z.optional(z.nullable(z.union([ErrorObject, z.string()]))),
+});
+export type ChatChunk = z.infer<typeof ChatChunk>;
+
+/** One event of a Responses API stream; the text and reasoning deltas are in `delta`. */
+export const ResponsesEvent = z.looseObject({
+  type: z.optional(z.string()),
+  delta: z.optional(z.unknown()),
+  response: z.optional(z.nullable(z.looseObject({
+    status: optionalString,
+    usage: z.optional(z.nullable(UsageWire)),
+    error: z.optional(z.nullable(z.union([ErrorObject, z.string()]))),
+    incomplete_details: z.optional(z.nullable(z.looseObject({ reason: optionalString }))),
+  }))),
+  // `error` events carry these at the top level.
+  code: z.optional(z.unknown()),
+  message: z.optional(z.unknown()),
+  param: z.optional(z.unknown()),
+  error: z.optional(z.nullable(z.union([ErrorObject, z.string()]))),
+});
+export type ResponsesEvent = z.infer<typeof ResponsesEvent>;
+
+const ResponsesContentPart = z.looseObject({ type: z.optional(z.string()), text: optionalString });
+
+/** A whole non-streamed Responses reply. */
+export const ResponsesReply = z.looseObject({
+  status: optionalString,
+  output: z.optional(z.nullable(z.array(z.looseObject({
+    type: z.optional(z.string()),
+    content: z.optional(z.nullable(z.array(ResponsesContentPart))),
+    summary: z.optional(z.nullable(z.array(ResponsesContentPart))),
+  })))),
+  output_text: optionalString,
+  usage: z.optional(z.nullable(UsageWire)),
+  error: z.optional(z.nullable(z.union([ErrorObject, z.string()]))),
+  incomplete_details: z.optional(z.nullable(z.looseObject({ reason: optionalString }))),
+});
+export type ResponsesReply = z.infer<typeof ResponsesReply>;
+
+/** One entry of `GET /models`: new-api, one-api, OpenAI, OpenRouter, LiteLLM, vLLM, Ollama shapes. */
+export const ModelWire = z.looseObject({
+  id: z.string(),
+  owned_by: optionalString,
+  name: optionalString,
+  context_length: optionalNumber,
+  supported_endpoint_types: z.optional(z.nullable(z.array(z.string()))),
+  architecture: z.optional(z.nullable(z.looseObject({
+    input_modalities: z.optional(z.nullable(z.array(z.string()))),
+    output_modalities: z.optional(z.nullable(z.array(z.string()))),
+    modality: optionalString,
+  }))),
+});
+export type ModelWire = z.infer<typeof ModelWire>;
+
+export const ModelListWire = z.union([
+  z.looseObject({ data: z.nullable(z.array(z.unknown())) }),
+  z.array(z.unknown()),
+]);

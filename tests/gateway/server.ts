@@ -1,0 +1,624 @@
+/**
+ * The reference gateway: a real HTTP server on 127.0.0.1 that implements the seed's interface
+ * exactly (`/v1/models`, `/v1/chat/completions`, `/v1/responses`, streamed and not; bearer
+ * auth; the errors of part 7), bills tokens against balances, and has fault knobs for tests.
+ *
+ * Control it in-process (the returned object) or over HTTP under `/__admin/` (for browser
+ * tests and `npm run gateway`): `POST /__admin/fault`, `/__admin/pace`, `/__admin/withdraw`,
+ * `/__admin/restore`, `/__admin/balance`, `/__admin/reset`; `GET /__admin/requests`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { REFERENCE_MODELS, estimateTokens, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
+
+export const DEMO_KEY = 'sk-demo-reference-gateway-key-0000000000000000';
+export const DELETED_KEY = 'sk-deleted-reference-key-1111111111111111111111';
+export const EXPIRED_KEY = 'sk-expired-reference-key-2222222222222222222222';
+export const BROKE_KEY = 'sk-broke-reference-key-33333333333333333333333';
+
+export const Fault = z.discriminatedUnion('kind', [
+  /** Close the socket after this many bytes of the response body. */
+  z.object({ kind: z.literal('drop'), afterBytes: z.number().int().nonnegative() }),
+  /** Stop sending after this many body bytes, keeping the connection open. */
+  z.object({ kind: z.literal('stall'), afterBytes: z.number().int().nonnegative() }),
+  /** After this many content chunks, send `data: {"error":…}`, then `[DONE]` if asked. */
+  z.object({ kind: z.literal('midstream-error'), afterChunks: z.number().int().nonnegative(), thenDone: z.boolean().default(true) }),
+  /** 429 with Retry-After. */
+  z.object({ kind: z.literal('rate-limit'), retryAfter: z.number().int().nonnegative() }),
+  /** 500 with an error body. */
+  z.object({ kind: z.literal('server-error') }),
+  /** After this many content chunks, one chunk of cut-off JSON, then the rest as normal. */
+  z.object({ kind: z.literal('malformed-chunk'), afterChunks: z.number().int().nonnegative() }),
+  /** Wait this long before sending the status line and headers. */
+  z.object({ kind: z.literal('slow-first-byte'), delayMs: z.number().int().nonnegative() }),
+]);
+export type Fault = z.infer<typeof Fault>;
+
+export interface Pace {
+  /** Milliseconds between streamed chunks. */
+  delayMs: number;
+  /** Characters of content per chunk. */
+  chunkChars: number;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  /** The bearer token sent, as sent (tests check where the key went). */
+  bearer: string | undefined;
+  origin: string | undefined;
+  time: number;
+}
+
+interface KeyRecord {
+  account: string;
+  status: 'valid' | 'deleted' | 'expired';
+}
+
+export interface ReferenceGatewayOptions {
+  port?: number;
+  host?: string;
+  pace?: Partial<Pace>;
+  /** Starting balance of the demo account, in billing units (tokens × model price). */
+  balance?: number;
+}
+
+export interface ReferenceGateway {
+  /** {site_url} */
+  readonly siteUrl: string;
+  /** {base_url} = {site_url}/v1 */
+  readonly baseUrl: string;
+  readonly demoKey: string;
+  readonly requests: LoggedRequest[];
+  /** Apply a fault to the next `times` requests to /v1 endpoints (default 1). */
+  setFault(fault: Fault, times?: number): void;
+  setPace(pace: Partial<Pace>): void;
+  withdraw(modelId: string): void;
+  restore(modelId: string): void;
+  setBalance(account: string, balance: number): void;
+  balanceOf(account: string): number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const DEFAULT_PACE: Pace = { delayMs: 0, chunkChars: 8 };
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorBody(message: string, type: string, code: string | null, param: string | null = null): string {
+  return JSON.stringify({ error: { message, type, param, code } });
+}
+
+const TextPart = z.object({ type: z.literal('text'), text: z.string() });
+const ImagePart = z.object({
+  type: z.literal('image_url'),
+  image_url: z.union([z.string(), z.object({ url: z.string(), detail: z.string().optional() })]),
+});
+const ChatBody = z.object({
+  model: z.string().min(1),
+  messages: z.array(z.object({
+    role: z.string(),
+    content: z.union([z.string(), z.array(z.union([TextPart, ImagePart, z.object({ type: z.string() }).loose()])), z.null()]),
+  })).min(1),
+  stream: z.boolean().optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).loose().optional(),
+  max_tokens: z.number().int().positive().optional(),
+}).loose();
+
+const ResponsesInputPart = z.union([
+  z.object({ type: z.literal('input_text'), text: z.string() }),
+  z.object({ type: z.literal('output_text'), text: z.string() }).loose(),
+  z.object({ type: z.literal('input_image'), image_url: z.string() }).loose(),
+]);
+const ResponsesBody = z.object({
+  model: z.string().min(1),
+  input: z.union([
+    z.string(),
+    z.array(z.object({ role: z.string(), content: z.union([z.string(), z.array(ResponsesInputPart)]) }).loose()),
+  ]),
+  instructions: z.string().optional(),
+  stream: z.boolean().optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+}).loose();
+
+function imageFromUrl(url: string): IncomingImage {
+  const match = /^data:([^;,]+)(;base64)?,(.*)$/s.exec(url);
+  if (match === null) return { url, mediaType: 'remote', bytes: 0 };
+  const bytes = match[2] === undefined ? decodeURIComponent(match[3] ?? '').length : Buffer.from(match[3] ?? '', 'base64').length;
+  return { url: url.slice(0, 32), mediaType: match[1] ?? 'unknown', bytes };
+}
+
+function turnsFromChat(body: z.infer<typeof ChatBody>): IncomingTurn[] {
+  return body.messages.map((m) => {
+    if (typeof m.content === 'string' || m.content === null) return { role: m.role, text: m.content ?? '', images: [] };
+    const text: string[] = [];
+    const images: IncomingImage[] = [];
+    for (const part of m.content) {
+      const t = TextPart.safeParse(part);
+      if (t.success) text.push(t.data.text);
+      const img = ImagePart.safeParse(part);
+      if (img.success) images.push(imageFromUrl(typeof img.data.image_url === 'string' ? img.data.image_url : img.data.image_url.url));
+    }
+    return { role: m.role, text: text.join('\n'), images };
+  });
+}
+
+function turnsFromResponses(body: z.infer<typeof ResponsesBody>): IncomingTurn[] {
+  const turns: IncomingTurn[] = [];
+  if (body.instructions !== undefined) turns.push({ role: 'system', text: body.instructions, images: [] });
+  if (typeof body.input === 'string') return [...turns, { role: 'user', text: body.input, images: [] }];
+  for (const item of body.input) {
+    if (typeof item.content === 'string') {
+      turns.push({ role: item.role, text: item.content, images: [] });
+      continue;
+    }
+    const text: string[] = [];
+    const images: IncomingImage[] = [];
+    for (const part of item.content) {
+      if (part.type === 'input_image') images.push(imageFromUrl(part.image_url));
+      else text.push(part.text);
+    }
+    turns.push({ role: item.role, text: text.join('\n'), images });
+  }
+  return turns;
+}
+
+function chunkText(text: string, size: number): string[] {
+  const out: string[] = [];
+  // Split on code points so a chunk never ends inside a surrogate pair.
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
+
+const SITE_PAGE = (site: string) => `<!doctype html><html><head><title>Reference Gateway</title></head><body>
+<h1>Reference Gateway</h1><p>A local stand-in for a new-api style site. API base address: <code>${site}/v1</code>.</p>
+<ul><li><a href="/keys">Keys</a></li><li><a href="/models">Model catalogue</a></li><li><a href="/console">Dashboard</a></li><li><a href="/console/topup">Purchase / Redeem</a></li></ul>
+</body></html>`;
+
+export async function startReferenceGateway(options: ReferenceGatewayOptions = {}): Promise<ReferenceGateway> {
+  const startingBalance = options.balance ?? 1_000_000;
+  let pace: Pace = { ...DEFAULT_PACE, ...options.pace };
+  const keys = new Map<string, KeyRecord>([
+    [DEMO_KEY, { account: 'demo', status: 'valid' }],
+    [DELETED_KEY, { account: 'demo', status: 'deleted' }],
+    [EXPIRED_KEY, { account: 'demo', status: 'expired' }],
+    [BROKE_KEY, { account: 'broke', status: 'valid' }],
+  ]);
+  const balances = new Map<string, number>();
+  const withdrawn = new Set<string>();
+  const faults: { fault: Fault; times: number }[] = [];
+  const requests: LoggedRequest[] = [];
+
+  function resetState(): void {
+    balances.clear();
+    balances.set('demo', startingBalance);
+    balances.set('broke', 0);
+    withdrawn.clear();
+    faults.length = 0;
+    requests.length = 0;
+    pace = { ...DEFAULT_PACE, ...options.pace };
+  }
+  resetState();
+
+  function takeFault(): Fault | undefined {
+    const next = faults[0];
+    if (next === undefined) return undefined;
+    next.times -= 1;
+    if (next.times <= 0) faults.shift();
+    return next.fault;
+  }
+
+  function findModel(id: string): ReferenceModel | undefined {
+    return withdrawn.has(id) ? undefined : REFERENCE_MODELS.find((m) => m.id === id);
+  }
+
+  let siteUrl = '';
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(errorBody(`reference gateway failure: ${String(error)}`, 'server_error', 'internal_error'));
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  // Streams may be paced slowly; never let Node time a test connection out.
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function cors(res: ServerResponse): void {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', 'authorization, content-type');
+    res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+  }
+
+  function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid');
+    const path = url.pathname;
+    cors(res);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    if (path.startsWith('/__admin/')) return admin(req, res, path);
+
+    const auth = req.headers.authorization;
+    const bearer = auth?.startsWith('Bearer ') === true ? auth.slice('Bearer '.length) : undefined;
+    requests.push({ method: req.method ?? 'GET', path, bearer, origin: req.headers.origin, time: Date.now() });
+
+    if (/\/v1\/v1(\/|$)/.test(path)) {
+      // Seed part 4, rule 3: a doubled /v1 is always 404, whatever the key.
+      return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
+    }
+    if (path === '/api/status') {
+      return sendJson(res, 200, JSON.stringify({ success: true, message: '', data: { system_name: 'Reference Gateway', server_address: siteUrl } }));
+    }
+    if (!path.startsWith('/v1/') && path !== '/v1') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(SITE_PAGE(siteUrl));
+      return;
+    }
+
+    const key = bearer === undefined ? undefined : keys.get(bearer.trim());
+    if (key === undefined || key.status !== 'valid') {
+      const why = key === undefined ? 'wrong or incompletely copied' : key.status;
+      return sendJson(res, 401, errorBody(`Invalid API key (${why}). Create and copy a key again from the keys page of the current account.`, 'invalid_request_error', 'INVALID_API_KEY'));
+    }
+
+    const fault = path === '/v1/models' ? undefined : takeFault();
+    if (fault?.kind === 'slow-first-byte') await sleep(fault.delayMs);
+    if (fault?.kind === 'rate-limit') {
+      return sendJson(res, 429, errorBody('Rate limit reached for this key; retry later.', 'rate_limit_error', 'rate_limit_exceeded'), { 'retry-after': String(fault.retryAfter) });
+    }
+    if (fault?.kind === 'server-error') {
+      return sendJson(res, 500, errorBody('The upstream provider failed.', 'server_error', 'upstream_error'));
+    }
+
+    if (req.method === 'GET' && path === '/v1/models') return listModels(res);
+    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, key, fault);
+    if (req.method === 'POST' && path === '/v1/responses') return responses(req, res, key, fault);
+    return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
+  }
+
+  function listModels(res: ServerResponse): void {
+    const data = REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id)).map((m) => ({
+      id: m.id,
+      object: 'model',
+      created: 1_700_000_000,
+      owned_by: m.ownedBy,
+      supported_endpoint_types: m.endpoints,
+      architecture: { input_modalities: m.imageInput ? ['text', 'image'] : ['text'], output_modalities: ['text'] },
+    }));
+    sendJson(res, 200, JSON.stringify({ data, object: 'list', success: true }));
+  }
+
+  /** The checks both chat endpoints share; returns the model or answers the error itself. */
+  function admit(res: ServerResponse, key: KeyRecord, modelId: string, endpoint: 'openai' | 'openai-response', turns: IncomingTurn[]): ReferenceModel | undefined {
+    const model = findModel(modelId);
+    if (model === undefined) {
+      sendJson(res, 404, errorBody(`model does not exist: ${modelId}. Copy the ID again from the catalogue.`, 'invalid_request_error', 'model_not_found', 'model'));
+      return undefined;
+    }
+    if ((balances.get(key.account) ?? 0) <= 0) {
+      sendJson(res, 402, errorBody('insufficient balance: the account balance is used up. Check the dashboard, then Purchase or Redeem.', 'insufficient_balance', 'insufficient_balance'));
+      return undefined;
+    }
+    if (!model.endpoints.includes(endpoint)) {
+      const other = endpoint === 'openai' ? '/v1/responses' : '/v1/chat/completions';
+      sendJson(res, 400, errorBody(`${model.id} is served only through ${other}.`, 'invalid_request_error', 'unsupported_endpoint'));
+      return undefined;
+    }
+    if (!model.imageInput && turns.some((t) => t.images.length > 0)) {
+      sendJson(res, 400, errorBody(`${model.id} does not accept image input.`, 'invalid_request_error', 'image_input_unsupported', 'messages'));
+      return undefined;
+    }
+    return model;
+  }
+
+  function bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void {
+    const cost = (promptTokens + completionTokens) * model.price;
+    balances.set(key.account, (balances.get(key.account) ?? 0) - cost);
+  }
+
+  async function parseJsonBody<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | undefined> {
+    const raw = await readBody(req);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      sendJson(res, 400, errorBody('The request body is not valid JSON.', 'invalid_request_error', 'invalid_json'));
+      return undefined;
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      sendJson(res, 400, errorBody(`Invalid request: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(), 'invalid_request_error', 'invalid_request', issue?.path.join('.') ?? null));
+      return undefined;
+    }
+    return parsed.data;
+  }
+
+  /** Writes body bytes while honouring the drop and stall faults; false once the stream must stop. */
+  function makeWriter(res: ServerResponse, fault: Fault | undefined) {
+    let sent = 0;
+    let stopped = false;
+    res.on('close', () => {
+      stopped = true;
+    });
+    return {
+      get stopped() {
+        return stopped || res.destroyed;
+      },
+      write(text: string): boolean {
+        if (stopped || res.destroyed) return false;
+        const bytes = Buffer.from(text, 'utf8');
+        if (fault?.kind === 'drop' || fault?.kind === 'stall') {
+          const room = fault.afterBytes - sent;
+          if (room < bytes.length) {
+            if (room > 0) res.write(bytes.subarray(0, room));
+            sent += Math.max(0, room);
+            stopped = true;
+            if (fault.kind === 'drop') {
+              // Let the partial bytes leave before the socket is cut.
+              setTimeout(() => res.socket?.destroy(), 20);
+            }
+            return false;
+          }
+        }
+        sent += bytes.length;
+        res.write(bytes);
+        return true;
+      },
+    };
+  }
+
+  function usageChat(prompt: number, completion: number, reasoning: number) {
+    return {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      completion_tokens_details: { reasoning_tokens: reasoning },
+      prompt_tokens_details: { cached_tokens: 0 },
+    };
+  }
+
+  async function chat(req: IncomingMessage, res: ServerResponse, key: KeyRecord, fault: Fault | undefined): Promise<void> {
+    const body = await parseJsonBody(req, res, ChatBody);
+    if (body === undefined) return;
+    const turns = turnsFromChat(body);
+    const model = admit(res, key, body.model, 'openai', turns);
+    if (model === undefined) return;
+    const reply = truncate(model.answer(turns), body.max_tokens);
+    const promptTokens = turns.reduce((n, t) => n + estimateTokens(t.text) + t.images.length * 85, 0);
+    const completionTokens = estimateTokens(reply.text);
+    const reasoningTokens = estimateTokens(reply.reasoning ?? '');
+    const id = `chatcmpl-ref${requests.length}`;
+    const created = Math.floor(Date.now() / 1000);
+    const finishReason = reply.truncated ? 'length' : 'stop';
+
+    if (body.stream !== true) {
+      bill(key, model, promptTokens, completionTokens + reasoningTokens);
+      return sendJson(res, 200, JSON.stringify({
+        id, object: 'chat.completion', created, model: model.id,
+        choices: [{
+          index: 0,
+          message: { role: 'assistant', content: reply.text, ...(reply.reasoning === undefined ? {} : { reasoning_content: reply.reasoning }) },
+          finish_reason: finishReason,
+        }],
+        usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens),
+      }));
+    }
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const out = makeWriter(res, fault);
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+    if (!out.write(chunk({ role: 'assistant', content: '' }))) return;
+    let sentChunks = 0;
+    const pieces: { field: 'reasoning_content' | 'content'; text: string }[] = [
+      ...chunkText(reply.reasoning ?? '', pace.chunkChars).map((text) => ({ field: 'reasoning_content' as const, text })),
+      ...chunkText(reply.text, pace.chunkChars).map((text) => ({ field: 'content' as const, text })),
+    ];
+    for (const piece of pieces) {
+      if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
+        out.write(`data: ${errorBody('upstream error: the provider closed the connection', 'upstream_error', 'bad_response_status_code')}\n\n`);
+        if (fault.thenDone) out.write('data: [DONE]\n\n');
+        res.end();
+        return;
+      }
+      if (fault?.kind === 'malformed-chunk' && sentChunks === fault.afterChunks) {
+        if (!out.write('data: {"id":"broken","choices":[{"delta":{"content":"cut off\n\n')) return;
+      }
+      await sleep(pace.delayMs);
+      if (out.stopped || !out.write(chunk({ [piece.field]: piece.text }))) return;
+      sentChunks++;
+    }
+    if (!out.write(chunk({}, finishReason))) return;
+    bill(key, model, promptTokens, completionTokens + reasoningTokens);
+    if (body.stream_options?.include_usage === true) {
+      if (!out.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens) })}\n\n`)) return;
+    }
+    if (!out.write('data: [DONE]\n\n')) return;
+    res.end();
+  }
+
+  async function responses(req: IncomingMessage, res: ServerResponse, key: KeyRecord, fault: Fault | undefined): Promise<void> {
+    const body = await parseJsonBody(req, res, ResponsesBody);
+    if (body === undefined) return;
+    const turns = turnsFromResponses(body);
+    const model = admit(res, key, body.model, 'openai-response', turns);
+    if (model === undefined) return;
+    const reply = truncate(model.answer(turns), body.max_output_tokens);
+    const inputTokens = turns.reduce((n, t) => n + estimateTokens(t.text) + t.images.length * 85, 0);
+    const outputTokens = estimateTokens(reply.text) + estimateTokens(reply.reasoning ?? '');
+    const id = `resp_ref${requests.length}`;
+    const itemId = `msg_ref${requests.length}`;
+    const createdAt = Math.floor(Date.now() / 1000);
+    const usage = {
+      input_tokens: inputTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: outputTokens,
+      output_tokens_details: { reasoning_tokens: estimateTokens(reply.reasoning ?? '') },
+      total_tokens: inputTokens + outputTokens,
+    };
+    const message = {
+      id: itemId, type: 'message', status: 'completed', role: 'assistant',
+      content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+    };
+    const response = (status: string, output: unknown[], withUsage: boolean) => ({
+      id, object: 'response', created_at: createdAt, status, model: model.id, output,
+      error: null, incomplete_details: reply.truncated && status !== 'in_progress' ? { reason: 'max_output_tokens' } : null,
+      instructions: body.instructions ?? null, parallel_tool_calls: true, tool_choice: 'auto', tools: [],
+      usage: withUsage ? usage : null,
+    });
+    const finalStatus = reply.truncated ? 'incomplete' : 'completed';
+
+    if (body.stream !== true) {
+      bill(key, model, inputTokens, outputTokens);
+      return sendJson(res, 200, JSON.stringify(response(finalStatus, [message], true)));
+    }
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const out = makeWriter(res, fault);
+    let seq = 0;
+    const event = (type: string, fields: Record<string, unknown>) =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`;
+
+    if (!out.write(event('response.created', { response: response('in_progress', [], false) }))) return;
+    if (!out.write(event('response.in_progress', { response: response('in_progress', [], false) }))) return;
+    if (!out.write(event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } }))) return;
+    if (!out.write(event('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }))) return;
+    let sentChunks = 0;
+    for (const piece of chunkText(reply.text, pace.chunkChars)) {
+      if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
+        out.write(event('error', { code: 'server_error', message: 'upstream error: the provider closed the connection', param: null }));
+        out.write(event('response.failed', { response: { ...response('failed', [], false), error: { code: 'server_error', message: 'upstream error: the provider closed the connection' } } }));
+        res.end();
+        return;
+      }
+      if (fault?.kind === 'malformed-chunk' && sentChunks === fault.afterChunks) {
+        if (!out.write('event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"cut\n\n')) return;
+      }
+      await sleep(pace.delayMs);
+      if (out.stopped || !out.write(event('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: piece, logprobs: [] }))) return;
+      sentChunks++;
+    }
+    if (!out.write(event('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text: reply.text, logprobs: [] }))) return;
+    if (!out.write(event('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: message.content[0] }))) return;
+    if (!out.write(event('response.output_item.done', { output_index: 0, item: message }))) return;
+    bill(key, model, inputTokens, outputTokens);
+    if (!out.write(event(reply.truncated ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
+    res.end();
+  }
+
+  async function admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method === 'GET' && path === '/__admin/requests') return sendJson(res, 200, JSON.stringify(requests));
+    if (req.method !== 'POST') return sendJson(res, 405, errorBody('admin endpoints take POST', 'invalid_request_error', 'method'));
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {
+      return sendJson(res, 400, errorBody('admin body is not JSON', 'invalid_request_error', 'invalid_json'));
+    }
+    const ok = () => sendJson(res, 200, JSON.stringify({ ok: true }));
+    switch (path) {
+      case '/__admin/fault': {
+        const parsed = z.object({ fault: Fault, times: z.number().int().positive().default(1) }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_fault'));
+        gateway.setFault(parsed.data.fault, parsed.data.times);
+        return ok();
+      }
+      case '/__admin/pace': {
+        const parsed = z.object({ delayMs: z.number().nonnegative().optional(), chunkChars: z.number().int().positive().optional() }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_pace'));
+        gateway.setPace(parsed.data);
+        return ok();
+      }
+      case '/__admin/withdraw':
+      case '/__admin/restore': {
+        const parsed = z.object({ model: z.string() }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_model'));
+        if (path === '/__admin/withdraw') gateway.withdraw(parsed.data.model);
+        else gateway.restore(parsed.data.model);
+        return ok();
+      }
+      case '/__admin/balance': {
+        const parsed = z.object({ account: z.string(), balance: z.number() }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_balance'));
+        gateway.setBalance(parsed.data.account, parsed.data.balance);
+        return ok();
+      }
+      case '/__admin/reset':
+        gateway.reset();
+        return ok();
+      default:
+        return sendJson(res, 404, errorBody(`no admin endpoint ${path}`, 'invalid_request_error', 'not_found'));
+    }
+  }
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  siteUrl = `http://${host}:${port}`;
+
+  const gateway: ReferenceGateway = {
+    siteUrl,
+    baseUrl: `${siteUrl}/v1`,
+    demoKey: DEMO_KEY,
+    requests,
+    setFault(fault, times = 1) {
+      faults.push({ fault: Fault.parse(fault), times });
+    },
+    setPace(next) {
+      pace = { ...pace, ...next };
+    },
+    withdraw(id) {
+      withdrawn.add(id);
+    },
+    restore(id) {
+      withdrawn.delete(id);
+    },
+    setBalance(account, balance) {
+      balances.set(account, balance);
+    },
+    balanceOf(account) {
+      return balances.get(account) ?? 0;
+    },
+    reset: resetState,
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+  return gateway;
+}
+
+function truncate(reply: ModelReply, maxTokens: number | undefined): ModelReply & { truncated: boolean } {
+  if (maxTokens === undefined || reply.text.length <= maxTokens * 4) return { ...reply, truncated: false };
+  return { ...reply, text: reply.text.slice(0, maxTokens * 4), truncated: true };
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'wxt';
+
+// Least privilege: no host access at install. The gateway's origin is requested at runtime
+// (optional_host_permissions) when the user saves a profile. The e2e build, which browser
+// tests load, is pre-granted the loopback reference gateway because a headless browser
+// cannot answer the permission prompt.
+export default defineConfig({
+  modules: ['@wxt-dev/module-react'],
+  manifest: ({ mode, browser }) => ({
+    name: 'Gateway Chat',
+    description: 'Chat with the models of your chat-completions gateway (new-api, one-api, OpenRouter, …): popup, side panel, right-click.',
+    permissions: ['storage'],
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    ...(mode === 'e2e' ? { host_permissions: ['http://127.0.0.1/*'] } : {}),
+    ...(browser === 'firefox'
+      ? { browser_specific_settings: { gecko: { id: 'gateway-chat@example.org', strict_min_version: '128.0' } } }
+      : {}),
+  }),
+});
