@@ -92,6 +92,10 @@ export function resolveGatewayAddress(input: string): GatewayAddress {
     fail('unsupported_scheme', `The gateway address must start with http:// or https:// (it starts with "${scheme}:").`, text);
   }
 
+  // WHATWG URL parsing reads "http:///v1" as host "v1": catch the missing host first.
+  if (/^[a-z][a-z0-9+.-]*:\/\/([/?#:]|$)/i.test(withScheme)) {
+    fail('missing_host', `The address "${text}" has no host name. Enter it as https://host or https://host/v1.`, text);
+  }
   let url: URL;
   try {
     url = new URL(withScheme);

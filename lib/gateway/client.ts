@@ -47,7 +47,8 @@ class Call {
   private readonly onUserAbort = (): void => this.abort('user');
 
   constructor(private readonly userSignal: AbortSignal | undefined) {
-    userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
+    if (userSignal?.aborted === true) this.abort('user');
+    else userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
   }
 
   abort(reason: 'user' | 'timeout'): void {
