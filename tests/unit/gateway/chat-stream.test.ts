@@ -410,5 +410,4 @@ describe('the request', () => {
     await collect(clientFor(fake).streamChat({ ...hello, includeUsage: false }));
     expect(JSON.parse(String(fake.calls[0]?.init?.body))).not.toHaveProperty('stream_options');
   });
-
 });
