@@ -31,6 +31,7 @@ function fromModalities(input: readonly string[] | undefined, output: readonly s
   if (input !== undefined) caps.imageInput = input.includes('image');
   if (output !== undefined) {
     caps.imageGeneration = output.includes('image');
+    // Text out means a chat model, unless the endpoint types already said which endpoints serve it.
     caps.chat = output.includes('text');
   }
   return caps;
@@ -60,10 +61,9 @@ export function normalizeModel(wire: ModelWire): ModelInfo {
   const arch = wire.architecture;
   if (arch != null) {
     const split = arch.modality == null ? undefined : splitModality(arch.modality);
-    capabilities = {
-      ...capabilities,
-      ...fromModalities(arch.input_modalities ?? split?.input, arch.output_modalities ?? split?.output),
-    };
+    const stated = fromModalities(arch.input_modalities ?? split?.input, arch.output_modalities ?? split?.output);
+    if (capabilities.chat !== 'unknown') delete stated.chat;
+    capabilities = { ...capabilities, ...stated };
   }
   info.capabilities = capabilities;
   return info;
