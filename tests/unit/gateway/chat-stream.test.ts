@@ -3,7 +3,8 @@
  * Each test is named after the behaviour it reproduces.
  */
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type StreamEvent } from '@/lib/gateway';
+import type { GatewayError} from '@/lib/gateway';
+import { type StreamEvent } from '@/lib/gateway';
 import { JSON_TYPE, KEY, SSE, chunk, clientFor, collect, hello, lastOf, rawData, reasoningOf, replay, streamOf, textOf } from './recordings';
 
 const hi = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop')];
