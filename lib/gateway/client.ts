@@ -223,32 +223,31 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         await response.body.cancel().catch(() => undefined);
         throw errorFromHttpResponse(response, '<html>', ctx);
       }
-      yield* decodeStream(call, response.body, api === 'responses' ? new ResponsesStreamDecoder(ctx) : new ChatStreamDecoder(ctx), ctx);
+      // Decoded here rather than in a helper generator: one generator level per event is
+      // measurably cheaper (`npm run bench`), and a stream has one event per token.
+      const decoder: ReplyDecoder = api === 'responses' ? new ResponsesStreamDecoder(ctx) : new ChatStreamDecoder(ctx);
+      const out: StreamEvent[] = [];
+      try {
+        for await (const batch of readSse(response.body, { idleTimeoutMs, onIdle: () => call.abort('timeout') })) {
+          let over = false;
+          for (const item of batch) {
+            if (decoder.item(item, out)) {
+              over = true;
+              break;
+            }
+          }
+          for (const event of out) yield event;
+          out.length = 0;
+          if (over) return;
+        }
+        decoder.end(out);
+      } catch (error) {
+        decoder.fail(call.errorFor(error, ctx, 'stream'), out);
+      }
+      for (const event of out) yield event;
     } finally {
       call.dispose();
     }
-  }
-
-  async function* decodeStream(call: Call, body: ReadableStream<Uint8Array>, decoder: ReplyDecoder, ctx: ClassifyContext): AsyncGenerator<StreamEvent> {
-    const out: StreamEvent[] = [];
-    try {
-      for await (const batch of readSse(body, { idleTimeoutMs, onIdle: () => call.abort('timeout') })) {
-        let over = false;
-        for (const item of batch) {
-          if (decoder.item(item, out)) {
-            over = true;
-            break;
-          }
-        }
-        for (const event of out) yield event;
-        out.length = 0;
-        if (over) return;
-      }
-      decoder.end(out);
-    } catch (error) {
-      decoder.fail(call.errorFor(error, ctx, 'stream'), out);
-    }
-    yield* out;
   }
 
   return { baseUrl, siteUrl, listModels, streamChat };

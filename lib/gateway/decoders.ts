@@ -8,7 +8,7 @@ import type { GatewayError } from './errors';
 import type { SseItem } from './sse';
 import { ThinkTagSplitter } from './think-tags';
 import type { StreamEvent, Usage } from './types';
-import { ChatChunk, ResponsesEvent, ResponsesReply, type ErrorObject, type UsageWire } from './wire';
+import { ChatChunk, ResponsesEvent, ResponsesReply, quickChatChunk, type ErrorObject, type UsageWire } from './wire';
 
 export function normalizeUsage(wire: UsageWire): Usage {
   const usage: Usage = { raw: wire as Record<string, unknown> };
@@ -90,7 +90,7 @@ abstract class ReplyState implements ReplyDecoder {
 
   protected content(text: string, out: StreamEvent[]): void {
     if (text === '') return;
-    for (const segment of this.splitter.push(text)) out.push(segment);
+    this.splitter.push(text, out);
   }
 
   protected reasoning(text: string, out: StreamEvent[]): void {
@@ -124,7 +124,7 @@ abstract class ReplyState implements ReplyDecoder {
   }
 
   private flushText(out: StreamEvent[]): void {
-    for (const segment of this.splitter.flush()) out.push(segment);
+    this.splitter.flush(out);
   }
 }
 
@@ -150,19 +150,22 @@ export class ChatStreamDecoder extends ReplyState {
     const handled = this.common(item, out);
     if (handled !== undefined) return handled;
     if (item.kind !== 'message') return false;
-    const data = item.data.trim();
-    if (data === '[DONE]') {
+    const data = item.data;
+    if (data === '[DONE]' || data.trim() === '[DONE]') {
       this.sawDone = true;
       this.finish(out);
       return true;
     }
-    if (data === '') return false;
-    const parsed = parseJson(data);
-    if (!parsed.ok) {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
       // Keep-alive words (`data: ping`) are not chunks; a cut or garbled JSON chunk is a broken stream.
-      return /^[[{]/.test(data) ? this.malformed(`a streamed chunk was not valid JSON: ${snippet(data)}`, out) : false;
+      return /^\s*[[{]/.test(data) ? this.malformed(`a streamed chunk was not valid JSON: ${snippet(data)}`, out) : false;
     }
-    const chunk = ChatChunk.safeParse(parsed.value);
+    const quick = quickChatChunk(value);
+    if (quick !== undefined) return this.acceptChunk(quick, out);
+    const chunk = ChatChunk.safeParse(value);
     if (!chunk.success) return this.malformed(`a streamed chunk did not have the chat-completion shape: ${snippet(data)}`, out);
     return this.acceptChunk(chunk.data, out);
   }

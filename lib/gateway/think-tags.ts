@@ -2,12 +2,18 @@
  * Splitting `<think>…</think>` reasoning out of streamed content, chunk by chunk, without
  * regexes over the whole text. Tags may be split across chunks. `<think>` counts only at
  * the start of the content; a lone `</think>` (servers that strip the opening tag) turns
- * everything before it into reasoning. After the first think block, content passes through.
+ * everything before it into reasoning, unless a `<think>` came first (then the answer is
+ * about tags). After the first think block, content passes through.
  */
 
 export type Segment =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string; movedFromText?: true };
+
+/** Where segments go: the caller's event list. */
+export interface SegmentSink {
+  push(segment: Segment): unknown;
+}
 
 const OPEN = '<think>';
 const CLOSE = '</think>';
@@ -28,29 +34,32 @@ export class ThinkTagSplitter {
   private pending = '';
   private emittedText = false;
 
-  push(chunk: string): Segment[] {
-    if (this.state === 'passthrough' && this.pending === '') {
-      return chunk === '' ? [] : [{ type: 'text', text: chunk }];
+  /** Splits one chunk of content, appending its segments to `out`. */
+  push(chunk: string, out: SegmentSink): void {
+    // The common case, on every delta: nothing held back and no tag can start in this chunk.
+    if (this.pending === '' && (this.state === 'passthrough' || (this.state === 'watching' && !chunk.includes('<')))) {
+      this.emitText(chunk, out);
+      return;
     }
-    const out: Segment[] = [];
     this.consume(this.pending + chunk, out);
-    return out;
   }
 
   /** End of content: whatever was held back for a possible tag is delivered as it stands. */
-  flush(): Segment[] {
+  flush(out: SegmentSink): void {
     const rest = this.pending;
     this.pending = '';
-    if (rest === '') return [];
-    if (this.state === 'think') return [{ type: 'reasoning', text: rest }];
-    if (this.state === 'start' || this.state === 'after-think') {
+    if (rest === '') return;
+    if (this.state === 'think') {
+      out.push({ type: 'reasoning', text: rest });
+    } else if (this.state === 'start' || this.state === 'after-think') {
       const text = rest.trimStart();
-      return text === '' ? [] : [{ type: 'text', text }];
+      if (text !== '') out.push({ type: 'text', text });
+    } else {
+      out.push({ type: 'text', text: rest });
     }
-    return [{ type: 'text', text: rest }];
   }
 
-  private consume(input: string, out: Segment[]): void {
+  private consume(input: string, out: SegmentSink): void {
     let buf = input;
     this.pending = '';
     for (;;) {
@@ -84,6 +93,12 @@ export class ThinkTagSplitter {
         }
         case 'watching': {
           const end = buf.indexOf(CLOSE);
+          const open = buf.indexOf(OPEN);
+          if (open !== -1 && (end === -1 || open < end)) {
+            // A <think> inside the answer: the text talks about tags; stop looking for them.
+            this.state = 'passthrough';
+            continue;
+          }
           if (end !== -1) {
             const before = buf.slice(0, end);
             if (this.emittedText) out.push({ type: 'reasoning', text: before, movedFromText: true });
@@ -92,7 +107,7 @@ export class ThinkTagSplitter {
             buf = buf.slice(end + CLOSE.length);
             continue;
           }
-          const hold = partialTagAtEnd(buf, CLOSE);
+          const hold = Math.max(partialTagAtEnd(buf, CLOSE), partialTagAtEnd(buf, OPEN));
           this.emitText(buf.slice(0, buf.length - hold), out);
           this.pending = buf.slice(buf.length - hold);
           return;
@@ -114,7 +129,7 @@ export class ThinkTagSplitter {
     }
   }
 
-  private emitText(text: string, out: Segment[]): void {
+  private emitText(text: string, out: SegmentSink): void {
     if (text === '') return;
     this.emittedText = true;
     out.push({ type: 'text', text });

@@ -71,6 +71,39 @@ export const ChatChunk = z.looseObject({
 });
 export type ChatChunk = z.infer<typeof ChatChunk>;
 
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || value === null || typeof value === 'string';
+}
+
+/**
+ * The common chunk shape, checked by hand: `choices` of plain text/reasoning deltas and
+ * nothing else. It accepts a subset of what `ChatChunk` accepts (a unit test holds the two
+ * together), and returns undefined for anything else, which then goes through zod.
+ *
+ * Why: a stream has one chunk per token. zod costs about 1.3 µs per chunk where it cannot
+ * compile its checks (an extension page's CSP forbids `new Function`), which alone would
+ * put decoding 60% behind a bare JSON.parse loop; `npm run bench` holds the gap under 25%.
+ */
+export function quickChatChunk(value: unknown): ChatChunk | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const chunk = value as Record<string, unknown>;
+  if (chunk.usage != null || chunk.error != null) return undefined;
+  const choices = chunk.choices;
+  if (choices == null) return chunk as ChatChunk;
+  if (!Array.isArray(choices)) return undefined;
+  for (const choice of choices as unknown[]) {
+    if (typeof choice !== 'object' || choice === null) return undefined;
+    const c = choice as Record<string, unknown>;
+    if (c.message !== undefined || c.error !== undefined || !isOptionalString(c.finish_reason)) return undefined;
+    const delta = c.delta;
+    if (delta == null) continue;
+    if (typeof delta !== 'object') return undefined;
+    const d = delta as Record<string, unknown>;
+    if (!isOptionalString(d.content) || !isOptionalString(d.reasoning_content) || !isOptionalString(d.reasoning)) return undefined;
+  }
+  return chunk as ChatChunk;
+}
+
 /** One event of a Responses API stream; the text and reasoning deltas are in `delta`. */
 export const ResponsesEvent = z.looseObject({
   type: z.optional(z.string()),
