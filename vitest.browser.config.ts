@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // launches its own browser, and this machine has two cores.
 export default defineConfig({
   test: {
+    // CI also writes a JSON report, from which .ci/run prints one 'N passed, N failed' line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/browser.json' }]] : ['default'],
     include: ['tests/browser/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,

@@ -5,6 +5,8 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 export default defineConfig({
   plugins: [WxtVitest()],
   test: {
+    // CI also writes a JSON report, from which .ci/run prints one 'N passed, N failed' line.
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/unit.json' }]] : ['default'],
     include: ['tests/unit/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 20_000,

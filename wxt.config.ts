@@ -6,11 +6,14 @@ import { defineConfig } from 'wxt';
 // cannot answer the permission prompt.
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
-  manifest: ({ mode, browser }) => ({
+  manifest: ({ mode, browser, manifestVersion }) => ({
     name: 'Gateway Chat',
     description: 'Chat with the models of your chat-completions gateway (new-api, one-api, OpenRouter, …): popup, side panel, right-click.',
     permissions: ['storage'],
-    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // MV2 (Firefox) has no optional_host_permissions: host patterns go in optional_permissions.
+    ...(manifestVersion === 3
+      ? { optional_host_permissions: ['https://*/*', 'http://*/*'] }
+      : { optional_permissions: ['https://*/*', 'http://*/*'] }),
     ...(mode === 'e2e' ? { host_permissions: ['http://127.0.0.1/*'] } : {}),
     ...(browser === 'firefox'
       ? { browser_specific_settings: { gecko: { id: 'gateway-chat@example.org', strict_min_version: '128.0' } } }

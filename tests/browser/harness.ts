@@ -1,0 +1,61 @@
+/**
+ * Launching the built extension (`npm run build:e2e`) in Debian's Chromium with playwright-core.
+ * The e2e build's manifest pre-grants http://127.0.0.1/* (a headless browser cannot answer
+ * the runtime permission prompt), so pages talk to the reference gateway directly.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-e2e');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface LaunchedExtension {
+  context: BrowserContext;
+  extensionId: string;
+  /** Opens an extension page (popup.html, sidepanel.html, options.html, chat.html) in a tab. */
+  open(page: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchExtension(): Promise<LaunchedExtension> {
+  if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
+    throw new Error(`No built extension at ${EXTENSION_DIR}: run "npm run build:e2e" first (npm run test:browser does).`);
+  }
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), or set CHROMIUM_PATH.`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'gateway-chat-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+    ],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
+  const extensionId = new URL(worker.url()).host;
+  return {
+    context,
+    extensionId,
+    async open(path: string) {
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${extensionId}/${path}`);
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
