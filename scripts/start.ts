@@ -6,12 +6,11 @@
  * e.g. to check this script on a server), --no-browser (build and serve only).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import { REFERENCE_MODELS } from '../tests/gateway/models';
+import { EXTENSION_DIR, launchExtension } from '../tests/browser/harness';
 import { startReferenceGateway } from '../tests/gateway/server';
 
 const { values } = parseArgs({
@@ -23,7 +22,6 @@ const { values } = parseArgs({
 });
 
 const root = resolve(import.meta.dirname, '..');
-const extensionDir = join(root, '.output/chrome-mv3-e2e');
 
 console.log('Building the extension (local build: host access to 127.0.0.1 granted up front)…');
 const build = spawnSync('npx', ['wxt', 'build', '--mode', 'e2e'], { cwd: root, stdio: 'inherit' });
@@ -44,29 +42,14 @@ const browserPath = candidates.find((p) => existsSync(p));
 if (values['no-browser'] || browserPath === undefined) {
   if (browserPath === undefined) console.log('No Chromium found (set CHROMIUM_PATH, or apt-get install chromium).');
   console.log(`Load the extension by hand: open chrome://extensions, turn on Developer mode,
-"Load unpacked", and choose ${extensionDir}. Then use the gateway address and key above.
+"Load unpacked", and choose ${EXTENSION_DIR}. Then use the gateway address and key above.
 (Google-branded Chrome 137+ ignores --load-extension, so this script only drives Chromium.)`);
 } else {
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'gateway-chat-start-')), {
-    executablePath: browserPath,
-    headless: values.headless,
-    ignoreDefaultArgs: ['--disable-extensions'],
-    args: [
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-    ],
-  });
-  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  const id = new URL(worker.url()).host;
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`chrome-extension://${id}/chat.html`);
-  console.log(`Chromium is open on the extension's chat page (chrome-extension://${id}/chat.html).`);
-  context.on('close', () => {
+  const ext = await launchExtension({ headless: values.headless, executablePath: browserPath });
+  const page = ext.context.pages()[0] ?? (await ext.context.newPage());
+  await page.goto(`chrome-extension://${ext.extensionId}/chat.html`);
+  console.log(`Chromium is open on the extension's chat page (chrome-extension://${ext.extensionId}/chat.html).`);
+  ext.context.on('close', () => {
     void gateway.close().then(() => process.exit(0));
   });
 }

@@ -19,23 +19,31 @@ export interface LaunchedExtension {
   close(): Promise<void>;
 }
 
-export async function launchExtension(): Promise<LaunchedExtension> {
+export interface LaunchOptions {
+  headless?: boolean;
+  executablePath?: string;
+}
+
+export async function launchExtension(options: LaunchOptions = {}): Promise<LaunchedExtension> {
+  const executablePath = options.executablePath ?? CHROMIUM;
   if (!existsSync(join(EXTENSION_DIR, 'manifest.json'))) {
     throw new Error(`No built extension at ${EXTENSION_DIR}: run "npm run build:e2e" first (npm run test:browser does).`);
   }
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium), or set CHROMIUM_PATH.`);
+  if (!existsSync(executablePath)) {
+    throw new Error(`No Chromium at ${executablePath}: install Debian's chromium (apt-get install -y chromium), or set CHROMIUM_PATH.`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'gateway-chat-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
+    executablePath,
+    headless: options.headless ?? true,
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
-      '--no-sandbox',
+      // Chromium's sandbox cannot start as root (CI, containers).
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
       '--disable-gpu',
       '--disable-quic',
       '--no-first-run',
+      // This machine has no network but the loopback: keep Chromium from calling home.
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
