@@ -95,7 +95,7 @@ function fromLink(text: string): Raw | ImportResult | undefined {
     } catch {
       return fail('bad_link_data', 'The link\'s settings= part is not valid JSON, so the link was cut or changed. Copy the whole link again from the keys page.');
     }
-    const source = findField(value, ['keyVaults']) !== undefined || JsonRecord.safeParse(value).data?.keyVaults !== undefined ? 'Lobe Chat link' : 'NextChat link';
+    const source = JsonRecord.safeParse(value).data?.keyVaults !== undefined ? 'Lobe Chat link' : 'NextChat link';
     return fromJsonValue(value, source) ?? fail('nothing_found', 'The link\'s settings= part has no key or address in it.');
   }
 

@@ -1,0 +1,46 @@
+/**
+ * The user's settings, as stored in `storage.local` (never sync: they hold API keys).
+ * Every read goes through `parseSettings`, which migrates older versions step by step and
+ * validates with zod, so a damaged or foreign value never reaches the UI unchecked.
+ */
+import * as z from 'zod/mini';
+
+export const SETTINGS_VERSION = 1;
+
+export const ApiStyleSchema = z.enum(['chat', 'responses']);
+
+export const ProfileSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  name: z.string(),
+  /** {site_url}: for links to the keys page, catalogue, dashboard. */
+  siteUrl: z.string(),
+  /** {base_url}: every request goes to this origin and nowhere else. */
+  baseUrl: z.string(),
+  apiKey: z.string(),
+  apiStyle: z._default(ApiStyleSchema, 'chat'),
+  defaultModel: z.optional(z.string()),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export const ChatPreferencesSchema = z.object({
+  systemPrompt: z._default(z.string(), ''),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  maxTokens: z.optional(z.int().check(z.positive())),
+});
+export type ChatPreferences = z.infer<typeof ChatPreferencesSchema>;
+
+export const SettingsSchema = z.object({
+  version: z.literal(SETTINGS_VERSION),
+  profiles: z.array(ProfileSchema),
+  activeProfileId: z.optional(z.string()),
+  chat: ChatPreferencesSchema,
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export function defaultSettings(): Settings {
+  return { version: SETTINGS_VERSION, profiles: [], chat: { systemPrompt: '' } };
+}
+
+export function activeProfile(settings: Settings): Profile | undefined {
+  return settings.profiles.find((p) => p.id === settings.activeProfileId) ?? settings.profiles[0];
+}

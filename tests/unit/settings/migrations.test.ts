@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSettings } from '@/lib/settings/migrations';
+import { SETTINGS_VERSION, activeProfile, defaultSettings } from '@/lib/settings/schema';
+
+const fixture = (name: string): unknown => JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/settings', name), 'utf8'));
+
+describe('parseSettings', () => {
+  it('nothing stored: the defaults', () => {
+    expect(parseSettings(undefined)).toEqual({ ok: true, settings: defaultSettings(), migrated: false });
+  });
+
+  it('the current version passes through unchanged', () => {
+    const result = parseSettings(fixture('v1.json'));
+    expect(result).toEqual({ ok: true, settings: fixture('v1.json'), migrated: false });
+  });
+
+  it('v0 (one flat connection) becomes one active profile, nothing lost', () => {
+    const result = parseSettings(fixture('v0.json'));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.migrated).toBe(true);
+    expect(result.settings.version).toBe(SETTINGS_VERSION);
+    expect(activeProfile(result.settings)).toEqual({
+      id: 'migrated',
+      name: 'gw.example.com',
+      siteUrl: 'https://gw.example.com',
+      baseUrl: 'https://gw.example.com/v1',
+      apiKey: 'sk-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ',
+      apiStyle: 'chat',
+      defaultModel: 'gpt-4o-mini',
+    });
+    expect(result.settings.chat.systemPrompt).toBe('Answer briefly.');
+  });
+
+  it('a profile without apiStyle gets the default (Chat Completions)', () => {
+    const v1 = fixture('v1.json') as { profiles: Record<string, unknown>[] };
+    delete v1.profiles[0]!.apiStyle;
+    const result = parseSettings(v1);
+    expect(result.ok && result.settings.profiles[0]?.apiStyle).toBe('chat');
+  });
+
+  it('a damaged value gives defaults and names the field', () => {
+    const result = parseSettings({ version: 1, profiles: [{ id: 'p', name: 'x' }], chat: {} });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/profiles\.0\.siteUrl/);
+  });
+
+  it('an out-of-range temperature is refused', () => {
+    const v1 = fixture('v1.json') as { chat: Record<string, unknown> };
+    v1.chat.temperature = 9;
+    expect(parseSettings(v1).ok).toBe(false);
+  });
+
+  it('a version from the future is left alone', () => {
+    const result = parseSettings({ version: 99 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/unknown version \(99\)/);
+  });
+
+  it('a v0 that cannot be read says why', () => {
+    const result = parseSettings({ apiKey: 5 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(/version 0/);
+  });
+});
