@@ -1,0 +1,74 @@
+/**
+ * Model output → safe HTML, one block at a time. Model output is untrusted:
+ * - raw HTML is never rendered (markdown-it `html: false` escapes it);
+ * - links keep only http(s) and mailto targets, and open in a new tab with noopener;
+ * - images are not loaded: each becomes a button that loads it on the user's click
+ *   (inline `data:image/…` pictures, which fetch nothing, are shown);
+ * - DOMPurify then cleans the result again, in case a rule above is ever wrong.
+ */
+import DOMPurify from 'dompurify';
+import MarkdownIt from 'markdown-it';
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+const INLINE_IMAGE = /^data:image\/(gif|png|jpeg|webp);/i;
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+
+md.validateLink = (url: string) => SAFE_LINK.test(url.trim()) || INLINE_IMAGE.test(url.trim()) || /^#/.test(url.trim());
+
+md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+  const token = tokens[idx]!;
+  token.attrSet('target', '_blank');
+  token.attrSet('rel', 'noopener noreferrer nofollow');
+  return self.renderToken(tokens, idx, options);
+};
+
+md.renderer.rules.image = (tokens, idx) => {
+  const token = tokens[idx]!;
+  const src = String(token.attrGet('src') ?? '');
+  const alt = token.content;
+  const escape = md.utils.escapeHtml;
+  if (INLINE_IMAGE.test(src)) return `<img src="${escape(src)}" alt="${escape(alt)}">`;
+  let host = src;
+  try {
+    host = new URL(src).host;
+  } catch {
+    // Not a URL: show it as written.
+  }
+  const label = `Load image${alt === '' ? '' : ` “${alt}”`} from ${host}`;
+  return `<button type="button" class="remote-image" data-load-image="${escape(src)}" aria-label="${escape(label)}">${escape(label)}</button>`;
+};
+
+md.renderer.rules.fence = (tokens, idx) => {
+  const token = tokens[idx]!;
+  const lang = token.info.trim().split(/\s+/)[0] ?? '';
+  const escape = md.utils.escapeHtml;
+  const langLabel = lang === '' ? 'code' : lang;
+  return `<div class="code-block"><div class="code-head"><span>${escape(langLabel)}</span><button type="button" data-copy-code aria-label="Copy ${escape(langLabel)} code">Copy</button></div><pre><code${lang === '' ? '' : ` class="language-${escape(lang)}"`}>${escape(token.content)}</code></pre></div>\n`;
+};
+
+let purifyConfigured = false;
+
+function purify(html: string): string {
+  if (!purifyConfigured) {
+    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+      if (node.tagName === 'A') {
+        const href = node.getAttribute('href') ?? '';
+        if (!SAFE_LINK.test(href) && !href.startsWith('#')) node.removeAttribute('href');
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer nofollow');
+      }
+      if (node.tagName === 'IMG' && !INLINE_IMAGE.test(node.getAttribute('src') ?? '')) node.removeAttribute('src');
+    });
+    purifyConfigured = true;
+  }
+  return DOMPurify.sanitize(html, {
+    ADD_ATTR: ['target', 'data-copy-code', 'data-load-image'],
+    FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
+  });
+}
+
+/** One markdown block → safe HTML. */
+export function renderMarkdownBlock(source: string): string {
+  return purify(md.render(source));
+}
