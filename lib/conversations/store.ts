@@ -1,0 +1,112 @@
+/**
+ * Conversations and messages in IndexedDB through Dexie, shared by every surface (the
+ * background writes while a run streams; pages read and watch). Records are parsed on read.
+ */
+import Dexie, { liveQuery, type Table } from 'dexie';
+import { ConversationSchema, MessageSchema, type Conversation, type Message, type Surface } from './records';
+
+class GatewayChatDb extends Dexie {
+  conversations!: Table<Conversation, string>;
+  messages!: Table<Message, string>;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      conversations: 'id, updatedAt, surface',
+      messages: 'id, conversationId, [conversationId+seq], status',
+    });
+  }
+}
+
+function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success: boolean; data?: T } }): T[] {
+  const out: T[] = [];
+  for (const row of rows) {
+    const parsed = schema.safeParse(row);
+    if (parsed.success) out.push(parsed.data as T);
+  }
+  return out;
+}
+
+export function newId(): string {
+  return crypto.randomUUID();
+}
+
+export class ConversationStore {
+  private readonly db: GatewayChatDb;
+
+  constructor(name = 'gateway-chat') {
+    this.db = new GatewayChatDb(name);
+  }
+
+  async createConversation(input: { profileId: string; model: string; surface: Surface; title: string; source?: Conversation['source'] }): Promise<Conversation> {
+    const now = Date.now();
+    const conversation: Conversation = { id: newId(), createdAt: now, updatedAt: now, ...input };
+    await this.db.conversations.add(conversation);
+    return conversation;
+  }
+
+  async getConversation(id: string): Promise<Conversation | undefined> {
+    const row = await this.db.conversations.get(id);
+    const parsed = ConversationSchema.safeParse(row);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async updateConversation(id: string, patch: Partial<Omit<Conversation, 'id'>>): Promise<void> {
+    await this.db.conversations.update(id, { ...patch, updatedAt: Date.now() });
+  }
+
+  /** The most recently updated conversation of a surface (the popup reopens on it). */
+  async latestConversation(surface: Surface): Promise<Conversation | undefined> {
+    const rows = await this.db.conversations.where('surface').equals(surface).toArray();
+    const list = parseAll<Conversation>(rows, ConversationSchema);
+    return list.sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  }
+
+  async listConversations(): Promise<Conversation[]> {
+    const rows = await this.db.conversations.orderBy('updatedAt').reverse().toArray();
+    return parseAll<Conversation>(rows, ConversationSchema);
+  }
+
+  async messages(conversationId: string): Promise<Message[]> {
+    const rows = await this.db.messages.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray();
+    return parseAll<Message>(rows, MessageSchema);
+  }
+
+  async getMessage(id: string): Promise<Message | undefined> {
+    const parsed = MessageSchema.safeParse(await this.db.messages.get(id));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async addMessage(message: Message): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.add(message);
+      await this.db.conversations.update(message.conversationId, { updatedAt: Date.now() });
+    });
+  }
+
+  async updateMessage(id: string, patch: Partial<Omit<Message, 'id' | 'conversationId'>>): Promise<void> {
+    await this.db.messages.update(id, patch);
+  }
+
+  async deleteConversation(id: string): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.where('conversationId').equals(id).delete();
+      await this.db.conversations.delete(id);
+    });
+  }
+
+  /** After a worker restart no run is alive: whatever was streaming was cut short. */
+  async markStreamingInterrupted(): Promise<number> {
+    return this.db.messages.where('status').equals('streaming').modify({ status: 'interrupted' });
+  }
+
+  /** Live view of a conversation's messages, updated when any surface writes. */
+  watchMessages(conversationId: string, onChange: (messages: Message[]) => void, onError: (error: unknown) => void = () => undefined): () => void {
+    const subscription = liveQuery(() => this.messages(conversationId)).subscribe({ next: onChange, error: onError });
+    return () => subscription.unsubscribe();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
