@@ -1,3 +1,31 @@
+import { browser } from 'wxt/browser';
+import { ConversationStore } from '@/lib/conversations/store';
+import { createGatewayClient } from '@/lib/gateway';
+import { handleRequest, serveRunsPort } from '@/lib/protocol/handlers';
+import { RUNS_PORT } from '@/lib/protocol/messages';
+import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
+import { RunManager } from '@/lib/runs/run-manager';
+import { loadSettings } from '@/lib/settings/storage.adapter';
+
 export default defineBackground(() => {
-  // Runs, the message protocol and context menus are wired here by later work.
+  const store = new ConversationStore();
+  // A new worker has no runs: replies left "streaming" by the previous one were cut short.
+  void store.markStreamingInterrupted();
+
+  const runs = new RunManager({
+    store,
+    loadSettings: async () => (await loadSettings()).settings,
+    clientFor: (profile) => createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey }),
+    onActiveRunsChange: createKeepAlive(),
+  });
+
+  browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (sender.id !== browser.runtime.id) return false;
+    void handleRequest(runs, message).then(sendResponse);
+    return true;
+  });
+
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name === RUNS_PORT && port.sender?.id === browser.runtime.id) serveRunsPort(runs, port);
+  });
 });

@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { SurfaceShell } from '@/components/SurfaceShell';
+import { OptionsApp } from '@/components/settings/OptionsApp';
+import '@/components/styles.css';
 
-createRoot(document.getElementById('root')!).render(<SurfaceShell surface="options" />);
+createRoot(document.getElementById('root')!).render(<OptionsApp />);

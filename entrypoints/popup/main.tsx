@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { SurfaceShell } from '@/components/SurfaceShell';
+import { PopupApp } from '@/components/popup/PopupApp';
+import '@/components/styles.css';
 
-createRoot(document.getElementById('root')!).render(<SurfaceShell surface="popup" />);
+createRoot(document.getElementById('root')!).render(<PopupApp />);

@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { SurfaceShell } from '@/components/SurfaceShell';
+import { StandaloneChat } from '@/components/chat/StandaloneChat';
+import '@/components/styles.css';
 
-createRoot(document.getElementById('root')!).render(<SurfaceShell surface="sidepanel" />);
+createRoot(document.getElementById('root')!).render(<StandaloneChat surface="sidepanel" />);

@@ -106,6 +106,12 @@ export class ConversationStore {
     return () => subscription.unsubscribe();
   }
 
+  /** Live view of one conversation's record (model, title), undefined once deleted. */
+  watchConversation(id: string, onChange: (conversation: Conversation | undefined) => void): () => void {
+    const subscription = liveQuery(() => this.getConversation(id)).subscribe({ next: onChange, error: () => undefined });
+    return () => subscription.unsubscribe();
+  }
+
   close(): void {
     this.db.close();
   }

@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { conversationStore } from '@/components/data';
+import { useCatalogue } from '@/components/hooks/useCatalogue';
+import { useConversation } from '@/components/hooks/useConversation';
+import type { Surface } from '@/lib/conversations/records';
+import { askBackground } from '@/lib/protocol/background.adapter';
+import type { Profile } from '@/lib/settings/schema';
+import { Composer } from './Composer';
+import { ErrorCallout } from './ErrorCallout';
+import { MessageView } from './MessageView';
+import { ModelPicker } from './ModelPicker';
+
+interface ChatViewProps {
+  surface: Surface;
+  profile: Profile;
+  conversationId: string | undefined;
+  onConversationChange(id: string | undefined): void;
+  /** Surface-specific actions (continue in side panel, open in a tab). */
+  actions?: ReactNode;
+}
+
+const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
+
+/** One conversation: messages streamed by the background, a model picker and a composer. */
+export function ChatView({ surface, profile, conversationId, onConversationChange, actions }: ChatViewProps) {
+  const store = conversationStore();
+  const view = useConversation(store, conversationId);
+  const catalogue = useCatalogue(profile);
+  const [chosenModel, setChosenModel] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const log = useRef<HTMLDivElement>(null);
+  const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel;
+  const last = view.messages.at(-1);
+
+  // Keep the newest words in view while the reader is at the bottom.
+  const lastText = last?.text;
+  useEffect(() => {
+    const el = log.current;
+    if (el !== null && el.scrollHeight - el.scrollTop - el.clientHeight < 120) el.scrollTop = el.scrollHeight;
+  }, [lastText, view.messages.length]);
+
+  const send = async (text: string): Promise<boolean> => {
+    setNotice(undefined);
+    const result = await askBackground({ type: 'run.start', input: { surface, conversationId, profileId: profile.id, model, text } });
+    if (!result.ok) {
+      setNotice(result.message);
+      return false;
+    }
+    if (result.conversationId !== conversationId) onConversationChange(result.conversationId);
+    return true;
+  };
+
+  const stop = (): void => {
+    if (view.streaming !== undefined) void askBackground({ type: 'run.stop', messageId: view.streaming.id });
+  };
+
+  const retry = async (messageId: string): Promise<void> => {
+    setNotice(undefined);
+    const result = await askBackground({ type: 'run.retry', messageId });
+    if (!result.ok) setNotice(result.message);
+  };
+
+  return (
+    <section className="chat" aria-label="Conversation">
+      <header className="chat-head">
+        <ModelPicker catalogue={catalogue} value={model} onChange={setChosenModel} />
+        <button type="button" onClick={() => { setChosenModel(undefined); onConversationChange(undefined); }}>New chat</button>
+      </header>
+      {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
+      <div className="messages" role="log" aria-label="Messages" ref={log}>
+        {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
+        {view.messages.map((m) => <MessageView key={m.id} message={m} />)}
+        {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
+          <button type="button" className="retry" onClick={() => void retry(last.id)}>Retry</button>
+        )}
+      </div>
+      {view.saveError !== undefined && <p role="alert" className="notice">{view.saveError}</p>}
+      {notice !== undefined && <p role="alert" className="notice">{notice}</p>}
+      <Composer streaming={view.streaming !== undefined} onSend={send} onStop={stop} />
+      {actions !== undefined && <footer className="chat-actions">{actions}</footer>}
+    </section>
+  );
+}

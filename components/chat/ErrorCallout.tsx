@@ -1,0 +1,39 @@
+import type { StoredError } from '@/lib/conversations/records';
+
+const TITLES: Record<StoredError['kind'], string> = {
+  invalid_key: 'The API key was rejected',
+  bad_address: 'The gateway address is wrong',
+  model_not_found: 'This model does not exist on the gateway',
+  insufficient_balance: 'The balance is not enough',
+  rate_limited: 'Too many requests',
+  permission_denied: 'This key may not do this',
+  bad_request: 'The gateway refused the request',
+  server: 'The gateway failed',
+  network: 'The gateway could not be reached',
+  timeout: 'The gateway took too long',
+  aborted: 'Stopped',
+  bad_response: 'The gateway sent something unreadable',
+};
+
+/** A classified gateway error: what happened, where, and what to do (seed part 7). */
+export function ErrorCallout({ error }: { error: StoredError }) {
+  return (
+    <div role="alert" className={`callout callout-${error.kind}`} data-error-kind={error.kind}>
+      <p className="callout-title">{TITLES[error.kind]}</p>
+      <p>
+        Address called: <code>{error.url}</code>
+        {error.status !== undefined && <> · status {error.status}</>}
+        {error.code !== undefined && <> · code <code>{error.code}</code></>}
+      </p>
+      {error.gatewayMessage !== undefined && <p className="callout-gateway">The gateway said: “{error.gatewayMessage}”</p>}
+      <p className="callout-remedy">{error.remedy.text}</p>
+      {error.remedy.links.length > 0 && (
+        <p className="callout-links">
+          {error.remedy.links.map((link) => (
+            <a key={link.label} href={link.url} target="_blank" rel="noopener noreferrer">{link.label}</a>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}

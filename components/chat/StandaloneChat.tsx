@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { browser } from 'wxt/browser';
+import { conversationStore } from '@/components/data';
+import { useSettings } from '@/components/hooks/useSettings';
+import type { Surface } from '@/lib/conversations/records';
+import { activeProfile } from '@/lib/settings/schema';
+import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
+import { ChatView } from './ChatView';
+
+const NAMES: Record<'chat' | 'sidepanel', string> = { chat: 'Chat', sidepanel: 'Conversations' };
+
+/**
+ * The full-tab chat page and the side panel: the conversation named in the address
+ * (`?conversation=`, as "continue in side panel" and "open in a tab" pass it), else the
+ * surface's most recent one.
+ */
+export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat' | 'sidepanel'> }) {
+  const parsed = useSettings();
+  const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
+  const [restored, setRestored] = useState(conversationId !== undefined);
+
+  useEffect(() => {
+    if (restored) return;
+    void conversationStore().latestConversation(surface).then((c) => {
+      setConversationId(c?.id);
+      setRestored(true);
+    });
+  }, [restored, surface]);
+
+  const change = (id: string | undefined): void => {
+    setConversationId(id);
+    const url = new URL(location.href);
+    if (id === undefined) url.searchParams.delete('conversation');
+    else url.searchParams.set('conversation', id);
+    history.replaceState(null, '', url);
+  };
+
+  if (parsed === undefined || !restored) return <main aria-label={NAMES[surface]} aria-busy="true" />;
+  const profile = activeProfile(parsed.settings);
+  return (
+    <main aria-label={NAMES[surface]} className={surface}>
+      <h1 className="visually-hidden">Gateway Chat: {NAMES[surface]}</h1>
+      {profile === undefined
+        ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
+        : <ChatView surface={surface} profile={profile} conversationId={conversationId} onConversationChange={change} />}
+    </main>
+  );
+}

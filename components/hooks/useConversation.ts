@@ -1,0 +1,91 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } from '@/lib/conversations/records';
+import type { ConversationStore } from '@/lib/conversations/store';
+import { watchRuns } from '@/lib/protocol/background.adapter';
+import type { RunEvent } from '@/lib/runs/run-manager';
+
+interface LiveRun {
+  text: string;
+  reasoning: string;
+  ended?: { status: MessageStatus; error?: StoredError; usage?: StoredUsage; finishReason?: string };
+}
+
+export interface ConversationView {
+  conversation: Conversation | undefined;
+  messages: Message[];
+  /** The reply still streaming, if any. */
+  streaming: Message | undefined;
+  /** Set when a reply could not be saved (full disk): shown, text kept on screen. */
+  saveError: string | undefined;
+}
+
+/**
+ * A conversation as saved (watched live in IndexedDB) with its running reply laid over it:
+ * run events from the background are gathered and applied at most once per animation frame.
+ */
+export function useConversation(store: ConversationStore, conversationId: string | undefined): ConversationView {
+  // Each piece of state is tagged with the conversation it belongs to, so switching
+  // conversations never shows the previous one's messages for a frame.
+  const [conversation, setConversation] = useState<{ id: string; value: Conversation | undefined }>();
+  const [saved, setSaved] = useState<{ id: string; messages: Message[] }>();
+  const [live, setLive] = useState<{ id: string; runs: ReadonlyMap<string, LiveRun> }>();
+  const [saveError, setSaveError] = useState<{ id: string; text: string }>();
+
+  useEffect(() => {
+    if (conversationId === undefined) return;
+    const unwatchConversation = store.watchConversation(conversationId, (value) => setConversation({ id: conversationId, value }));
+    const unwatchMessages = store.watchMessages(conversationId, (messages) => setSaved({ id: conversationId, messages }));
+    return () => {
+      unwatchConversation();
+      unwatchMessages();
+    };
+  }, [store, conversationId]);
+
+  useEffect(() => {
+    if (conversationId === undefined) return;
+    const runs = new Map<string, LiveRun>();
+    let frame: number | undefined;
+    const apply = (event: RunEvent): void => {
+      const current = runs.get(event.messageId);
+      if (event.type === 'snapshot') {
+        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning });
+      } else if (event.type === 'delta') {
+        runs.set(event.messageId, { text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
+      } else {
+        const { status, error, usage, finishReason } = event;
+        runs.set(event.messageId, { text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
+        if (event.saveError !== undefined) setSaveError({ id: conversationId, text: event.saveError });
+      }
+      frame ??= requestAnimationFrame(() => {
+        frame = undefined;
+        setLive({ id: conversationId, runs: new Map(runs) });
+      });
+    };
+    const unwatch = watchRuns(conversationId, apply);
+    return () => {
+      unwatch();
+      if (frame !== undefined) cancelAnimationFrame(frame);
+    };
+  }, [conversationId]);
+
+  return useMemo(() => {
+    const mine = <T extends { id: string }>(tagged: T | undefined): T | undefined => (tagged?.id === conversationId ? tagged : undefined);
+    const runs = mine(live)?.runs;
+    const messages = (mine(saved)?.messages ?? []).map((message) => {
+      const run = runs?.get(message.id);
+      if (run === undefined) return message;
+      // A saved final state (after a later retry, say) wins over an older live one.
+      if (run.ended !== undefined && message.status !== 'streaming') return message;
+      const merged: Message = { ...message, text: run.text, reasoning: run.reasoning, status: run.ended?.status ?? 'streaming' };
+      if (run.ended?.error !== undefined) merged.error = run.ended.error;
+      if (run.ended?.usage !== undefined) merged.usage = run.ended.usage;
+      return merged;
+    });
+    return {
+      conversation: mine(conversation)?.value,
+      messages,
+      streaming: messages.find((m) => m.status === 'streaming'),
+      saveError: mine(saveError)?.text,
+    };
+  }, [conversationId, conversation, saved, live, saveError]);
+}

@@ -1,0 +1,147 @@
+import { useId, useState } from 'react';
+import { ErrorCallout } from '@/components/chat/ErrorCallout';
+import { importConnection } from '@/lib/connection/import';
+import { checkApiKey, maskApiKey, normalizeApiKey } from '@/lib/connection/key-check';
+import { storedError, type StoredError } from '@/lib/conversations/records';
+import { GatewayError, createGatewayClient, endpointUrl, tryResolveGatewayAddress, type ApiStyle } from '@/lib/gateway';
+import { newId } from '@/lib/conversations/store';
+import type { Profile } from '@/lib/settings/schema';
+import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
+import { saveCatalogue } from '@/lib/settings/storage.adapter';
+
+interface ConnectionFormProps {
+  /** The profile being edited; a new one when absent. */
+  profile?: Profile;
+  /** Persist the profile; returns an error sentence when it could not be saved. */
+  onSave(profile: Profile): Promise<string | undefined>;
+}
+
+type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number } | { state: 'failed'; error: StoredError };
+
+/**
+ * Gateway address and API key, checked as the user types; paste to import; test the
+ * connection; save (asking the browser for access to that one origin first).
+ */
+export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
+  const [name, setName] = useState(profile?.name ?? '');
+  const [address, setAddress] = useState(profile?.baseUrl ?? '');
+  const [key, setKey] = useState(profile?.apiKey ?? '');
+  const [apiStyle, setApiStyle] = useState<ApiStyle>(profile?.apiStyle ?? 'chat');
+  const [reveal, setReveal] = useState(false);
+  const [pasted, setPasted] = useState('');
+  const [imported, setImported] = useState<{ ok: boolean; text: string; warning?: string } | undefined>();
+  const [test, setTest] = useState<TestState>({ state: 'idle' });
+  const [saveNote, setSaveNote] = useState<{ ok: boolean; text: string } | undefined>();
+  const ids = { address: useId(), key: useId(), name: useId(), style: useId(), paste: useId() };
+
+  const resolved = address.trim() === '' ? undefined : tryResolveGatewayAddress(address);
+  const keyIssue = key === '' ? undefined : checkApiKey(key);
+  const ready = resolved?.ok === true && keyIssue === undefined && key !== '';
+  const endpoint = resolved?.ok === true ? endpointUrl(resolved.baseUrl, apiStyle === 'responses' ? '/responses' : '/chat/completions') : undefined;
+
+  const doImport = (): void => {
+    const result = importConnection(pasted);
+    if (!result.ok) {
+      setImported({ ok: false, text: result.message });
+      return;
+    }
+    const found = result.found;
+    if (found.baseUrl !== undefined) setAddress(found.baseUrl);
+    if (found.apiKey !== undefined) setKey(found.apiKey);
+    if (name === '' && found.siteUrl !== undefined) setName(new URL(found.siteUrl).host);
+    const parts = [found.baseUrl !== undefined ? `address ${found.baseUrl}` : undefined, found.apiKey !== undefined ? `key ${maskApiKey(found.apiKey)}` : undefined].filter(Boolean);
+    const missing = found.baseUrl === undefined ? ' No address was in it: enter the gateway address.' : found.apiKey === undefined ? ' No key was in it: paste the API key.' : '';
+    setImported({ ok: true, text: `Found in the ${found.source}: ${parts.join(', ')}.${missing}`, warning: found.keyIssue?.message });
+    setTest({ state: 'idle' });
+  };
+
+  const profileFromForm = (): Profile | undefined => {
+    if (resolved?.ok !== true) return undefined;
+    return {
+      id: profile?.id ?? newId(),
+      name: name.trim() === '' ? new URL(resolved.siteUrl).host : name.trim(),
+      siteUrl: resolved.siteUrl,
+      baseUrl: resolved.baseUrl,
+      apiKey: normalizeApiKey(key),
+      apiStyle,
+      defaultModel: profile?.defaultModel,
+    };
+  };
+
+  const testConnection = async (): Promise<void> => {
+    const draft = profileFromForm();
+    if (draft === undefined) return;
+    // Asked first, while the click still counts as a user gesture.
+    const granted = await requestGatewayAccess(draft.baseUrl);
+    if (!granted) {
+      setTest({ state: 'failed', error: storedError(new GatewayError({ kind: 'network', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: `access to ${new URL(draft.baseUrl).origin} was not granted, so the extension may not call it` })) });
+      return;
+    }
+    setTest({ state: 'testing' });
+    try {
+      const models = await createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey }).listModels();
+      setTest({ state: 'ok', count: models.length });
+      if (profile !== undefined) await saveCatalogue(profile.id, draft.baseUrl, models);
+    } catch (error) {
+      const e = error instanceof GatewayError ? error : new GatewayError({ kind: 'bad_response', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: String(error) });
+      setTest({ state: 'failed', error: storedError(e) });
+    }
+  };
+
+  const save = async (): Promise<void> => {
+    const draft = profileFromForm();
+    if (draft === undefined || !ready) return;
+    const granted = await requestGatewayAccess(draft.baseUrl);
+    if (!granted) {
+      setSaveNote({ ok: false, text: `Not saved: without access to ${new URL(draft.baseUrl).origin} the extension cannot call the gateway. Click Save again and allow access.` });
+      return;
+    }
+    const failure = await onSave(draft);
+    setSaveNote(failure === undefined ? { ok: true, text: `Saved. Requests go to ${draft.baseUrl} only.` } : { ok: false, text: failure });
+  };
+
+  return (
+    <form className="connection" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <fieldset>
+        <legend>Paste to import</legend>
+        <label htmlFor={ids.paste}>Paste what the keys page gave you (a “Use Key” link, connection info, a curl command, OPENAI_* lines)</label>
+        <textarea id={ids.paste} aria-label="Paste to import" rows={3} value={pasted} onChange={(e) => setPasted(e.target.value)} />
+        <button type="button" onClick={doImport} disabled={pasted.trim() === ''}>Import</button>
+        {imported !== undefined && (
+          <p role={imported.ok ? 'status' : 'alert'} className={imported.ok ? 'ok' : 'problem'}>{imported.text}</p>
+        )}
+        {imported?.warning !== undefined && <p role="alert" className="problem">{imported.warning}</p>}
+      </fieldset>
+
+      <label htmlFor={ids.name}>Profile name</label>
+      <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} placeholder="My gateway" />
+
+      <label htmlFor={ids.address}>Gateway address</label>
+      <input id={ids.address} value={address} onChange={(e) => { setAddress(e.target.value); setTest({ state: 'idle' }); }} placeholder="https://your-gateway.example or https://your-gateway.example/v1" spellCheck={false} autoComplete="off" />
+      {resolved?.ok === false && <p role="alert" className="problem">{resolved.error.message}</p>}
+      {endpoint !== undefined && <p className="hint" aria-label="Endpoint">Requests go to <code>{endpoint}</code></p>}
+
+      <label htmlFor={ids.key}>API key</label>
+      <div className="key-row">
+        <input id={ids.key} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => { setKey(e.target.value); setTest({ state: 'idle' }); }} spellCheck={false} autoComplete="off" placeholder="sk-…" />
+        <button type="button" onClick={() => setReveal(!reveal)} aria-pressed={reveal}>{reveal ? 'Hide key' : 'Show key'}</button>
+      </div>
+      {keyIssue !== undefined && <p role="alert" className="problem">{keyIssue.message}</p>}
+
+      <label htmlFor={ids.style}>API style</label>
+      <select id={ids.style} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as ApiStyle)}>
+        <option value="chat">Chat Completions (/chat/completions)</option>
+        <option value="responses">Responses API (/responses)</option>
+      </select>
+
+      <div className="buttons">
+        <button type="button" onClick={() => void testConnection()} disabled={!ready || test.state === 'testing'}>Test connection</button>
+        <button type="submit" disabled={!ready}>Save</button>
+      </div>
+      {test.state === 'testing' && <p role="status">Testing…</p>}
+      {test.state === 'ok' && <p role="status" className="ok">Connected: {test.count} models available.</p>}
+      {test.state === 'failed' && <ErrorCallout error={test.error} />}
+      {saveNote !== undefined && <p role={saveNote.ok ? 'status' : 'alert'} className={saveNote.ok ? 'ok' : 'problem'}>{saveNote.text}</p>}
+    </form>
+  );
+}

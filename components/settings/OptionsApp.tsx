@@ -1,0 +1,112 @@
+import { useId, useState } from 'react';
+import { ErrorCallout } from '@/components/chat/ErrorCallout';
+import { useCatalogue } from '@/components/hooks/useCatalogue';
+import { useSettings } from '@/components/hooks/useSettings';
+import { activeProfile, type ChatPreferences, type Profile, type Settings } from '@/lib/settings/schema';
+import { saveSettings } from '@/lib/settings/storage.adapter';
+import { ConnectionForm } from './ConnectionForm';
+
+async function persist(settings: Settings): Promise<string | undefined> {
+  const result = await saveSettings(settings);
+  return result.ok ? undefined : result.message;
+}
+
+function DefaultModel({ settings, profile }: { settings: Settings; profile: Profile }) {
+  const catalogue = useCatalogue(profile);
+  const id = useId();
+  const choose = (model: string): void => {
+    void persist({ ...settings, profiles: settings.profiles.map((p) => (p.id === profile.id ? { ...p, defaultModel: model } : p)) });
+  };
+  return (
+    <section aria-label="Default model">
+      <h2>Default model</h2>
+      <label htmlFor={id}>Default model</label>
+      <select id={id} value={profile.defaultModel ?? ''} onChange={(e) => choose(e.target.value)}>
+        <option value="" disabled>Choose a model</option>
+        {profile.defaultModel !== undefined && !catalogue.models.some((m) => m.id === profile.defaultModel) && (
+          <option value={profile.defaultModel}>{profile.defaultModel} (not in the catalogue)</option>
+        )}
+        {catalogue.models.map((m) => <option key={m.id} value={m.id}>{m.id}{m.ownedBy !== undefined ? ` (${m.ownedBy})` : ''}</option>)}
+      </select>
+      <button type="button" onClick={() => void catalogue.refresh()} disabled={catalogue.loading}>{catalogue.loading ? 'Refreshing…' : 'Refresh models'}</button>
+      <p className="hint">{catalogue.models.length} models{catalogue.fetchedAt !== undefined ? `, fetched ${new Date(catalogue.fetchedAt).toLocaleString()}` : ''}. Prices and details: <a href={`${profile.siteUrl}/models`} target="_blank" rel="noopener noreferrer">the gateway's model catalogue</a>.</p>
+      {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
+    </section>
+  );
+}
+
+function Preferences({ settings }: { settings: Settings }) {
+  const [prefs, setPrefs] = useState<ChatPreferences>(settings.chat);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | undefined>();
+  const ids = { system: useId(), temperature: useId(), maxTokens: useId() };
+  const save = async (): Promise<void> => {
+    const failure = await persist({ ...settings, chat: prefs });
+    setNote(failure === undefined ? { ok: true, text: 'Preferences saved.' } : { ok: false, text: failure });
+  };
+  const number = (value: string): number | undefined => (value.trim() === '' ? undefined : Number(value));
+  return (
+    <section aria-label="Chat preferences">
+      <h2>Chat preferences</h2>
+      <label htmlFor={ids.system}>System prompt</label>
+      <textarea id={ids.system} rows={3} value={prefs.systemPrompt} onChange={(e) => setPrefs({ ...prefs, systemPrompt: e.target.value })} />
+      <label htmlFor={ids.temperature}>Temperature</label>
+      <input id={ids.temperature} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder="the model's default" onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />
+      <label htmlFor={ids.maxTokens}>Max tokens</label>
+      <input id={ids.maxTokens} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder="the model's default" onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />
+      <button type="button" onClick={() => void save()}>Save preferences</button>
+      {note !== undefined && <p role={note.ok ? 'status' : 'alert'}>{note.text}</p>}
+    </section>
+  );
+}
+
+/** The options page: gateway profiles (one active), the default model, chat preferences. */
+export function OptionsApp() {
+  const parsed = useSettings();
+  const [editing, setEditing] = useState<string | 'new' | undefined>();
+  const profileSelect = useId();
+  if (parsed === undefined) return <main aria-label="Settings" aria-busy="true" />;
+  const settings = parsed.settings;
+  const active = activeProfile(settings);
+  const current = editing === 'new' ? undefined : settings.profiles.find((p) => p.id === editing) ?? active;
+
+  const saveProfile = async (profile: Profile): Promise<string | undefined> => {
+    const exists = settings.profiles.some((p) => p.id === profile.id);
+    const profiles = exists ? settings.profiles.map((p) => (p.id === profile.id ? profile : p)) : [...settings.profiles, profile];
+    const failure = await persist({ ...settings, profiles, activeProfileId: profile.id });
+    if (failure === undefined) setEditing(profile.id);
+    return failure;
+  };
+
+  const remove = async (id: string): Promise<void> => {
+    const profiles = settings.profiles.filter((p) => p.id !== id);
+    await persist({ ...settings, profiles, activeProfileId: profiles[0]?.id });
+    setEditing(undefined);
+  };
+
+  return (
+    <main aria-label="Settings" className="options">
+      <h1>Gateway Chat: Settings</h1>
+      {!parsed.ok && <p role="alert" className="problem">{parsed.message}</p>}
+      <section aria-label="Gateway profiles">
+        <h2>Gateway</h2>
+        {settings.profiles.length > 0 && (
+          <div className="profile-row">
+            <label htmlFor={profileSelect}>Active profile</label>
+            <select id={profileSelect} value={editing === 'new' ? '' : current?.id ?? ''} onChange={(e) => {
+              setEditing(e.target.value);
+              void persist({ ...settings, activeProfileId: e.target.value });
+            }}>
+              {editing === 'new' && <option value="">New profile</option>}
+              {settings.profiles.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            </select>
+            <button type="button" onClick={() => setEditing('new')}>Add profile</button>
+            {current !== undefined && <button type="button" onClick={() => void remove(current.id)}>Delete profile</button>}
+          </div>
+        )}
+        <ConnectionForm key={current?.id ?? 'new'} profile={current} onSave={saveProfile} />
+      </section>
+      {current !== undefined && <DefaultModel settings={settings} profile={current} />}
+      <Preferences settings={settings} />
+    </main>
+  );
+}

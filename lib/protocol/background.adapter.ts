@@ -1,0 +1,45 @@
+/**
+ * The pages' side of the protocol: a typed request to the background, and a watch on a
+ * conversation's runs over a port. Thin: all it adds to `browser.runtime` is parsing.
+ */
+import { browser } from 'wxt/browser';
+import type { RunEvent } from '../runs/run-manager';
+import { RESPONSES, RUNS_PORT, RunEventSchema, type PortRequest, type Request, type ResponseFor } from './messages';
+
+export async function askBackground<R extends Request>(request: R): Promise<ResponseFor<R['type']>> {
+  let raw: unknown;
+  try {
+    raw = await browser.runtime.sendMessage(request);
+  } catch (error) {
+    return { ok: false, problem: 'background', message: `The extension's background did not answer (${error instanceof Error ? error.message : String(error)}). Reload the extension and retry.` } as ResponseFor<R['type']>;
+  }
+  const parsed = RESPONSES[request.type].safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, problem: 'protocol', message: 'The extension\'s background sent an answer this page cannot read. Reload the extension.' } as ResponseFor<R['type']>;
+  }
+  return parsed.data as ResponseFor<R['type']>;
+}
+
+/** Watches a conversation's runs; the port reconnects if the background restarts. */
+export function watchRuns(conversationId: string, onEvent: (event: RunEvent) => void): () => void {
+  let closed = false;
+  let port: ReturnType<typeof browser.runtime.connect> | undefined;
+  const connect = (): void => {
+    port = browser.runtime.connect({ name: RUNS_PORT });
+    port.onMessage.addListener((message: unknown) => {
+      const parsed = RunEventSchema.safeParse(message);
+      if (parsed.success) onEvent(parsed.data as RunEvent);
+    });
+    port.onDisconnect.addListener(() => {
+      port = undefined;
+      if (!closed) setTimeout(connect, 250);
+    });
+    const watch: PortRequest = { type: 'watch', conversationId };
+    port.postMessage(watch);
+  };
+  connect();
+  return () => {
+    closed = true;
+    port?.disconnect();
+  };
+}

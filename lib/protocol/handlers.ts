@@ -1,0 +1,57 @@
+/**
+ * The background's side of the protocol, framework-free: requests in, responses out, and
+ * a `runs` port that relays a conversation's run events. The entrypoint only wires
+ * `browser.runtime` to these.
+ */
+import { RunError, type RunManager } from '../runs/run-manager';
+import { PortRequestSchema, RequestSchema, type ResponseFor, type Request } from './messages';
+
+export async function handleRequest(runs: RunManager, raw: unknown): Promise<ResponseFor<Request['type']>> {
+  const parsed = RequestSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, problem: 'protocol', message: 'The background did not understand this request.' };
+  const request = parsed.data;
+  try {
+    switch (request.type) {
+      case 'run.start':
+        return { ok: true, ...(await runs.start(request.input)) };
+      case 'run.retry':
+        return { ok: true, ...(await runs.retry(request.messageId)) };
+      case 'run.stop':
+        return { ok: true, stopped: runs.stop(request.messageId) };
+    }
+  } catch (error) {
+    if (error instanceof RunError) return { ok: false, problem: error.problem, message: error.message };
+    return { ok: false, problem: 'internal', message: `The request failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The part of a runtime port this needs (browser.runtime.Port has it). */
+export interface PortLike {
+  postMessage(message: unknown): void;
+  onMessage: { addListener(listener: (message: unknown) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+}
+
+export function serveRunsPort(runs: RunManager, port: PortLike): void {
+  const watches = new Map<string, () => void>();
+  port.onMessage.addListener((raw) => {
+    const parsed = PortRequestSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const { type, conversationId } = parsed.data;
+    watches.get(conversationId)?.();
+    watches.delete(conversationId);
+    if (type === 'watch') {
+      watches.set(conversationId, runs.watch(conversationId, (event) => {
+        try {
+          port.postMessage(event);
+        } catch {
+          // The page went away between two events; onDisconnect cleans up.
+        }
+      }));
+    }
+  });
+  port.onDisconnect.addListener(() => {
+    for (const unwatch of watches.values()) unwatch();
+    watches.clear();
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * The one protocol between extension parts. Pages send requests to the background with
+ * `runtime.sendMessage` and watch conversations over a `runs` port. Both sides parse what
+ * they receive with these schemas.
+ */
+import * as z from 'zod/mini';
+import { MESSAGE_STATUSES, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
+
+export const RUNS_PORT = 'runs';
+
+const StartRunInputSchema = z.object({
+  surface: z.enum(SURFACES),
+  conversationId: z.optional(z.string()),
+  profileId: z.optional(z.string()),
+  model: z.optional(z.string()),
+  text: z.string(),
+  images: z.optional(z.array(z.string())),
+});
+
+export const RequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run.start'), input: StartRunInputSchema }),
+  z.object({ type: z.literal('run.retry'), messageId: z.string() }),
+  z.object({ type: z.literal('run.stop'), messageId: z.string() }),
+]);
+export type Request = z.infer<typeof RequestSchema>;
+
+const Refusal = z.object({ ok: z.literal(false), problem: z.string(), message: z.string() });
+
+export const RunStartedSchema = z.union([
+  z.object({ ok: z.literal(true), conversationId: z.string(), messageId: z.string() }),
+  Refusal,
+]);
+export type RunStarted = z.infer<typeof RunStartedSchema>;
+
+export const StoppedSchema = z.union([z.object({ ok: z.literal(true), stopped: z.boolean() }), Refusal]);
+
+/** The response schema of each request type. */
+export const RESPONSES = {
+  'run.start': RunStartedSchema,
+  'run.retry': RunStartedSchema,
+  'run.stop': StoppedSchema,
+} as const;
+export type ResponseFor<T extends Request['type']> = z.infer<(typeof RESPONSES)[T]>;
+
+export const PortRequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('watch'), conversationId: z.string() }),
+  z.object({ type: z.literal('unwatch'), conversationId: z.string() }),
+]);
+export type PortRequest = z.infer<typeof PortRequestSchema>;
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('snapshot'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string() }),
+  z.object({ type: z.literal('delta'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string() }),
+  z.object({
+    type: z.literal('end'),
+    conversationId: z.string(),
+    messageId: z.string(),
+    status: z.enum(MESSAGE_STATUSES),
+    error: z.optional(StoredErrorSchema),
+    usage: z.optional(StoredUsageSchema),
+    finishReason: z.optional(z.string()),
+    saveError: z.optional(z.string()),
+  }),
+]);

@@ -1,0 +1,65 @@
+/**
+ * Settings and the catalogue cache in `storage.local` (never `sync`: settings hold API keys).
+ * Everything read is parsed (`parseSettings`, `CatalogueCacheSchema`); migrated settings are
+ * written back once.
+ */
+import { storage } from '@wxt-dev/storage';
+import * as z from 'zod/mini';
+import type { ModelInfo } from '../gateway';
+import { parseSettings, type ParsedSettings } from './migrations';
+import { SettingsSchema, type Settings } from './schema';
+
+const SETTINGS_KEY = 'local:settings';
+
+export async function loadSettings(): Promise<ParsedSettings> {
+  const parsed = parseSettings(await storage.getItem(SETTINGS_KEY));
+  if (parsed.ok && parsed.migrated) await storage.setItem(SETTINGS_KEY, parsed.settings);
+  return parsed;
+}
+
+/** Saves settings; a full disk or a refused write comes back as a sentence to show. */
+export async function saveSettings(settings: Settings): Promise<{ ok: true } | { ok: false; message: string }> {
+  const checked = SettingsSchema.safeParse(settings);
+  if (!checked.success) return { ok: false, message: `These settings are not valid: ${checked.error.issues[0]?.message ?? 'unknown problem'}.` };
+  try {
+    await storage.setItem(SETTINGS_KEY, checked.data);
+    return { ok: true };
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      message: /quota/i.test(text)
+        ? 'The settings could not be saved: the browser\'s storage for this extension is full. Delete old conversations and save again.'
+        : `The settings could not be saved: ${text}`,
+    };
+  }
+}
+
+export function watchSettings(onChange: (parsed: ParsedSettings) => void): () => void {
+  return storage.watch(SETTINGS_KEY, (raw) => onChange(parseSettings(raw)));
+}
+
+const Capability = z.union([z.boolean(), z.literal('unknown')]);
+const ModelInfoSchema = z.object({
+  id: z.string(),
+  ownedBy: z.optional(z.string()),
+  name: z.optional(z.string()),
+  contextLength: z.optional(z.number()),
+  capabilities: z.object({ chat: Capability, responses: Capability, imageInput: Capability, imageGeneration: Capability, embeddings: Capability }),
+  endpointTypes: z.optional(z.array(z.string())),
+  preferredApi: z.optional(z.enum(['chat', 'responses'])),
+});
+const CatalogueCacheSchema = z.object({ fetchedAt: z.number(), baseUrl: z.string(), models: z.array(ModelInfoSchema) });
+export type CatalogueCache = z.infer<typeof CatalogueCacheSchema>;
+
+const catalogueKey = (profileId: string) => `local:catalogue:${profileId}` as const;
+
+export async function loadCatalogue(profileId: string): Promise<CatalogueCache | undefined> {
+  const parsed = CatalogueCacheSchema.safeParse(await storage.getItem(catalogueKey(profileId)));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function saveCatalogue(profileId: string, baseUrl: string, models: ModelInfo[]): Promise<void> {
+  const cache: CatalogueCache = { fetchedAt: Date.now(), baseUrl, models };
+  await storage.setItem(catalogueKey(profileId), cache);
+}
