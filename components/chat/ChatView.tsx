@@ -67,7 +67,7 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
         <button type="button" onClick={() => { setChosenModel(undefined); onConversationChange(undefined); }}>New chat</button>
       </header>
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
-      <div className="messages" role="log" aria-label="Messages" ref={log}>
+      <div className="messages" role="log" aria-label="Chat history" ref={log}>
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
         {view.messages.map((m) => <MessageView key={m.id} message={m} />)}
         {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (

@@ -23,6 +23,8 @@ type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count
  * connection; save (asking the browser for access to that one origin first).
  */
 export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
+  // The profile's id is fixed when the form opens, so saving twice never makes two profiles.
+  const [profileId] = useState(() => profile?.id ?? newId());
   const [name, setName] = useState(profile?.name ?? '');
   const [address, setAddress] = useState(profile?.baseUrl ?? '');
   const [key, setKey] = useState(profile?.apiKey ?? '');
@@ -58,7 +60,7 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
   const profileFromForm = (): Profile | undefined => {
     if (resolved?.ok !== true) return undefined;
     return {
-      id: profile?.id ?? newId(),
+      id: profileId,
       name: name.trim() === '' ? new URL(resolved.siteUrl).host : name.trim(),
       siteUrl: resolved.siteUrl,
       baseUrl: resolved.baseUrl,
@@ -81,7 +83,7 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
     try {
       const models = await createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey }).listModels();
       setTest({ state: 'ok', count: models.length });
-      if (profile !== undefined) await saveCatalogue(profile.id, draft.baseUrl, models);
+      await saveCatalogue(profileId, draft.baseUrl, models);
     } catch (error) {
       const e = error instanceof GatewayError ? error : new GatewayError({ kind: 'bad_response', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: String(error) });
       setTest({ state: 'failed', error: storedError(e) });

@@ -63,6 +63,8 @@ function Preferences({ settings }: { settings: Settings }) {
 export function OptionsApp() {
   const parsed = useSettings();
   const [editing, setEditing] = useState<string | 'new' | undefined>();
+  // The form is remounted only when the user picks another profile, not when one is saved.
+  const [formKey, setFormKey] = useState(0);
   const profileSelect = useId();
   if (parsed === undefined) return <main aria-label="Settings" aria-busy="true" />;
   const settings = parsed.settings;
@@ -81,6 +83,7 @@ export function OptionsApp() {
     const profiles = settings.profiles.filter((p) => p.id !== id);
     await persist({ ...settings, profiles, activeProfileId: profiles[0]?.id });
     setEditing(undefined);
+    setFormKey((k) => k + 1);
   };
 
   return (
@@ -94,16 +97,17 @@ export function OptionsApp() {
             <label htmlFor={profileSelect}>Active profile</label>
             <select id={profileSelect} value={editing === 'new' ? '' : current?.id ?? ''} onChange={(e) => {
               setEditing(e.target.value);
+              setFormKey((k) => k + 1);
               void persist({ ...settings, activeProfileId: e.target.value });
             }}>
               {editing === 'new' && <option value="">New profile</option>}
               {settings.profiles.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
             </select>
-            <button type="button" onClick={() => setEditing('new')}>Add profile</button>
+            <button type="button" onClick={() => { setEditing('new'); setFormKey((k) => k + 1); }}>Add profile</button>
             {current !== undefined && <button type="button" onClick={() => void remove(current.id)}>Delete profile</button>}
           </div>
         )}
-        <ConnectionForm key={current?.id ?? 'new'} profile={current} onSave={saveProfile} />
+        <ConnectionForm key={formKey} profile={current} onSave={saveProfile} />
       </section>
       {current !== undefined && <DefaultModel settings={settings} profile={current} />}
       <Preferences settings={settings} />

@@ -19,17 +19,28 @@ describe('the built extension', () => {
   });
 
   it.each([
-    ['popup.html', 'Quick chat'],
+    ['popup.html', 'Set up'],
     ['sidepanel.html', 'Conversations'],
     ['options.html', 'Settings'],
     ['chat.html', 'Chat'],
-  ])('%s renders its surface', async (path, name) => {
+  ])('%s renders (nothing set up yet: %s)', async (path, name) => {
     const page = await ext.open(path);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await expect(page.getByRole('main', { name }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain(name);
+    await page.getByRole('main', { name }).waitFor();
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the popup starts on the first-run setup, with the fields tests and users rely on', async () => {
+    const page = await ext.open('popup.html');
+    await expect(page.getByRole('heading', { name: 'Connect your gateway' }).isVisible()).resolves.toBe(true);
+    for (const name of ['Gateway address', 'API key', 'Paste to import']) {
+      await expect(page.getByRole('textbox', { name, exact: true }).count()).resolves.toBe(1);
+    }
+    for (const name of ['Save', 'Test connection', 'Import']) {
+      await expect(page.getByRole('button', { name, exact: true }).count()).resolves.toBe(1);
+    }
     await page.close();
   });
 

@@ -67,3 +67,19 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Laun
     },
   };
 }
+
+/** Writes settings straight into the extension's storage.local (as the options page would). */
+export async function writeSettings(page: Page, settings: unknown): Promise<void> {
+  await page.evaluate(async (value) => {
+    await (globalThis as unknown as { chrome: { storage: { local: { set(v: object): Promise<void> } } } }).chrome.storage.local.set({ settings: value });
+  }, settings);
+}
+
+export function profileFor(baseUrl: string, siteUrl: string, apiKey: string, extra: Record<string, unknown> = {}) {
+  return {
+    version: 1,
+    profiles: [{ id: 'p1', name: 'Reference', siteUrl, baseUrl, apiKey, apiStyle: 'chat', defaultModel: 'echo-1', ...extra }],
+    activeProfileId: 'p1',
+    chat: { systemPrompt: '' },
+  };
+}
