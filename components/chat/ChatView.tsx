@@ -28,6 +28,7 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
   const catalogue = useCatalogue(profile);
   const [chosenModel, setChosenModel] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
+  const [freshChats, setFreshChats] = useState(0);
   const log = useRef<HTMLDivElement>(null);
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel;
   const last = view.messages.at(-1);
@@ -64,7 +65,7 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
     <section className="chat" aria-label="Conversation">
       <header className="chat-head">
         <ModelPicker catalogue={catalogue} value={model} onChange={setChosenModel} />
-        <button type="button" onClick={() => { setChosenModel(undefined); onConversationChange(undefined); }}>New chat</button>
+        <button type="button" onClick={() => { setChosenModel(undefined); setFreshChats((n) => n + 1); onConversationChange(undefined); }}>New chat</button>
       </header>
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
       <div className="messages" role="log" aria-label="Chat history" ref={log}>
@@ -76,7 +77,8 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
       </div>
       {view.saveError !== undefined && <p role="alert" className="notice">{view.saveError}</p>}
       {notice !== undefined && <p role="alert" className="notice">{notice}</p>}
-      <Composer streaming={view.streaming !== undefined} onSend={send} onStop={stop} />
+      {/* A new conversation gets a fresh, focused composer. */}
+      <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} onSend={send} onStop={stop} />
       {actions !== undefined && <footer className="chat-actions">{actions}</footer>}
     </section>
   );

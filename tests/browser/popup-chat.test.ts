@@ -1,0 +1,204 @@
+/**
+ * Popup quick chat against the reference gateway: streaming, Stop, a reply that survives the
+ * popup closing, every seed error with its remedy, untrusted output, and where the key goes.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BROKE_KEY, startReferenceGateway, type ReferenceGateway } from '../gateway/server';
+import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from './harness';
+
+let ext: LaunchedExtension;
+let gateway: ReferenceGateway;
+let sentinel: Server;
+let sentinelUrl: string;
+const sentinelHits: string[] = [];
+
+beforeAll(async () => {
+  gateway = await startReferenceGateway();
+  sentinel = createServer((req, res) => {
+    sentinelHits.push(`${req.method} ${req.url} auth=${req.headers.authorization ?? ''}`);
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.end();
+  });
+  await new Promise<void>((resolve) => sentinel.listen(0, '127.0.0.1', resolve));
+  sentinelUrl = `http://127.0.0.1:${(sentinel.address() as AddressInfo).port}`;
+  ext = await launchExtension();
+});
+afterAll(async () => {
+  await ext?.close();
+  await gateway?.close();
+  await new Promise((resolve) => sentinel?.close(resolve));
+});
+beforeEach(async () => {
+  gateway.reset();
+  sentinelHits.length = 0;
+});
+
+async function popupWith(settings: unknown): Promise<Page> {
+  const setup = await ext.open('options.html');
+  await setup.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome.storage.local.clear());
+  await writeSettings(setup, settings);
+  await setup.close();
+  // Each test starts a fresh conversation.
+  const page = await ext.open('popup.html');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  return page;
+}
+
+const demo = () => profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey);
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+  await page.keyboard.press('Enter');
+}
+
+const assistant = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
+
+describe('popup quick chat', () => {
+  it('streams a reply: the composer is focused, Enter sends, the reply arrives in pieces', async () => {
+    gateway.setPace({ delayMs: 30, chunkChars: 4 });
+    const page = await popupWith(demo());
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Message');
+    await send(page, 'stream this reply to me please');
+    await expect(page.getByRole('article', { name: 'User message' }).textContent()).resolves.toBe('stream this reply to me please');
+    // Mid-stream: Stop is offered and part of the text is on screen.
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    await expect.poll(async () => (await assistant(page).textContent())?.startsWith('Echo')).toBe(true);
+    const partial = await assistant(page).textContent();
+    expect(partial?.length).toBeLessThan('Echo: stream this reply to me please'.length);
+    await assistant(page).getByText('Echo: stream this reply to me please').waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await expect(assistant(page).getByLabel('Token usage').textContent()).resolves.toMatch(/Tokens: \d+ in · \d+ out/);
+  });
+
+  it('Shift+Enter makes a new line instead of sending', async () => {
+    const page = await popupWith(demo());
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    await box.fill('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    await expect(box.inputValue()).resolves.toBe('line one\nline two');
+    await expect(page.getByRole('article').count()).resolves.toBe(0);
+  });
+
+  it('Stop keeps what arrived and offers Retry, which completes the reply', async () => {
+    gateway.setPace({ delayMs: 40, chunkChars: 2 });
+    const page = await popupWith(demo());
+    await send(page, 'a reply that is long enough to stop in the middle');
+    await expect.poll(async () => (await assistant(page).textContent())?.length ?? 0).toBeGreaterThan(8);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('stopped');
+    const kept = ((await assistant(page).locator('.markdown').textContent()) ?? '').trim();
+    expect(kept.length).toBeGreaterThan(0);
+    expect('Echo: a reply that is long enough to stop in the middle'.startsWith(kept)).toBe(true);
+    gateway.setPace({ delayMs: 0 });
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await assistant(page).getByText('Echo: a reply that is long enough to stop in the middle').waitFor();
+    await expect(page.getByRole('article', { name: 'Assistant message' }).count()).resolves.toBe(1);
+  });
+
+  it('closing the popup mid-stream loses nothing: reopening finds the whole reply', async () => {
+    gateway.setPace({ delayMs: 25, chunkChars: 3 });
+    const page = await popupWith(demo());
+    const text = 'this reply keeps streaming in the background while the popup is closed';
+    await send(page, text);
+    await expect.poll(async () => (await assistant(page).textContent())?.length ?? 0).toBeGreaterThan(5);
+    await page.close();
+    // Reopen while it is still streaming: the reply goes on, then completes.
+    const reopened = await ext.open('popup.html');
+    await assistant(reopened).getByText(`Echo: ${text}`).waitFor({ timeout: 15_000 });
+    await reopened.close();
+    // And once more after it finished: it was saved whole.
+    const later = await ext.open('popup.html');
+    await assistant(later).getByText(`Echo: ${text}`).waitFor();
+    await expect(assistant(later).getAttribute('data-status')).resolves.toBe('complete');
+    await later.close();
+  });
+});
+
+describe('seed errors, each with its remedy', () => {
+  async function errorCallout(settings: unknown, model = 'echo-1') {
+    const page = await popupWith(settings);
+    if (model !== 'echo-1') await page.getByRole('combobox', { name: 'Model' }).selectOption(model).catch(() => undefined);
+    await send(page, 'hello');
+    const alert = assistant(page).getByRole('alert');
+    await alert.waitFor();
+    return { page, alert };
+  }
+
+  it('401 INVALID_API_KEY: the keys page', async () => {
+    const { alert } = await errorCallout(profileFor(gateway.baseUrl, gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
+    await expect(alert.textContent()).resolves.toContain('The API key was rejected');
+    await expect(alert.textContent()).resolves.toContain(`${gateway.baseUrl}/chat/completions`);
+    await expect(alert.textContent()).resolves.toContain('INVALID_API_KEY');
+    await expect(alert.getByRole('link', { name: 'Keys page' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/keys`);
+  });
+
+  it('404 for a doubled /v1: the address to correct', async () => {
+    const { alert } = await errorCallout(profileFor(`${gateway.baseUrl}/v1`, gateway.siteUrl, gateway.demoKey));
+    await expect(alert.textContent()).resolves.toContain('The gateway address is wrong');
+    await expect(alert.textContent()).resolves.toContain('never /v1/v1');
+    await expect(alert.getByRole('link', { name: 'Address called' }).getAttribute('href')).resolves.toBe(`${gateway.baseUrl}/v1/chat/completions`);
+  });
+
+  it('model does not exist: copy the ID again from the catalogue', async () => {
+    const { alert } = await errorCallout(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'gpt-9' }));
+    await expect(alert.textContent()).resolves.toContain('Copy the model ID again from the catalogue');
+    await expect(alert.getByRole('link', { name: 'Model catalogue' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/models`);
+  });
+
+  it('insufficient balance: dashboard, Purchase, Redeem', async () => {
+    const { alert } = await errorCallout(profileFor(gateway.baseUrl, gateway.siteUrl, BROKE_KEY));
+    await expect(alert.textContent()).resolves.toContain('The balance is not enough');
+    for (const name of ['Dashboard', 'Purchase', 'Redeem']) {
+      await expect(alert.getByRole('link', { name }).getAttribute('href')).resolves.toMatch(new RegExp(`^${gateway.siteUrl}/`));
+    }
+    await expect(assistant(alert.page()).getAttribute('data-status')).resolves.toBe('error');
+    await alert.page().getByRole('button', { name: 'Retry' }).waitFor();
+  });
+});
+
+describe('untrusted output and the key', () => {
+  it('script, onerror, javascript: links and remote images in the reply execute nothing and fetch nothing', async () => {
+    const page = await popupWith(demo());
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const payload = [
+      '<script>window.__pwned = "script"</script>',
+      `<img src="${sentinelUrl}/onerror.png" onerror="window.__pwned = 'img'">`,
+      '[click me](javascript:window.__pwned=%22link%22)',
+      `![remote](${sentinelUrl}/markdown-image.png)`,
+    ].join('\n\n');
+    await send(page, payload);
+    await assistant(page).getByRole('button', { name: /Load image “remote” from 127\.0\.0\.1/ }).waitFor();
+    await page.waitForTimeout(300);
+    await expect(page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).resolves.toBeUndefined();
+    await expect(assistant(page).locator('script, img, iframe').count()).resolves.toBe(0);
+    await expect(assistant(page).locator('a[href^="javascript"]').count()).resolves.toBe(0);
+    // Clicking "click me" does nothing either.
+    await assistant(page).getByText('click me').click();
+    await page.waitForTimeout(200);
+    await expect(page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).resolves.toBeUndefined();
+    expect(sentinelHits).toEqual([]);
+    expect(requests.filter((u) => u.startsWith(sentinelUrl))).toEqual([]);
+
+    // Only on the user's click is the image fetched.
+    await assistant(page).getByRole('button', { name: /Load image/ }).click();
+    await expect.poll(() => sentinelHits.length).toBe(1);
+    expect(sentinelHits[0]).toBe('GET /markdown-image.png auth=');
+  });
+
+  it('the key reaches the gateway and no other origin', async () => {
+    const page = await popupWith(demo());
+    await send(page, `please visit ${sentinelUrl}/x and ![i](${sentinelUrl}/i.png)`);
+    await assistant(page).getByText('please visit').waitFor();
+    await page.getByRole('button', { name: 'Refresh models' }).click();
+    await page.waitForTimeout(300);
+    const withKey = gateway.requests.filter((r) => r.bearer !== undefined);
+    expect(withKey.length).toBeGreaterThanOrEqual(2);
+    expect(withKey.every((r) => r.bearer === gateway.demoKey)).toBe(true);
+    expect(sentinelHits).toEqual([]);
+  });
+});
