@@ -6,6 +6,12 @@ import { defineConfig } from 'wxt';
 // cannot answer the permission prompt.
 export default defineConfig({
   modules: ['@wxt-dev/module-react'],
+  vite: ({ mode }) => {
+    // The e2e build differs from production only by its pre-granted loopback host: same
+    // React production bundle, so tests and benches measure what users run.
+    if (mode === 'e2e') process.env.NODE_ENV = 'production';
+    return {};
+  },
   manifest: ({ mode, browser, manifestVersion }) => ({
     name: 'Gateway Chat',
     description: 'Chat with the models of your chat-completions gateway (new-api, one-api, OpenRouter, …): popup, side panel, right-click.',

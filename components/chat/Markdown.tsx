@@ -1,10 +1,43 @@
-import { memo, useMemo, type MouseEvent } from 'react';
+import { memo, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { MarkdownBlockSplitter } from '@/lib/render/blocks';
-import { renderMarkdownBlock } from '@/lib/render/markdown';
+
+type Renderer = (source: string) => string;
+
+/**
+ * The markdown renderer (markdown-it + DOMPurify, about a third of the popup's JS) is loaded
+ * after the popup is up, so the composer is ready first; until it arrives, blocks show as
+ * plain text.
+ */
+let renderer: Renderer | undefined;
+let loading: Promise<Renderer> | undefined;
+
+export function loadMarkdownRenderer(): Promise<Renderer> {
+  loading ??= import('@/lib/render/markdown').then((m) => {
+    renderer = m.renderMarkdownBlock;
+    return renderer;
+  });
+  return loading;
+}
+
+function useRenderer(): Renderer | undefined {
+  const [loaded, setLoaded] = useState<Renderer | undefined>(() => renderer);
+  useEffect(() => {
+    if (loaded !== undefined) return;
+    let live = true;
+    void loadMarkdownRenderer().then((r) => {
+      if (live) setLoaded(() => r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  return loaded;
+}
 
 /** One block, parsed once: a finished block's source never changes, so it never re-renders. */
-const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
-  const html = useMemo(() => renderMarkdownBlock(source), [source]);
+const MarkdownBlock = memo(function MarkdownBlock({ source, render }: { source: string; render: Renderer | undefined }) {
+  const html = useMemo(() => render?.(source), [render, source]);
+  if (html === undefined) return <div className="md-block md-plain">{source}</div>;
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
@@ -34,6 +67,7 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
 
 /** Streamed markdown, split into blocks; only the last, growing block is parsed again. */
 export function Markdown({ text }: { text: string }) {
+  const render = useRenderer();
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
   const { closed, open } = useMemo(() => {
@@ -42,8 +76,8 @@ export function Markdown({ text }: { text: string }) {
   }, [splitter, text]);
   return (
     <div className="markdown" onClick={handleClick}>
-      {closed.map((source, i) => <MarkdownBlock key={i} source={source} />)}
-      {open.trim() !== '' && <MarkdownBlock key="open" source={open} />}
+      {closed.map((source, i) => <MarkdownBlock key={i} source={source} render={render} />)}
+      {open.trim() !== '' && <MarkdownBlock key="open" source={open} render={render} />}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
 import { Markdown } from './Markdown';
@@ -17,7 +18,8 @@ function UsageLine({ usage }: { usage: NonNullable<Message['usage']> }) {
   return <p className="usage" aria-label="Token usage">Tokens: {parts.join(' · ')}</p>;
 }
 
-export function MessageView({ message }: { message: Message }) {
+/** Memoised: while one reply streams, the other messages are not rendered again. */
+export const MessageView = memo(function MessageView({ message }: { message: Message }) {
   if (message.role === 'user') {
     return (
       <article aria-label="User message" className="message message-user">
@@ -42,4 +44,4 @@ export function MessageView({ message }: { message: Message }) {
       {message.usage !== undefined && <UsageLine usage={message.usage} />}
     </article>
   );
-}
+});

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ChatView } from '@/components/chat/ChatView';
+import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import { ConnectionForm } from '@/components/settings/ConnectionForm';
@@ -37,6 +38,9 @@ export function PopupApp() {
       setRestored(true);
     });
     void currentWindowId().then(setWindowId);
+    // Fetch the markdown renderer once the popup is up, before the first reply needs it.
+    const idle = setTimeout(() => void loadMarkdownRenderer(), 50);
+    return () => clearTimeout(idle);
   }, []);
 
   if (parsed === undefined || !restored) return <main aria-label="Quick chat" aria-busy="true" className="popup" />;

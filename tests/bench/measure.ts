@@ -45,3 +45,15 @@ export async function compare<T>(baseline: Contender<T>, candidate: Contender<T>
   const timing = (i: number): Timing => ({ name: contenders[i]!.name, medianMs: median(samples[i]!), samplesMs: samples[i]! });
   return [timing(0), timing(1)];
 }
+
+/**
+ * Polls an expression in a page from Node. (Playwright's waitForFunction evaluates strings
+ * inside the page, which an extension page's CSP forbids.)
+ */
+export async function pollPage(page: { evaluate(expression: string): Promise<unknown> }, expression: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await page.evaluate(expression)) !== true) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

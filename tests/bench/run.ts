@@ -1,16 +1,21 @@
 /**
- * `npm run bench`: prints each figure, and for figures with a budget whether it holds.
- * Exits non-zero when a budget is exceeded.
+ * `npm run bench [-- name …]`: prints each figure, and for figures with a budget whether it
+ * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering.
  */
 import type { Figure } from './measure';
+import { benchPopup } from './popup';
 import { benchStreamDecoding } from './stream-decoding';
+import { benchStreamingRender } from './streaming-render';
 
-const benches: { title: string; run: () => Promise<Figure[]> }[] = [
-  { title: 'Stream decoding (20 MB recorded chat stream)', run: benchStreamDecoding },
+const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] = [
+  { name: 'decoding', title: 'Stream decoding (20 MB recorded chat stream, Node)', run: benchStreamDecoding },
+  { name: 'popup', title: 'Popup start (production JS size; Chromium, e2e build)', run: benchPopup },
+  { name: 'rendering', title: 'Streaming render (Chromium, e2e build)', run: benchStreamingRender },
 ];
 
+const wanted = process.argv.slice(2);
 let over = 0;
-for (const bench of benches) {
+for (const bench of benches.filter((b) => wanted.length === 0 || wanted.includes(b.name))) {
   console.log(`\n${bench.title}`);
   for (const figure of await bench.run()) {
     let verdict = '';

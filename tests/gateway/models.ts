@@ -109,6 +109,10 @@ export function longMarkdown(targetBytes: number): string {
     const section = [
       `## Section ${n}: measurements and notes`,
       `Paragraph ${n} explains the **results** of step ${n} with some *emphasis*, \`inline code\`, and a [link to the docs](https://example.com/docs/${n}). The values below were measured on a quiet machine and rounded.`,
+      `The second paragraph of section ${n} goes into detail. Each run was repeated ${n + 2} times and the median kept, because single runs on a shared machine vary by several percent. `
+        + `Where the spread was larger than the effect, the result is marked as inconclusive rather than reported as a change. The setup used ${n * 2} workers, a warm cache, and inputs of ${n * 64} kB; `
+        + `cold-cache numbers are in the appendix. Treat the throughput column as an upper bound: real traffic has more small requests than this benchmark, and small requests pay the fixed costs of parsing and routing more often. `
+        + `Finally, note that ~~older~~ *newer* builds changed the defaults, so compare like with like.`,
       `- first point of section ${n}\n- second point, with \`code\`\n- third point:\n  1. nested one\n  2. nested two`,
       `| metric | value | unit |\n| --- | ---: | --- |\n| latency | ${(n * 3.7).toFixed(1)} | ms |\n| throughput | ${n * 120} | req/s |\n| errors | ${n % 3} | count |`,
       codeBlock(LANGS[n % LANGS.length]!, n),

@@ -71,6 +71,8 @@ export interface ReferenceGateway {
   readonly baseUrl: string;
   readonly demoKey: string;
   readonly requests: LoggedRequest[];
+  /** When each completed stream sent its last byte (Date.now()), in order: for latency benches. */
+  readonly streamEnds: number[];
   /** Apply a fault to the next `times` requests to /v1 endpoints (default 1). */
   setFault(fault: Fault, times?: number): void;
   setPace(pace: Partial<Pace>): void;
@@ -192,6 +194,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   const withdrawn = new Set<string>();
   const faults: { fault: Fault; times: number }[] = [];
   const requests: LoggedRequest[] = [];
+  const streamEnds: number[] = [];
 
   function resetState(): void {
     balances.clear();
@@ -200,6 +203,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     withdrawn.clear();
     faults.length = 0;
     requests.length = 0;
+    streamEnds.length = 0;
     pace = { ...DEFAULT_PACE, ...options.pace };
   }
   resetState();
@@ -458,7 +462,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       if (!out.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens) })}\n\n`)) return;
     }
     if (!out.write('data: [DONE]\n\n')) return;
-    res.end();
+    res.end(() => streamEnds.push(Date.now()));
   }
 
   async function responses(req: IncomingMessage, res: ServerResponse, key: KeyRecord, fault: Fault | undefined): Promise<void> {
@@ -527,7 +531,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (!out.write(event('response.output_item.done', { output_index: 0, item: message }))) return;
     bill(key, model, inputTokens, outputTokens);
     if (!out.write(event(reply.truncated ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
-    res.end();
+    res.end(() => streamEnds.push(Date.now()));
   }
 
   async function admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -589,6 +593,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     baseUrl: `${siteUrl}/v1`,
     demoKey: DEMO_KEY,
     requests,
+    streamEnds,
     setFault(fault, times = 1) {
       faults.push({ fault: Fault.parse(fault), times });
     },

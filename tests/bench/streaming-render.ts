@@ -1,0 +1,172 @@
+/**
+ * Bench: a ~100 kB markdown reply (paragraphs, lists, tables, ~80 fenced code blocks)
+ * streamed from the reference gateway in 5,000 deltas 2 ms apart, shown by our chat view
+ * (popup, e2e build, in Debian's Chromium) and, in the same run, by a floor page that only
+ * appends the text as plain-text lines. For each: main-thread busy time (CDP
+ * Performance.getMetrics TaskDuration), long tasks (PerformanceObserver), and the delay
+ * from the gateway's last byte to the final text on screen.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchExtension, profileFor, writeSettings } from '../browser/harness';
+import { longMarkdown } from '../gateway/models';
+import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
+import { pollPage, type Figure } from './measure';
+import { build } from './popup';
+
+const REPLY_BYTES = 100 * 1024;
+const DELTAS = 5000;
+const DELTA_MS = 2;
+
+interface Run {
+  busyMs: number;
+  longTasks: number[];
+  finalDelayMs: number;
+}
+
+/**
+ * Installed before the page loads: long tasks, and the moment the final text is on screen.
+ * Plain JavaScript text, because functions compiled by tsx carry helpers the page lacks.
+ */
+function instrument(finalTail: string): string {
+  return `
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+    window.__watchFinal = (selector) => {
+      const tail = ${JSON.stringify(finalTail)};
+      const check = () => {
+        const text = document.querySelector(selector)?.textContent ?? '';
+        if (text.trimEnd().endsWith(tail)) { window.__finalAt = Date.now(); return; }
+        requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    };`;
+}
+
+async function taskDuration(page: Page, context: BrowserContext): Promise<() => Promise<number>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const read = async (): Promise<number> => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
+  };
+  const start = await read();
+  return async () => ((await read()) - start) * 1000;
+}
+
+async function collect(page: Page, busy: () => Promise<number>, gateway: ReferenceGateway): Promise<Run> {
+  await pollPage(page, 'window.__finalAt !== undefined', 60_000);
+  await page.waitForTimeout(300);
+  const busyMs = await busy();
+  const { finalAt, longTasks } = await page.evaluate('({ finalAt: window.__finalAt, longTasks: window.__longTasks })') as { finalAt: number; longTasks: number[] };
+  const visibility = await page.evaluate('document.visibilityState');
+  if (visibility !== 'visible') throw new Error(`the measured page was ${String(visibility)}, so its frames were throttled`);
+  const lastByte = gateway.streamEnds.at(-1);
+  if (lastByte === undefined) throw new Error('the gateway recorded no finished stream');
+  return { busyMs, longTasks, finalDelayMs: finalAt - lastByte };
+}
+
+const FLOOR_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title>
+<style>body{font:14px/1.5 system-ui;margin:12px;width:396px}</style></head><body><main id="out"></main>
+<script>
+async function run(baseUrl, key, prompt, onDone) {
+  const out = document.getElementById('out');
+  let line = document.createElement('div');
+  out.append(line);
+  const res = await fetch(baseUrl + '/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key },
+    body: JSON.stringify({ model: 'markdown-1', stream: true, messages: [{ role: 'user', content: prompt }] }),
+  });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf('\\n\\n')) !== -1) {
+      const event = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
+      const content = JSON.parse(event.slice(6)).choices[0]?.delta?.content ?? '';
+      const parts = content.split('\\n');
+      line.append(parts[0]);
+      for (const part of parts.slice(1)) {
+        line = document.createElement('div');
+        line.append(part);
+        out.append(line);
+      }
+    }
+  }
+  onDone();
+}
+</script></body></html>`;
+
+export async function benchStreamingRender(): Promise<Figure[]> {
+  build('e2e');
+  const text = longMarkdown(REPLY_BYTES);
+  const chunkChars = Math.ceil(Array.from(text).length / DELTAS);
+  // The last line ("> Note N: …") is unique to the end of the reply; markdown drops its "> ".
+  const finalTail = (text.trimEnd().split('\n').at(-1) ?? '').replace(/^>\s*/, '');
+  const gateway = await startReferenceGateway({ pace: { delayMs: DELTA_MS, chunkChars } });
+  const floorServer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(FLOOR_PAGE);
+  });
+  await new Promise<void>((r) => floorServer.listen(0, '127.0.0.1', r));
+  const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`;
+  const ext = await launchExtension();
+  const prompt = `write ${REPLY_BYTES / 1024} kB`;
+  try {
+    // Ours: the popup's chat view, fed by the background over the runs port.
+    const setup = await ext.open('options.html');
+    await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'markdown-1' }));
+    await setup.close();
+    const ours = await ext.context.newPage();
+    await ours.setViewportSize({ width: 420, height: 600 });
+    await ours.addInitScript({ content: instrument(finalTail) });
+    await ours.goto(`chrome-extension://${ext.extensionId}/popup.html`);
+    await ours.getByRole('button', { name: 'New chat' }).click();
+    await ours.waitForTimeout(500);
+    const oursBusy = await taskDuration(ours, ext.context);
+    await ours.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
+    await ours.keyboard.press('Enter');
+    await ours.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child\')');
+    const oursRun = await collect(ours, oursBusy, gateway);
+    const rendered = await ours.getByRole('article', { name: 'Assistant message' }).locator('pre code').count();
+    await ours.close();
+
+    // Floor: the same stream appended as plain-text lines.
+    const floor = await ext.context.newPage();
+    await floor.setViewportSize({ width: 420, height: 600 });
+    await floor.addInitScript({ content: instrument(finalTail) });
+    await floor.goto(floorUrl);
+    await floor.waitForTimeout(300);
+    const floorBusy = await taskDuration(floor, ext.context);
+    await floor.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(prompt)}, () => {}); window.__watchFinal('#out > div:last-child')`);
+    const floorRun = await collect(floor, floorBusy, gateway);
+    await floor.close();
+
+    const maxTask = (r: Run): number => Math.max(0, ...r.longTasks);
+    const ratio = oursRun.busyMs / floorRun.busyMs;
+    return [
+      { label: `reply: ${(text.length / 1024).toFixed(0)} kB markdown, ${(text.match(/^```\w+$/gm) ?? []).length} code blocks (${rendered} rendered), ${DELTAS} deltas ${DELTA_MS} ms apart`, value: '' },
+      { label: 'ours: main-thread busy', value: `${oursRun.busyMs.toFixed(0)} ms` },
+      { label: 'floor: main-thread busy', value: `${floorRun.busyMs.toFixed(0)} ms` },
+      { label: 'busy ratio ours / floor', value: ratio.toFixed(2), budget: 1.5, actual: ratio },
+      { label: 'ours: long tasks (> 50 ms)', value: `${oursRun.longTasks.length}, longest ${maxTask(oursRun).toFixed(0)} ms`, budget: 50, actual: maxTask(oursRun) },
+      { label: 'floor: long tasks (> 50 ms)', value: `${floorRun.longTasks.length}, longest ${maxTask(floorRun).toFixed(0)} ms` },
+      { label: 'ours: last byte → final text on screen', value: `${oursRun.finalDelayMs.toFixed(0)} ms`, budget: 50, actual: oursRun.finalDelayMs },
+      { label: 'floor: last byte → final text on screen', value: `${floorRun.finalDelayMs.toFixed(0)} ms` },
+    ];
+  } finally {
+    await ext.close();
+    await gateway.close();
+    await new Promise((r) => floorServer.close(r));
+  }
+}
