@@ -9,6 +9,7 @@ export default defineConfig({
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/unit.json' }]] : ['default'],
     include: ['tests/unit/**/*.test.{ts,tsx}'],
     environment: 'node',
+    setupFiles: ['tests/unit/setup.ts'],
     testTimeout: 20_000,
   },
 });

@@ -1,0 +1,118 @@
+// @vitest-environment jsdom
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { Composer } from '@/components/chat/Composer';
+import { ErrorCallout } from '@/components/chat/ErrorCallout';
+import { Markdown, loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { MessageView } from '@/components/chat/MessageView';
+import type { Message, StoredError } from '@/lib/conversations/records';
+import { GatewayError } from '@/lib/gateway';
+import { storedError } from '@/lib/conversations/records';
+
+const rendered: string[] = [];
+vi.mock('@/lib/render/markdown', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/lib/render/markdown')>();
+  return {
+    renderMarkdownBlock: (source: string) => {
+      rendered.push(source);
+      return real.renderMarkdownBlock(source);
+    },
+  };
+});
+
+describe('Composer', () => {
+  it('Enter sends and clears; Shift+Enter makes a new line', async () => {
+    const onSend = vi.fn(async () => true);
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    expect(box).toHaveFocus();
+    await userEvent.type(box, 'one{Shift>}{Enter}{/Shift}two');
+    expect(box).toHaveValue('one\ntwo');
+    await userEvent.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('one\ntwo');
+    expect(box).toHaveValue('');
+  });
+
+  it('keeps the text when sending is refused', async () => {
+    render(<Composer streaming={false} onSend={async () => false} onStop={() => undefined} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.type(box, 'keep me{Enter}');
+    expect(box).toHaveValue('keep me');
+  });
+
+  it('offers Stop instead of Send while a reply streams', async () => {
+    const onStop = vi.fn();
+    render(<Composer streaming onSend={async () => true} onStop={onStop} />);
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalled();
+  });
+});
+
+describe('ErrorCallout', () => {
+  it('names the address, status and code, and links the remedy', () => {
+    const error: StoredError = storedError(new GatewayError({ kind: 'invalid_key', url: 'https://gw.example/v1/chat/completions', siteUrl: 'https://gw.example', status: 401, code: 'INVALID_API_KEY', gatewayMessage: 'Invalid API key' }));
+    render(<ErrorCallout error={error} />);
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('The API key was rejected');
+    expect(alert).toHaveTextContent('https://gw.example/v1/chat/completions');
+    expect(alert).toHaveTextContent('status 401');
+    expect(alert).toHaveTextContent('INVALID_API_KEY');
+    expect(screen.getByRole('link', { name: 'Keys page' })).toHaveAttribute('href', 'https://gw.example/keys');
+    expect(screen.getByRole('link', { name: 'Keys page' })).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+});
+
+function message(patch: Partial<Message>): Message {
+  return { id: 'm', conversationId: 'c', seq: 1, role: 'assistant', text: '', reasoning: '', status: 'complete', createdAt: 0, ...patch };
+}
+
+describe('MessageView', () => {
+  it('names each message as a user or assistant message', () => {
+    render(<>
+      <MessageView message={message({ id: 'u', role: 'user', text: 'hi <b>there</b>' })} />
+      <MessageView message={message({ id: 'a', text: 'hello' })} />
+    </>);
+    expect(screen.getByRole('article', { name: 'User message' })).toHaveTextContent('hi <b>there</b>');
+    expect(screen.getByRole('article', { name: 'Assistant message' })).toBeInTheDocument();
+  });
+
+  it('folds reasoning away but keeps it available', async () => {
+    render(<MessageView message={message({ text: 'Answer', reasoning: 'Because.' })} />);
+    const summary = screen.getByText('Reasoning');
+    const details = summary.closest('details')!;
+    expect(details).not.toHaveAttribute('open');
+    await userEvent.click(summary);
+    expect(details).toHaveAttribute('open');
+    expect(screen.getByText('Because.')).toBeVisible();
+  });
+
+  it('says a stopped or interrupted reply kept what arrived, and shows usage', () => {
+    render(<MessageView message={message({ text: 'Part', status: 'interrupted', usage: { promptTokens: 3, completionTokens: 5 } })} />);
+    expect(screen.getByText(/Interrupted before the reply finished/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Token usage')).toHaveTextContent('Tokens: 3 in · 5 out');
+  });
+});
+
+describe('Markdown', () => {
+  it('parses a finished block once; only the growing block is parsed again', async () => {
+    await loadMarkdownRenderer();
+    rendered.length = 0;
+    const { rerender, container } = render(<Markdown text={'# Title\n\nFirst para'} />);
+    rerender(<Markdown text={'# Title\n\nFirst paragraph'} />);
+    rerender(<Markdown text={'# Title\n\nFirst paragraph.\n\nSecond'} />);
+    expect(rendered.filter((s) => s === '# Title\n')).toHaveLength(1);
+    expect(rendered.filter((s) => s.startsWith('First'))).toEqual(['First para', 'First paragraph', 'First paragraph.\n']);
+    expect(container.querySelector('h1')).toHaveTextContent('Title');
+  });
+
+  it('shows plain text until the renderer has loaded, never raw HTML', async () => {
+    const { container } = render(<Markdown text={'<img src=x onerror=alert(1)> **b**'} />);
+    await act(async () => {
+      await loadMarkdownRenderer();
+    });
+    expect(container.querySelector('img')).toBeNull();
+    expect(container.querySelector('strong')).toHaveTextContent('b');
+  });
+});
