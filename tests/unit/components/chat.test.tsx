@@ -9,10 +9,11 @@ import { MessageView } from '@/components/chat/MessageView';
 import type { Message, StoredError } from '@/lib/conversations/records';
 import { GatewayError } from '@/lib/gateway';
 import { storedError } from '@/lib/conversations/records';
+import type * as RenderModule from '@/lib/render/markdown';
 
 const rendered: string[] = [];
 vi.mock('@/lib/render/markdown', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@/lib/render/markdown')>();
+  const real = await importOriginal<typeof RenderModule>();
   return {
     renderMarkdownBlock: (source: string) => {
       rendered.push(source);
