@@ -61,12 +61,22 @@ export function useConversation(store: ConversationStore, conversationId: string
         setLive({ id: conversationId, runs: new Map(runs) });
       });
     };
-    const unwatch = watchRuns(conversationId, apply);
+    // The worker that owned unfinished runs is gone, with whatever it had not saved yet: this
+    // page saved what it saw, and shows the reply as interrupted (Retry is offered).
+    const lost = (): void => {
+      for (const [id, run] of runs) {
+        if (run.ended !== undefined) continue;
+        runs.set(id, { ...run, ended: { status: 'interrupted' } });
+        void store.keepInterruptedText(id, run.text, run.reasoning);
+      }
+      setLive({ id: conversationId, runs: new Map(runs) });
+    };
+    const unwatch = watchRuns(conversationId, apply, lost);
     return () => {
       unwatch();
       if (frame !== undefined) cancelAnimationFrame(frame);
     };
-  }, [conversationId]);
+  }, [store, conversationId]);
 
   return useMemo(() => {
     const mine = <T extends { id: string }>(tagged: T | undefined): T | undefined => (tagged?.id === conversationId ? tagged : undefined);

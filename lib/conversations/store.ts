@@ -95,6 +95,23 @@ export class ConversationStore {
     });
   }
 
+  /**
+   * A page that watched a reply stream keeps what it saw when the worker died before saving
+   * it: the longer text wins, and the reply is marked interrupted. Returns whether it wrote.
+   */
+  async keepInterruptedText(id: string, text: string, reasoning: string): Promise<boolean> {
+    return this.db.transaction('rw', this.db.messages, async () => {
+      const saved = MessageSchema.safeParse(await this.db.messages.get(id));
+      if (!saved.success || (saved.data.status !== 'streaming' && saved.data.status !== 'interrupted')) return false;
+      if (text.length + reasoning.length <= saved.data.text.length + saved.data.reasoning.length) {
+        if (saved.data.status === 'streaming') await this.db.messages.update(id, { status: 'interrupted' });
+        return false;
+      }
+      await this.db.messages.update(id, { text, reasoning, status: 'interrupted' });
+      return true;
+    });
+  }
+
   /** After a worker restart no run is alive: whatever was streaming was cut short. */
   async markStreamingInterrupted(): Promise<number> {
     return this.db.messages.where('status').equals('streaming').modify({ status: 'interrupted' });

@@ -20,8 +20,11 @@ export async function askBackground<R extends Request>(request: R): Promise<Resp
   return parsed.data as ResponseFor<R['type']>;
 }
 
-/** Watches a conversation's runs; the port reconnects if the background restarts. */
-export function watchRuns(conversationId: string, onEvent: (event: RunEvent) => void): () => void {
+/**
+ * Watches a conversation's runs; the port reconnects if the background restarts. A lost
+ * connection means the runs it was relaying are gone with the old worker: `onLost` says so.
+ */
+export function watchRuns(conversationId: string, onEvent: (event: RunEvent) => void, onLost: () => void = () => undefined): () => void {
   let closed = false;
   let port: ReturnType<typeof browser.runtime.connect> | undefined;
   const connect = (): void => {
@@ -32,7 +35,9 @@ export function watchRuns(conversationId: string, onEvent: (event: RunEvent) => 
     });
     port.onDisconnect.addListener(() => {
       port = undefined;
-      if (!closed) setTimeout(connect, 250);
+      if (closed) return;
+      onLost();
+      setTimeout(connect, 250);
     });
     const watch: PortRequest = { type: 'watch', conversationId };
     port.postMessage(watch);

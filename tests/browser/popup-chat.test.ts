@@ -87,7 +87,7 @@ describe('popup quick chat', () => {
     gateway.setPace({ delayMs: 40, chunkChars: 2 });
     const page = await popupWith(demo());
     await send(page, 'a reply that is long enough to stop in the middle');
-    await expect.poll(async () => (await assistant(page).textContent())?.length ?? 0).toBeGreaterThan(8);
+    await expect.poll(async () => ((await assistant(page).locator('.markdown').textContent().catch(() => '')) ?? '').length).toBeGreaterThan(8);
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('stopped');
     const kept = ((await assistant(page).locator('.markdown').textContent()) ?? '').trim();
@@ -104,7 +104,7 @@ describe('popup quick chat', () => {
     const page = await popupWith(demo());
     const text = 'this reply keeps streaming in the background while the popup is closed';
     await send(page, text);
-    await expect.poll(async () => (await assistant(page).textContent())?.length ?? 0).toBeGreaterThan(5);
+    await expect.poll(async () => ((await assistant(page).locator('.markdown').textContent().catch(() => '')) ?? '').length).toBeGreaterThan(5);
     await page.close();
     // Reopen while it is still streaming: the reply goes on, then completes.
     const reopened = await ext.open('popup.html');
@@ -115,6 +115,47 @@ describe('popup quick chat', () => {
     await assistant(later).getByText(`Echo: ${text}`).waitFor();
     await expect(assistant(later).getAttribute('data-status')).resolves.toBe('complete');
     await later.close();
+  });
+});
+
+describe('longer work and restarts', () => {
+  it('"Open in a tab" shows the same conversation in the full-tab chat page', async () => {
+    const page = await popupWith(demo());
+    await send(page, 'carry this over');
+    await assistant(page).getByText('Echo: carry this over').waitFor();
+    const [tab] = await Promise.all([ext.context.waitForEvent('page'), page.getByRole('button', { name: 'Open in a tab' }).click()]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toMatch(/\/chat\.html\?conversation=/);
+    await tab.getByRole('main', { name: 'Chat' }).waitFor();
+    await expect(tab.getByRole('article', { name: 'User message' }).textContent()).resolves.toBe('carry this over');
+    await assistant(tab).getByText('Echo: carry this over').waitFor();
+    // And the conversation goes on there.
+    await send(tab, 'and more');
+    await assistant(tab).getByText('Echo: and more').waitFor();
+    await tab.close();
+  });
+
+  it('a worker restart mid-reply keeps what arrived, marks it interrupted, and Retry finishes it', async () => {
+    gateway.setPace({ delayMs: 40, chunkChars: 2 });
+    const page = await popupWith(demo());
+    const text = 'a reply that the worker restart will cut in the middle';
+    await send(page, text);
+    const shown = async () => ((await assistant(page).locator('.markdown').textContent().catch(() => '')) ?? '').trim();
+    await expect.poll(async () => (await shown()).length).toBeGreaterThan(10);
+    const cdp = await ext.context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await expect.poll(() => assistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('interrupted');
+    const kept = await shown();
+    expect(kept.length).toBeGreaterThan(10);
+    expect(`Echo: ${text}`.startsWith(kept)).toBe(true);
+    // What the page saw was saved, though the worker died before its next save.
+    const reopened = await ext.open('popup.html');
+    await expect.poll(async () => ((await assistant(reopened).locator('.markdown').textContent().catch(() => '')) ?? '').trim()).toBe(kept);
+    await reopened.close();
+    gateway.setPace({ delayMs: 0 });
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await assistant(page).getByText(`Echo: ${text}`).waitFor();
   });
 });
 

@@ -198,6 +198,19 @@ describe('RunManager', () => {
     expect((await store.getMessage(messageId))?.status).toBe('interrupted');
   });
 
+  it('a page that saw more than the dead worker saved keeps it; less never overwrites', async () => {
+    const runs = manager({ clientFor: () => ({ baseUrl: 'x', siteUrl: 'x', listModels: async () => [], streamChat: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<StreamEvent>>(() => undefined) }) }) }) });
+    const { messageId } = await runs.start({ surface: 'popup', text: 'q' });
+    await store.updateMessage(messageId, { text: 'saved part' });
+    expect(await store.keepInterruptedText(messageId, 'saved part and what the page saw', '')).toBe(true);
+    expect(await store.getMessage(messageId)).toMatchObject({ text: 'saved part and what the page saw', status: 'interrupted' });
+    expect(await store.keepInterruptedText(messageId, 'short', '')).toBe(false);
+    expect((await store.getMessage(messageId))?.text).toBe('saved part and what the page saw');
+    await store.updateMessage(messageId, { status: 'complete', text: 'final' });
+    expect(await store.keepInterruptedText(messageId, 'a much longer but stale text', '')).toBe(false);
+    expect(await store.getMessage(messageId)).toMatchObject({ text: 'final', status: 'complete' });
+  });
+
   it('reports the number of active runs (the background keeps itself alive meanwhile)', async () => {
     const counts: number[] = [];
     const runs = manager({ onActiveRunsChange: (n) => counts.push(n) });
