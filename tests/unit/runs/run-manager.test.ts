@@ -46,6 +46,15 @@ function scripted(events: StreamEvent[]): GatewayClient {
   };
 }
 
+/** A gateway whose reply never ends (the worker dies before it does). */
+function neverEnding(): GatewayClient {
+  return {
+    baseUrl: 'x', siteUrl: 'x',
+    listModels: async () => [],
+    streamChat: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<StreamEvent>>(() => undefined) }) }),
+  };
+}
+
 describe('RunManager', () => {
   it('streams a reply into a new conversation and saves it complete', async () => {
     const runs = manager();
@@ -190,7 +199,7 @@ describe('RunManager', () => {
   });
 
   it('after a worker restart, replies left streaming are marked interrupted', async () => {
-    const runs = manager({ clientFor: () => ({ baseUrl: 'x', siteUrl: 'x', listModels: async () => [], streamChat: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<StreamEvent>>(() => undefined) }) }) }) });
+    const runs = manager({ clientFor: () => neverEnding() });
     const { messageId } = await runs.start({ surface: 'popup', text: 'never ends' });
     expect((await store.getMessage(messageId))?.status).toBe('streaming');
     // A new worker: the old one's runs are gone.
@@ -199,7 +208,7 @@ describe('RunManager', () => {
   });
 
   it('a page that saw more than the dead worker saved keeps it; less never overwrites', async () => {
-    const runs = manager({ clientFor: () => ({ baseUrl: 'x', siteUrl: 'x', listModels: async () => [], streamChat: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<StreamEvent>>(() => undefined) }) }) }) });
+    const runs = manager({ clientFor: () => neverEnding() });
     const { messageId } = await runs.start({ surface: 'popup', text: 'q' });
     await store.updateMessage(messageId, { text: 'saved part' });
     expect(await store.keepInterruptedText(messageId, 'saved part and what the page saw', '')).toBe(true);
