@@ -9,11 +9,11 @@ import { loadSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
   const store = new ConversationStore();
-  // A new worker has no runs: replies left "streaming" by the previous one were cut short.
-  void store.markStreamingInterrupted();
-
   const runs = new RunManager({
     store,
+    // A new worker has no runs: replies left "streaming" by the previous one were cut short.
+    // No run starts before they are marked, so a new reply is never mistaken for one of them.
+    ready: store.markStreamingInterrupted().catch(() => undefined),
     loadSettings: async () => (await loadSettings()).settings,
     clientFor: (profile) => createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey }),
     onActiveRunsChange: createKeepAlive(),

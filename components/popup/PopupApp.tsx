@@ -4,7 +4,7 @@ import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import { ConnectionForm } from '@/components/settings/ConnectionForm';
-import { activeProfile, type Profile } from '@/lib/settings/schema';
+import { activeProfile, defaultSettings, type Profile } from '@/lib/settings/schema';
 import { saveSettings } from '@/lib/settings/storage.adapter';
 import { currentWindowId, openInSidePanel, openInTab } from '@/lib/surfaces/open.adapter';
 import { browser } from 'wxt/browser';
@@ -12,7 +12,7 @@ import { browser } from 'wxt/browser';
 /** First run: nothing set yet, so the popup is a short setup form. */
 function FirstRun() {
   const save = async (profile: Profile): Promise<string | undefined> => {
-    const result = await saveSettings({ version: 1, profiles: [profile], activeProfileId: profile.id, chat: { systemPrompt: '' } });
+    const result = await saveSettings({ ...defaultSettings(), profiles: [profile], activeProfileId: profile.id });
     return result.ok ? undefined : result.message;
   };
   return (

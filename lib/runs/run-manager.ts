@@ -52,6 +52,8 @@ export interface RunManagerDeps {
   flushIntervalMs?: number;
   /** Milliseconds between saves of a streaming reply. Default 500. */
   saveIntervalMs?: number;
+  /** Work that must finish before the first run starts (marking a dead worker's replies interrupted). */
+  ready?: Promise<unknown>;
 }
 
 interface ActiveRun {
@@ -120,6 +122,7 @@ export class RunManager {
   }
 
   async start(input: StartRunInput): Promise<{ conversationId: string; messageId: string }> {
+    await this.deps.ready;
     const text = input.text.trim();
     if (text === '' && (input.images === undefined || input.images.length === 0)) {
       throw new RunError('empty', 'Type a message first.');
@@ -156,6 +159,7 @@ export class RunManager {
 
   /** Ask again for an assistant message that stopped, failed or was interrupted. */
   async retry(messageId: string): Promise<{ conversationId: string; messageId: string }> {
+    await this.deps.ready;
     const message = await this.deps.store.getMessage(messageId);
     if (message === undefined || message.role !== 'assistant') throw new RunError('not_found', 'That reply no longer exists.');
     if (this.isStreaming(message.conversationId)) throw new RunError('busy', 'A reply is still streaming in this conversation.');
