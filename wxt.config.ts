@@ -15,7 +15,12 @@ export default defineConfig({
   manifest: ({ mode, browser, manifestVersion }) => ({
     name: 'Gateway Chat',
     description: 'Chat with the models of your chat-completions gateway (new-api, one-api, OpenRouter, …): popup, side panel, right-click.',
-    permissions: ['storage'],
+    // activeTab: "capture visible tab" (and, later, the right-click actions) act on the page
+    // the user is looking at only when the user asks.
+    permissions: ['storage', 'activeTab'],
+    commands: browser === 'firefox'
+      ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat sidebar' } }
+      : { 'open-side-panel': { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat side panel' } },
     // MV2 (Firefox) has no optional_host_permissions: host patterns go in optional_permissions.
     ...(manifestVersion === 3
       ? { optional_host_permissions: ['https://*/*', 'http://*/*'] }

@@ -5,6 +5,7 @@ import { handleRequest, serveRunsPort } from '@/lib/protocol/handlers';
 import { RUNS_PORT } from '@/lib/protocol/messages';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
+import { openSidePanelInWindow } from '@/lib/surfaces/open.adapter';
 import { loadSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
@@ -23,6 +24,11 @@ export default defineBackground(() => {
     if (sender.id !== browser.runtime.id) return false;
     void handleRequest(runs, message).then(sendResponse);
     return true;
+  });
+
+  // Chrome's shortcut (Firefox opens its sidebar with the built-in _execute_sidebar_action).
+  browser.commands?.onCommand.addListener((command, tab) => {
+    if (command === 'open-side-panel' && tab?.windowId !== undefined) void openSidePanelInWindow(tab.windowId);
   });
 
   browser.runtime.onConnect.addListener((port) => {

@@ -5,7 +5,9 @@ import { useConversation } from '@/components/hooks/useConversation';
 import type { Surface } from '@/lib/conversations/records';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import type { Profile } from '@/lib/settings/schema';
-import { Composer } from './Composer';
+import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
+import { updateProfile } from '@/lib/settings/storage.adapter';
+import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { MessageView } from './MessageView';
 import { ModelPicker } from './ModelPicker';
@@ -30,6 +32,7 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
   const [notice, setNotice] = useState<string | undefined>();
   const [freshChats, setFreshChats] = useState(0);
   const log = useRef<HTMLDivElement>(null);
+  const picker = useRef<HTMLSelectElement>(null);
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel;
   const last = view.messages.at(-1);
 
@@ -40,9 +43,10 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
     if (el !== null && el.scrollHeight - el.scrollTop - el.clientHeight < 120) el.scrollTop = el.scrollHeight;
   }, [lastText, view.messages.length]);
 
-  const send = async (text: string): Promise<boolean> => {
+  const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);
-    const result = await askBackground({ type: 'run.start', input: { surface, conversationId, profileId: profile.id, model, text } });
+    const input = { surface, conversationId, profileId: profile.id, model, text, ...(images.length > 0 ? { images } : {}) };
+    const result = await askBackground({ type: 'run.start', input });
     if (!result.ok) {
       setNotice(result.message);
       return false;
@@ -61,10 +65,22 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
     if (!result.ok) setNotice(result.message);
   };
 
+  // Seed part 4, rule 2: images only for a model whose capability includes them.
+  const info = catalogue.models.find((m) => m.id === model);
+  const images: ImageSupport | undefined = model === undefined ? undefined : {
+    model,
+    accepts: profile.confirmedImageModels.includes(model) ? true : info?.capabilities.imageInput ?? 'unknown',
+    onConfirm: () => {
+      void updateProfile(profile.id, (p) => ({ ...p, confirmedImageModels: [...new Set([...p.confirmedImageModels, model])] }));
+    },
+    ...(surface === 'sidepanel' ? { onCapture: captureVisibleTab } : {}),
+  };
+  const modelMissing = last?.error?.kind === 'model_not_found';
+
   return (
     <section className="chat" aria-label="Conversation">
       <header className="chat-head">
-        <ModelPicker catalogue={catalogue} value={model} onChange={setChosenModel} />
+        <ModelPicker catalogue={catalogue} value={model} onChange={setChosenModel} selectRef={picker} />
         <button type="button" onClick={() => { setChosenModel(undefined); setFreshChats((n) => n + 1); onConversationChange(undefined); }}>New chat</button>
       </header>
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
@@ -72,13 +88,16 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
         {view.messages.map((m) => <MessageView key={m.id} message={m} />)}
         {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
-          <button type="button" className="retry" onClick={() => void retry(last.id)}>Retry</button>
+          <div className="after-reply">
+            {modelMissing && <button type="button" onClick={() => picker.current?.focus()}>Choose another model</button>}
+            <button type="button" className="retry" onClick={() => void retry(last.id)}>Retry</button>
+          </div>
         )}
       </div>
       {view.saveError !== undefined && <p role="alert" className="notice">{view.saveError}</p>}
       {notice !== undefined && <p role="alert" className="notice">{notice}</p>}
       {/* A new conversation gets a fresh, focused composer. */}
-      <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} onSend={send} onStop={stop} />
+      <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} images={images} onSend={send} onStop={stop} />
       {actions !== undefined && <footer className="chat-actions">{actions}</footer>}
     </section>
   );

@@ -1,9 +1,11 @@
+import type { RefObject } from 'react';
 import type { Catalogue } from '@/components/hooks/useCatalogue';
 
 interface ModelPickerProps {
   catalogue: Catalogue;
   value: string | undefined;
   onChange(model: string): void;
+  selectRef?: RefObject<HTMLSelectElement | null>;
 }
 
 function age(fetchedAt: number | undefined): string {
@@ -13,11 +15,11 @@ function age(fetchedAt: number | undefined): string {
 }
 
 /** The catalogue's models; a model missing from it is still shown, marked, so nothing changes silently. */
-export function ModelPicker({ catalogue, value, onChange }: ModelPickerProps) {
+export function ModelPicker({ catalogue, value, onChange, selectRef }: ModelPickerProps) {
   const known = value === undefined || catalogue.models.some((m) => m.id === value);
   return (
     <div className="model-picker">
-      <select aria-label="Model" value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+      <select aria-label="Model" ref={selectRef} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
         {value === undefined && <option value="" disabled>Choose a model</option>}
         {!known && value !== undefined && <option value={value}>{value} (not in the catalogue)</option>}
         {catalogue.models.map((m) => <option key={m.id} value={m.id}>{m.id}</option>)}

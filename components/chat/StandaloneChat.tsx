@@ -7,14 +7,13 @@ import { activeProfile } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
 
-const NAMES: Record<'chat' | 'sidepanel', string> = { chat: 'Chat', sidepanel: 'Conversations' };
+const NAMES: Record<'chat', string> = { chat: 'Chat' };
 
 /**
- * The full-tab chat page and the side panel: the conversation named in the address
- * (`?conversation=`, as "continue in side panel" and "open in a tab" pass it), else the
- * surface's most recent one.
+ * The full-tab chat page: the conversation named in the address (`?conversation=`, as "open
+ * in a tab" passes it), else the most recent one started here.
  */
-export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat' | 'sidepanel'> }) {
+export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> }) {
   const parsed = useSettings();
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);

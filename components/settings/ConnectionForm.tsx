@@ -67,6 +67,8 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       apiKey: normalizeApiKey(key),
       apiStyle,
       defaultModel: profile?.defaultModel,
+      actionModel: profile?.actionModel,
+      confirmedImageModels: profile?.confirmedImageModels ?? [],
     };
   };
 

@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { StandaloneChat } from '@/components/chat/StandaloneChat';
+import { SidePanelApp } from '@/components/sidepanel/SidePanelApp';
 import '@/components/styles.css';
 
-createRoot(document.getElementById('root')!).render(<StandaloneChat surface="sidepanel" />);
+createRoot(document.getElementById('root')!).render(<SidePanelApp />);

@@ -27,6 +27,11 @@ function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success
   return out;
 }
 
+export interface DeletedConversation {
+  conversation: Conversation;
+  messages: Message[];
+}
+
 export function newId(): string {
   return crypto.randomUUID();
 }
@@ -88,11 +93,33 @@ export class ConversationStore {
     await this.db.messages.update(id, patch);
   }
 
-  async deleteConversation(id: string): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+  async renameConversation(id: string, title: string): Promise<void> {
+    await this.db.conversations.update(id, { title: title.trim() === '' ? 'Untitled' : title.trim() });
+  }
+
+  /** Deletes a conversation and its messages; returns them, so that Undo can put them back. */
+  async deleteConversation(id: string): Promise<DeletedConversation | undefined> {
+    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      const conversation = await this.getConversation(id);
+      if (conversation === undefined) return undefined;
+      const messages = await this.messages(id);
       await this.db.messages.where('conversationId').equals(id).delete();
       await this.db.conversations.delete(id);
+      return { conversation, messages };
     });
+  }
+
+  async restoreConversation(deleted: DeletedConversation): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.conversations.put(deleted.conversation);
+      await this.db.messages.bulkPut(deleted.messages);
+    });
+  }
+
+  /** Live list of every conversation, newest first, updated when any surface writes. */
+  watchConversations(onChange: (conversations: Conversation[]) => void, onError: (error: unknown) => void = () => undefined): () => void {
+    const subscription = liveQuery(() => this.listConversations()).subscribe({ next: onChange, error: onError });
+    return () => subscription.unsubscribe();
   }
 
   /**

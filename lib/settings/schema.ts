@@ -19,6 +19,10 @@ export const ProfileSchema = z.object({
   apiKey: z.string(),
   apiStyle: z._default(ApiStyleSchema, 'chat'),
   defaultModel: z.optional(z.string()),
+  /** The model for right-click actions; the default model when absent. */
+  actionModel: z.optional(z.string()),
+  /** Models the user has confirmed take images, where the gateway does not say (seed part 4, rule 2). */
+  confirmedImageModels: z._default(z.array(z.string()), []),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 

@@ -7,7 +7,7 @@ import { storage } from '@wxt-dev/storage';
 import * as z from 'zod/mini';
 import type { ModelInfo } from '../gateway';
 import { parseSettings, type ParsedSettings } from './migrations';
-import { SettingsSchema, type Settings } from './schema';
+import { SettingsSchema, type Profile, type Settings } from './schema';
 
 const SETTINGS_KEY = 'local:settings';
 
@@ -33,6 +33,13 @@ export async function saveSettings(settings: Settings): Promise<{ ok: true } | {
         : `The settings could not be saved: ${text}`,
     };
   }
+}
+
+/** Changes one profile from the settings as stored now (another surface may have saved since). */
+export async function updateProfile(profileId: string, change: (profile: Profile) => Profile): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { settings } = await loadSettings();
+  if (!settings.profiles.some((p) => p.id === profileId)) return { ok: false, message: 'That gateway profile no longer exists.' };
+  return saveSettings({ ...settings, profiles: settings.profiles.map((p) => (p.id === profileId ? change(p) : p)) });
 }
 
 export function watchSettings(onChange: (parsed: ParsedSettings) => void): () => void {

@@ -36,6 +36,12 @@ export async function openInSidePanel(conversationId: string | undefined, window
   }
 }
 
+/** For the keyboard shortcut (a command is a user gesture): open the panel in that window. */
+export async function openSidePanelInWindow(windowId: number): Promise<void> {
+  const chrome = (globalThis as { chrome?: { sidePanel?: { open(o: { windowId: number }): Promise<void> } } }).chrome;
+  await chrome?.sidePanel?.open({ windowId });
+}
+
 /** The conversation named in this page's address (`?conversation=`), if any. */
 export function conversationFromLocation(): string | undefined {
   return new URLSearchParams(location.search).get('conversation') ?? undefined;

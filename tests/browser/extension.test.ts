@@ -20,7 +20,7 @@ describe('the built extension', () => {
 
   it.each([
     ['popup.html', 'Set up'],
-    ['sidepanel.html', 'Conversations'],
+    ['sidepanel.html', 'Side panel'],
     ['options.html', 'Settings'],
     ['chat.html', 'Chat'],
   ])('%s renders (nothing set up yet: %s)', async (path, name) => {

@@ -22,7 +22,7 @@ beforeEach(() => {
   store = new ConversationStore(`test-${dbCount++}`);
   settings = {
     ...defaultSettings(),
-    profiles: [{ id: 'p1', name: 'Reference', siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1' }],
+    profiles: [{ id: 'p1', name: 'Reference', siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1', confirmedImageModels: [] }],
     activeProfileId: 'p1',
   };
 });
@@ -187,7 +187,7 @@ describe('RunManager', () => {
   it('refuses clearly: no profile, no model, empty message, busy conversation', async () => {
     settings = defaultSettings();
     await expect(manager().start({ surface: 'popup', text: 'hi' })).rejects.toMatchObject({ problem: 'no_profile' });
-    settings = { ...defaultSettings(), profiles: [{ id: 'p', name: 'x', siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat' }] };
+    settings = { ...defaultSettings(), profiles: [{ id: 'p', name: 'x', siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat', confirmedImageModels: [] }] };
     await expect(manager().start({ surface: 'popup', text: 'hi' })).rejects.toMatchObject({ problem: 'no_model' });
     await expect(manager().start({ surface: 'popup', text: '  ', model: 'echo-1' })).rejects.toBeInstanceOf(RunError);
 
@@ -226,5 +226,25 @@ describe('RunManager', () => {
     await runs.start({ surface: 'popup', text: 'hi' });
     await runs.whenIdle();
     expect(counts).toEqual([1, 0]);
+  });
+});
+
+describe('ConversationStore', () => {
+  it('lists newest first, renames, deletes with everything needed to undo', async () => {
+    const runs = manager();
+    const a = await runs.start({ surface: 'popup', text: 'first' });
+    await runs.whenIdle();
+    const b = await runs.start({ surface: 'sidepanel', text: 'second' });
+    await runs.whenIdle();
+    expect((await store.listConversations()).map((c) => c.title)).toEqual(['second', 'first']);
+    await store.renameConversation(a.conversationId, '  Renamed  ');
+    expect((await store.getConversation(a.conversationId))?.title).toBe('Renamed');
+    const deleted = await store.deleteConversation(b.conversationId);
+    expect(deleted?.messages).toHaveLength(2);
+    expect(await store.messages(b.conversationId)).toEqual([]);
+    expect((await store.listConversations()).map((c) => c.id)).toEqual([a.conversationId]);
+    await store.restoreConversation(deleted!);
+    expect((await store.messages(b.conversationId)).map((m) => m.text)).toEqual(['second', 'Echo: second']);
+    expect(await store.listConversations()).toHaveLength(2);
   });
 });

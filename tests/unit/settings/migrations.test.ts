@@ -13,7 +13,10 @@ describe('parseSettings', () => {
 
   it('the current version passes through unchanged', () => {
     const result = parseSettings(fixture('v1.json'));
-    expect(result).toEqual({ ok: true, settings: fixture('v1.json'), migrated: false });
+    const expected = fixture('v1.json') as { profiles: Record<string, unknown>[] };
+    // Fields added to v1 later default to empty.
+    expected.profiles[0]!.confirmedImageModels = [];
+    expect(result).toEqual({ ok: true, settings: expected, migrated: false });
   });
 
   it('v0 (one flat connection) becomes one active profile, nothing lost', () => {
@@ -30,6 +33,7 @@ describe('parseSettings', () => {
       apiKey: 'sk-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ',
       apiStyle: 'chat',
       defaultModel: 'gpt-4o-mini',
+      confirmedImageModels: [],
     });
     expect(result.settings.chat.systemPrompt).toBe('Answer briefly.');
   });

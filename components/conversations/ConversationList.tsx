@@ -1,0 +1,117 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, useState } from 'react';
+import { conversationStore } from '@/components/data';
+import type { Conversation } from '@/lib/conversations/records';
+import type { DeletedConversation } from '@/lib/conversations/store';
+
+const UNDO_MS = 10_000;
+
+function when(time: number): string {
+  const d = new Date(time);
+  return Date.now() - time < 86_400_000 ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString();
+}
+
+interface RowProps {
+  conversation: Conversation;
+  /** Set once the catalogue is known: whether the conversation's model is still in it. */
+  modelWithdrawn: boolean;
+  active: boolean;
+  onOpen(id: string): void;
+  onDelete(conversation: Conversation): void;
+}
+
+const ConversationRow = memo(function ConversationRow({ conversation, modelWithdrawn, active, onOpen, onDelete }: RowProps) {
+  const [renaming, setRenaming] = useState(false);
+  const [title, setTitle] = useState(conversation.title);
+  const save = (): void => {
+    void conversationStore().renameConversation(conversation.id, title);
+    setRenaming(false);
+  };
+  return (
+    <div role="listitem" aria-label={conversation.title} aria-current={active ? 'true' : undefined} className="conversation-row">
+      {renaming
+        ? (
+          <form onSubmit={(e) => { e.preventDefault(); save(); }} className="model-line">
+            <input aria-label="Conversation title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') setRenaming(false); }} />
+            <button type="submit">Save title</button>
+            <button type="button" onClick={() => setRenaming(false)}>Cancel</button>
+          </form>
+        )
+        : <button type="button" className="link conversation-title" onClick={() => onOpen(conversation.id)}>{conversation.title}</button>}
+      <div className="model-line hint">
+        <span>{conversation.model}</span>
+        {modelWithdrawn && <span className="badge warn" title="Not in the gateway's catalogue any more: copy the ID again, or pick another model">model withdrawn</span>}
+        <span>{when(conversation.updatedAt)}</span>
+        {conversation.source !== undefined && <span title={conversation.source.url}>{conversation.source.title}</span>}
+      </div>
+      {!renaming && (
+        <div className="model-line">
+          <button type="button" onClick={() => onOpen(conversation.id)}>Open</button>
+          <button type="button" onClick={() => { setTitle(conversation.title); setRenaming(true); }}>Rename</button>
+          <button type="button" onClick={() => onDelete(conversation)}>Delete</button>
+        </div>
+      )}
+    </div>
+  );
+});
+
+interface ConversationListProps {
+  activeId: string | undefined;
+  /** Model ids in the catalogue (undefined until it is known). */
+  catalogueIds: ReadonlySet<string> | undefined;
+  onOpen(id: string): void;
+  onNew(): void;
+}
+
+/** Every conversation from every surface, newest first, kept current as any surface writes. */
+export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: ConversationListProps) {
+  const [conversations, setConversations] = useState<Conversation[] | undefined>();
+  const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
+  const scroller = useRef<HTMLDivElement>(null);
+  const list = conversations ?? [];
+  const virtualizer = useVirtualizer({ count: list.length, getScrollElement: () => scroller.current, estimateSize: () => 88, overscan: 6 });
+
+  useEffect(() => conversationStore().watchConversations(setConversations), []);
+
+  useEffect(() => {
+    if (deleted === undefined) return;
+    const timer = setTimeout(() => setDeleted(undefined), UNDO_MS);
+    return () => clearTimeout(timer);
+  }, [deleted]);
+
+  const remove = (conversation: Conversation): void => {
+    void conversationStore().deleteConversation(conversation.id).then((removed) => setDeleted(removed));
+  };
+
+  const undo = (): void => {
+    if (deleted === undefined) return;
+    void conversationStore().restoreConversation(deleted);
+    setDeleted(undefined);
+  };
+
+  return (
+    <section className="conversations" aria-label="Conversations">
+      <div className="catalogue-row">
+        <button type="button" onClick={onNew}>New chat</button>
+        <p aria-label="Conversation count">{conversations === undefined ? 'Loading…' : `${list.length} conversations`}</p>
+      </div>
+      {deleted !== undefined && (
+        <p role="status" className="undo">
+          Deleted “{deleted.conversation.title}”. <button type="button" onClick={undo}>Undo</button>
+        </p>
+      )}
+      <div className="virtual-scroller" ref={scroller}>
+        <div role="list" aria-label="Conversation list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const c = list[item.index]!;
+            return (
+              <div key={c.id} role="presentation" data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
+                <ConversationRow conversation={c} active={c.id === activeId} modelWithdrawn={catalogueIds !== undefined && catalogueIds.size > 0 && !catalogueIds.has(c.model)} onOpen={onOpen} onDelete={remove} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}

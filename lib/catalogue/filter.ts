@@ -1,0 +1,88 @@
+/**
+ * Searching, filtering and sorting the model catalogue as the user types. Built once per
+ * catalogue (lower-cased keys), then each query is one pass over the models: a substring
+ * match of id or owner ranks before a fuzzy one (the query's letters in order in the id).
+ */
+import type { ModelInfo } from '../gateway';
+
+export const CAPABILITY_FILTERS = ['chat', 'responses', 'imageInput', 'imageGeneration', 'unknown'] as const;
+export type CapabilityFilter = (typeof CAPABILITY_FILTERS)[number];
+
+export interface CatalogueQuery {
+  text: string;
+  /** Every chosen capability must be stated true; `unknown`: the gateway states none. */
+  capabilities: readonly CapabilityFilter[];
+  owner?: string;
+  sort: 'name' | 'owner';
+}
+
+interface Entry {
+  model: ModelInfo;
+  id: string;
+  owner: string;
+}
+
+function statesNothing(model: ModelInfo): boolean {
+  const c = model.capabilities;
+  return c.chat === 'unknown' && c.responses === 'unknown' && c.imageInput === 'unknown' && c.imageGeneration === 'unknown';
+}
+
+function hasCapability(model: ModelInfo, filter: CapabilityFilter): boolean {
+  return filter === 'unknown' ? statesNothing(model) : model.capabilities[filter] === true;
+}
+
+/** Letters of `needle` in order in `hay`: the spread between them (lower is closer), or -1. */
+function fuzzyGap(hay: string, needle: string): number {
+  let at = -1;
+  let first = -1;
+  for (const ch of needle) {
+    at = hay.indexOf(ch, at + 1);
+    if (at === -1) return -1;
+    if (first === -1) first = at;
+  }
+  return at - first - needle.length;
+}
+
+export class CatalogueIndex {
+  private readonly entries: Entry[];
+
+  constructor(models: readonly ModelInfo[]) {
+    this.entries = models.map((model) => ({ model, id: model.id.toLowerCase(), owner: (model.ownedBy ?? '').toLowerCase() }));
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Owners with their model counts, by name. */
+  owners(): { owner: string; count: number }[] {
+    const counts = new Map<string, number>();
+    for (const e of this.entries) {
+      const owner = e.model.ownedBy ?? '';
+      if (owner !== '') counts.set(owner, (counts.get(owner) ?? 0) + 1);
+    }
+    return [...counts].map(([owner, count]) => ({ owner, count })).sort((a, b) => a.owner.localeCompare(b.owner));
+  }
+
+  query(q: CatalogueQuery): ModelInfo[] {
+    const needle = q.text.trim().toLowerCase();
+    const exact: Entry[] = [];
+    const fuzzy: { entry: Entry; gap: number }[] = [];
+    for (const e of this.entries) {
+      if (q.owner !== undefined && e.model.ownedBy !== q.owner) continue;
+      if (q.capabilities.length > 0 && !q.capabilities.every((c) => hasCapability(e.model, c))) continue;
+      if (needle === '' || e.id.includes(needle) || e.owner.includes(needle)) {
+        exact.push(e);
+        continue;
+      }
+      const gap = fuzzyGap(e.id, needle.replace(/\s+/g, ''));
+      if (gap !== -1) fuzzy.push({ entry: e, gap });
+    }
+    const byKey = q.sort === 'owner'
+      ? (a: Entry, b: Entry) => a.owner.localeCompare(b.owner) || a.id.localeCompare(b.id)
+      : (a: Entry, b: Entry) => a.id.localeCompare(b.id);
+    exact.sort(byKey);
+    fuzzy.sort((a, b) => a.gap - b.gap || byKey(a.entry, b.entry));
+    return [...exact.map((e) => e.model), ...fuzzy.map((f) => f.entry.model)];
+  }
+}

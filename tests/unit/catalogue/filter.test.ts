@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { CatalogueIndex } from '@/lib/catalogue/filter';
+import type { ModelInfo } from '@/lib/gateway';
+
+const U = 'unknown' as const;
+function model(id: string, ownedBy: string | undefined, caps: Partial<ModelInfo['capabilities']> = {}): ModelInfo {
+  return { id, ...(ownedBy === undefined ? {} : { ownedBy }), capabilities: { chat: U, responses: U, imageInput: U, imageGeneration: U, embeddings: U, ...caps } };
+}
+
+const models = [
+  model('gpt-4o', 'openai', { chat: true, responses: true, imageInput: true }),
+  model('gpt-4o-mini', 'openai', { chat: true, imageInput: false }),
+  model('dall-e-3', 'openai', { chat: false, imageGeneration: true }),
+  model('claude-3-5-sonnet', 'anthropic', { chat: true, imageInput: true }),
+  model('deepseek-reasoner', 'deepseek', { chat: true, imageInput: false }),
+  model('mystery-model', undefined),
+];
+const index = new CatalogueIndex(models);
+const ids = (list: ModelInfo[]) => list.map((m) => m.id);
+
+describe('CatalogueIndex', () => {
+  it('no query: everything, sorted by name', () => {
+    expect(ids(index.query({ text: '', capabilities: [], sort: 'name' }))).toEqual(['claude-3-5-sonnet', 'dall-e-3', 'deepseek-reasoner', 'gpt-4o', 'gpt-4o-mini', 'mystery-model']);
+  });
+
+  it('sorted by owner, then name; a model without owner first', () => {
+    expect(ids(index.query({ text: '', capabilities: [], sort: 'owner' }))).toEqual(['mystery-model', 'claude-3-5-sonnet', 'deepseek-reasoner', 'dall-e-3', 'gpt-4o', 'gpt-4o-mini']);
+  });
+
+  it('substring of id or owner, case-insensitive', () => {
+    expect(ids(index.query({ text: 'GPT-4O', capabilities: [], sort: 'name' }))).toEqual(['gpt-4o', 'gpt-4o-mini']);
+    expect(ids(index.query({ text: 'anthropic', capabilities: [], sort: 'name' }))).toEqual(['claude-3-5-sonnet']);
+  });
+
+  it('fuzzy: letters in order, after the substring matches, closest first', () => {
+    expect(ids(index.query({ text: 'cl35', capabilities: [], sort: 'name' }))).toEqual(['claude-3-5-sonnet']);
+    expect(ids(index.query({ text: 'g4m', capabilities: [], sort: 'name' }))).toEqual(['gpt-4o-mini']);
+    expect(ids(index.query({ text: 'dee', capabilities: [], sort: 'name' }))[0]).toBe('deepseek-reasoner');
+  });
+
+  it('capability filters need the capability stated; "unknown" is a model the gateway says nothing about', () => {
+    expect(ids(index.query({ text: '', capabilities: ['imageInput'], sort: 'name' }))).toEqual(['claude-3-5-sonnet', 'gpt-4o']);
+    expect(ids(index.query({ text: '', capabilities: ['imageInput', 'responses'], sort: 'name' }))).toEqual(['gpt-4o']);
+    expect(ids(index.query({ text: '', capabilities: ['imageGeneration'], sort: 'name' }))).toEqual(['dall-e-3']);
+    expect(ids(index.query({ text: '', capabilities: ['unknown'], sort: 'name' }))).toEqual(['mystery-model']);
+  });
+
+  it('owner filter and owners with counts', () => {
+    expect(ids(index.query({ text: 'o', capabilities: [], owner: 'openai', sort: 'name' }))).toEqual(['dall-e-3', 'gpt-4o', 'gpt-4o-mini']);
+    expect(index.owners()).toEqual([{ owner: 'anthropic', count: 1 }, { owner: 'deepseek', count: 1 }, { owner: 'openai', count: 3 }]);
+  });
+});
