@@ -61,7 +61,7 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
 
   const retry = async (messageId: string): Promise<void> => {
     setNotice(undefined);
-    const result = await askBackground({ type: 'run.retry', messageId });
+    const result = await askBackground({ type: 'run.retry', messageId, ...(model === undefined ? {} : { model }) });
     if (!result.ok) setNotice(result.message);
   };
 

@@ -15,7 +15,7 @@ export async function handleRequest(runs: RunManager, raw: unknown): Promise<Res
       case 'run.start':
         return { ok: true, ...(await runs.start(request.input)) };
       case 'run.retry':
-        return { ok: true, ...(await runs.retry(request.messageId)) };
+        return { ok: true, ...(await runs.retry(request.messageId, request.model)) };
       case 'run.stop':
         return { ok: true, stopped: runs.stop(request.messageId) };
     }

@@ -19,7 +19,8 @@ const StartRunInputSchema = z.object({
 
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), input: StartRunInputSchema }),
-  z.object({ type: z.literal('run.retry'), messageId: z.string() }),
+  /** `model`: ask again with another model (after "model does not exist", say). */
+  z.object({ type: z.literal('run.retry'), messageId: z.string(), model: z.optional(z.string()) }),
   z.object({ type: z.literal('run.stop'), messageId: z.string() }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;

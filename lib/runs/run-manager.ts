@@ -157,8 +157,8 @@ export class RunManager {
     return { conversationId: conversation.id, messageId: assistant.id };
   }
 
-  /** Ask again for an assistant message that stopped, failed or was interrupted. */
-  async retry(messageId: string): Promise<{ conversationId: string; messageId: string }> {
+  /** Ask again for an assistant message that stopped, failed or was interrupted; optionally with another model. */
+  async retry(messageId: string, model?: string): Promise<{ conversationId: string; messageId: string }> {
     await this.deps.ready;
     const message = await this.deps.store.getMessage(messageId);
     if (message === undefined || message.role !== 'assistant') throw new RunError('not_found', 'That reply no longer exists.');
@@ -167,11 +167,13 @@ export class RunManager {
     if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists.');
     const settings = await this.deps.loadSettings();
     const profile = this.profileFor(settings, conversation.profileId);
+    const chosen = model ?? conversation.model;
+    if (chosen !== conversation.model) await this.deps.store.updateConversation(conversation.id, { model: chosen });
     const history = (await this.deps.store.messages(conversation.id)).filter((m) => m.seq < message.seq);
     await this.deps.store.updateMessage(message.id, {
-      text: '', reasoning: '', status: 'streaming', model: conversation.model, error: undefined, usage: undefined, finishReason: undefined, createdAt: Date.now(),
+      text: '', reasoning: '', status: 'streaming', model: chosen, error: undefined, usage: undefined, finishReason: undefined, createdAt: Date.now(),
     });
-    this.launch(conversation.id, message.id, profile, this.request(settings, profile, conversation.model, history));
+    this.launch(conversation.id, message.id, profile, this.request(settings, profile, chosen, history));
     return { conversationId: conversation.id, messageId: message.id };
   }
 

@@ -248,3 +248,16 @@ describe('ConversationStore', () => {
     expect(await store.listConversations()).toHaveLength(2);
   });
 });
+
+describe('retry with another model', () => {
+  it('after "model does not exist", Retry with another model answers and the conversation keeps it', async () => {
+    const runs = manager();
+    const { messageId, conversationId } = await runs.start({ surface: 'sidepanel', model: 'gpt-9', text: 'hi' });
+    await runs.whenIdle();
+    expect((await store.getMessage(messageId))?.error?.kind).toBe('model_not_found');
+    await runs.retry(messageId, 'echo-1');
+    await runs.whenIdle();
+    expect(await store.getMessage(messageId)).toMatchObject({ status: 'complete', text: 'Echo: hi', model: 'echo-1' });
+    expect((await store.getConversation(conversationId))?.model).toBe('echo-1');
+  });
+});

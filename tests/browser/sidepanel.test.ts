@@ -1,0 +1,219 @@
+/**
+ * The side panel (sidepanel.html in a tab, plus one smoke test of the real panel): catalogue
+ * search and filters, the default model, a withdrawn model, conversations kept going, renamed,
+ * deleted and restored, live updates from another surface, and images.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
+import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from './harness';
+
+let ext: LaunchedExtension;
+let gateway: ReferenceGateway;
+
+beforeAll(async () => {
+  gateway = await startReferenceGateway();
+  ext = await launchExtension();
+});
+afterAll(async () => {
+  await ext?.close();
+  await gateway?.close();
+});
+beforeEach(() => {
+  gateway.reset();
+});
+
+async function setUp(extra: Record<string, unknown> = {}): Promise<void> {
+  const page = await ext.open('options.html');
+  await page.evaluate(async () => {
+    const chrome = (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome;
+    await chrome.storage.local.clear();
+    indexedDB.deleteDatabase('gateway-chat');
+  });
+  await writeSettings(page, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, extra));
+  await page.close();
+}
+
+async function panel(): Promise<Page> {
+  const page = await ext.open('sidepanel.html');
+  await page.setViewportSize({ width: 420, height: 900 });
+  await page.getByRole('tablist', { name: 'Side panel' }).waitFor();
+  return page;
+}
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true }).click();
+const count = (page: Page) => page.getByLabel('Model count').textContent();
+const rows = (page: Page) => page.getByRole('list', { name: 'Models' }).getByRole('listitem');
+
+async function storedProfile(page: Page): Promise<Record<string, unknown>> {
+  return page.evaluate(async () => {
+    const chrome = (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<{ settings: { profiles: Record<string, unknown>[] } }> } } } }).chrome;
+    return (await chrome.storage.local.get('settings')).settings.profiles[0]!;
+  });
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+  await page.keyboard.press('Enter');
+}
+
+const lastReply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
+
+describe('catalogue', () => {
+  it('search as you type, capability and owner filters, sort; the count follows', async () => {
+    await setUp();
+    const page = await panel();
+    await tab(page, 'Catalogue');
+    await expect.poll(() => count(page)).toBe('7 of 7 models');
+    await page.getByRole('searchbox', { name: 'Search models' }).fill('vis');
+    await expect.poll(() => count(page)).toBe('1 of 7 models');
+    await expect(rows(page).first().getAttribute('aria-label')).resolves.toBe('vision-1');
+    // Fuzzy: letters in order.
+    await page.getByRole('searchbox', { name: 'Search models' }).fill('rsn1');
+    await expect.poll(() => rows(page).first().getAttribute('aria-label')).toBe('reasoner-1');
+    await page.getByRole('searchbox', { name: 'Search models' }).fill('');
+
+    await page.getByRole('checkbox', { name: 'Image input' }).check();
+    await expect.poll(() => count(page)).toBe('1 of 7 models');
+    await page.getByRole('checkbox', { name: 'Image input' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Responses' }).check();
+    await expect.poll(() => count(page)).toBe('4 of 7 models');
+    await page.getByRole('checkbox', { name: 'Responses' }).uncheck();
+
+    await page.getByRole('combobox', { name: 'Owner' }).selectOption('reference-labs');
+    await expect.poll(() => count(page)).toBe('2 of 7 models');
+    await expect(rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).resolves.toEqual(['reasoner-1', 'responses-only-1']);
+    await page.getByRole('combobox', { name: 'Owner' }).selectOption('');
+    await page.getByRole('combobox', { name: 'Sort by' }).selectOption('owner');
+    await expect.poll(() => rows(page).first().getAttribute('aria-label')).toBe('echo-1');
+
+    // Badges and the link to prices.
+    const vision = page.getByRole('listitem', { name: 'vision-1' });
+    await expect(vision.textContent()).resolves.toContain('image input');
+    await expect(page.getByRole('link', { name: 'Prices and details' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/models`);
+    await page.close();
+  });
+
+  it('choosing the default model and the model for right-click actions', async () => {
+    await setUp();
+    const page = await panel();
+    await tab(page, 'Catalogue');
+    const row = page.getByRole('listitem', { name: 'summarise-1' });
+    await row.getByRole('button', { name: 'Use as default' }).click();
+    await page.getByRole('status').filter({ hasText: 'summarise-1 is now the default model.' }).waitFor();
+    await expect.poll(async () => (await storedProfile(page)).defaultModel).toBe('summarise-1');
+    await page.getByRole('listitem', { name: 'reasoner-1' }).getByRole('button', { name: 'Use for right-click actions' }).click();
+    await expect.poll(async () => (await storedProfile(page)).actionModel).toBe('reasoner-1');
+    await tab(page, 'Chat');
+    await expect(page.getByRole('combobox', { name: 'Model' }).inputValue()).resolves.toBe('summarise-1');
+    await page.close();
+  });
+
+  it('a withdrawn model: marked where it is used, and using it gives the remedy and a way out', async () => {
+    await setUp({ defaultModel: 'legacy-1' });
+    const page = await panel();
+    await send(page, 'old model please');
+    await lastReply(page).getByText('Legacy: old model please').waitFor();
+    gateway.withdraw('legacy-1');
+    await tab(page, 'Catalogue');
+    await page.getByRole('button', { name: 'Refresh models' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your default model legacy-1 is not in the catalogue any more' }).waitFor();
+    await tab(page, 'Conversations');
+    await page.getByRole('listitem', { name: 'old model please' }).getByText('model withdrawn').waitFor();
+    await tab(page, 'Chat');
+    await expect(page.getByRole('combobox', { name: 'Model' }).inputValue()).resolves.toBe('legacy-1');
+    await expect(page.getByRole('option', { name: 'legacy-1 (not in the catalogue)' }).count()).resolves.toBe(1);
+    await send(page, 'again');
+    const alert = lastReply(page).getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toContain('Copy the model ID again from the catalogue');
+    await page.getByRole('button', { name: 'Choose another model' }).click();
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Model');
+    await page.getByRole('combobox', { name: 'Model' }).selectOption('echo-1');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await lastReply(page).getByText('Echo: again').waitFor();
+    await page.close();
+  });
+});
+
+describe('conversations', () => {
+  it('continue, rename, delete and undo; a conversation from another surface appears live', async () => {
+    await setUp();
+    const page = await panel();
+    await tab(page, 'Conversations');
+    await expect.poll(() => page.getByLabel('Conversation count').textContent()).toBe('0 conversations');
+
+    // Another surface (the popup) starts a conversation: the list shows it without a reload.
+    const popup = await ext.open('popup.html');
+    await send(popup, 'from the popup');
+    await lastReply(popup).getByText('Echo: from the popup').waitFor();
+    await popup.close();
+    const item = page.getByRole('listitem', { name: 'from the popup' });
+    await item.waitFor();
+    await expect(item.textContent()).resolves.toContain('echo-1');
+
+    // Continue it here.
+    await item.getByRole('button', { name: 'Open' }).click();
+    await expect.poll(() => page.getByRole('article', { name: 'User message' }).first().textContent()).toBe('from the popup');
+    await send(page, 'and from the panel');
+    await lastReply(page).getByText('Echo: and from the panel').waitFor();
+    await expect.poll(() => page.getByRole('article').count()).toBe(4);
+
+    // Rename.
+    await tab(page, 'Conversations');
+    await page.getByRole('listitem', { name: 'from the popup' }).getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Conversation title' }).fill('Renamed chat');
+    await page.getByRole('button', { name: 'Save title' }).click();
+    await page.getByRole('listitem', { name: 'Renamed chat' }).waitFor();
+
+    // Delete, then undo.
+    await page.getByRole('listitem', { name: 'Renamed chat' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('status').filter({ hasText: 'Deleted “Renamed chat”.' }).waitFor();
+    await expect.poll(() => page.getByRole('listitem', { name: 'Renamed chat' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('listitem', { name: 'Renamed chat' }).waitFor();
+    await page.getByRole('listitem', { name: 'Renamed chat' }).getByRole('button', { name: 'Open' }).click();
+    await expect.poll(() => page.getByRole('article').count()).toBe(4);
+    await page.close();
+  });
+});
+
+describe('images', () => {
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+  it('an image to an image-capable model', async () => {
+    await setUp({ defaultModel: 'vision-1' });
+    const page = await panel();
+    await page.getByLabel('Attach image', { exact: true }).setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('img', { name: 'Attached image 1' }).waitFor();
+    await send(page, 'what is this?');
+    await lastReply(page).getByText(`I received 1 image(s) (image 1: image/png, ${png.length} bytes). You said: what is this?`).waitFor();
+    await expect(page.getByRole('article', { name: 'User message' }).getByRole('img', { name: 'Attached image 1' }).count()).resolves.toBe(1);
+    await page.close();
+  });
+
+  it('a text-only model: the attach control is off and says why', async () => {
+    await setUp({ defaultModel: 'echo-1' });
+    const page = await panel();
+    await expect(page.getByLabel('Attach image', { exact: true }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('note').filter({ hasText: "Images are off: the gateway's catalogue lists echo-1 as text-only." }).waitFor();
+    await expect(page.getByRole('button', { name: 'Capture visible tab' }).isDisabled()).resolves.toBe(true);
+    await page.close();
+  });
+});
+
+describe('the real side panel', () => {
+  it('"Continue in side panel" opens the panel on the same conversation', async () => {
+    await setUp();
+    const popup = await ext.open('popup.html');
+    await send(popup, 'continue me');
+    await lastReply(popup).getByText('Echo: continue me').waitFor();
+    await popup.getByRole('button', { name: 'Continue in side panel' }).click();
+    const cdp = await ext.context.newCDPSession(popup);
+    await expect.poll(async () => {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      return targetInfos.some((t) => /\/sidepanel\.html\?conversation=/.test(t.url));
+    }, { timeout: 10_000 }).toBe(true);
+    await popup.close();
+  });
+});
