@@ -31,7 +31,7 @@ describe('Composer', () => {
     await userEvent.type(box, 'one{Shift>}{Enter}{/Shift}two');
     expect(box).toHaveValue('one\ntwo');
     await userEvent.keyboard('{Enter}');
-    expect(onSend).toHaveBeenCalledWith('one\ntwo');
+    expect(onSend).toHaveBeenCalledWith('one\ntwo', []);
     expect(box).toHaveValue('');
   });
 
@@ -48,6 +48,36 @@ describe('Composer', () => {
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
     expect(onStop).toHaveBeenCalled();
+  });
+});
+
+describe('Composer images (seed part 4, rule 2: confirm the model takes images first)', () => {
+  const png = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' });
+
+  it('a model whose image support is unknown: off, says why, and the user can confirm', async () => {
+    const onConfirm = vi.fn();
+    render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} images={{ model: 'mystery', accepts: 'unknown', onConfirm }} />);
+    expect(screen.getByLabelText('Attach image')).toBeDisabled();
+    expect(screen.getByRole('note')).toHaveTextContent('the gateway does not say whether mystery accepts images');
+    await userEvent.click(screen.getByRole('button', { name: 'mystery accepts images' }));
+    expect(onConfirm).toHaveBeenCalled();
+  });
+
+  it('a model that takes images: attach, preview, remove, and send them with the text', async () => {
+    const onSend = vi.fn(async () => true);
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} images={{ model: 'vision', accepts: true, onConfirm: () => undefined }} />);
+    await userEvent.upload(screen.getByLabelText('Attach image'), [png, png]);
+    expect(await screen.findByRole('img', { name: 'Attached image 2' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Remove image 2' }));
+    expect(screen.queryByRole('img', { name: 'Attached image 2' })).toBeNull();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'look{Enter}');
+    expect(onSend).toHaveBeenCalledWith('look', [expect.stringMatching(/^data:image\/png;base64,/)]);
+  });
+
+  it('refuses an image for a text-only model, saying so', async () => {
+    render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} images={{ model: 'echo', accepts: false, onConfirm: () => undefined }} />);
+    expect(screen.getByRole('note')).toHaveTextContent('lists echo as text-only');
+    expect(screen.getByLabelText('Attach image')).toBeDisabled();
   });
 });
 
