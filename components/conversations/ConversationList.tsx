@@ -5,6 +5,7 @@ import type { Conversation } from '@/lib/conversations/records';
 import type { DeletedConversation } from '@/lib/conversations/store';
 
 const UNDO_MS = 10_000;
+const FIRST_SCREEN = 40;
 
 function when(time: number): string {
   const d = new Date(time);
@@ -67,11 +68,25 @@ interface ConversationListProps {
 export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: ConversationListProps) {
   const [conversations, setConversations] = useState<Conversation[] | undefined>();
   const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
+  const [complete, setComplete] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
   const list = conversations ?? [];
   const virtualizer = useVirtualizer({ count: list.length, getScrollElement: () => scroller.current, estimateSize: () => 88, overscan: 6 });
 
-  useEffect(() => conversationStore().watchConversations(setConversations), []);
+  useEffect(() => {
+    // A first screenful at once; the whole list (thousands) follows and stays live.
+    let whole = false;
+    void conversationStore().listConversations(FIRST_SCREEN).then((first) => {
+      if (whole) return;
+      setConversations(first);
+      setComplete(first.length < FIRST_SCREEN);
+    });
+    return conversationStore().watchConversations((all) => {
+      whole = true;
+      setConversations(all);
+      setComplete(true);
+    });
+  }, []);
 
   useEffect(() => {
     if (deleted === undefined) return;
@@ -93,7 +108,7 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
     <section className="conversations" aria-label="Conversations">
       <div className="catalogue-row">
         <button type="button" onClick={onNew}>New chat</button>
-        <p aria-label="Conversation count">{conversations === undefined ? 'Loading…' : `${list.length} conversations`}</p>
+        <p aria-label="Conversation count">{conversations === undefined ? 'Loading…' : `${list.length}${complete ? '' : '+'} conversations`}</p>
       </div>
       {deleted !== undefined && (
         <p role="status" className="undo">

@@ -67,8 +67,10 @@ export class ConversationStore {
     return list.sort((a, b) => b.updatedAt - a.updatedAt)[0];
   }
 
-  async listConversations(): Promise<Conversation[]> {
-    const rows = await this.db.conversations.orderBy('updatedAt').reverse().toArray();
+  /** Newest first; `limit` for a first screenful before the whole list. */
+  async listConversations(limit?: number): Promise<Conversation[]> {
+    const newest = this.db.conversations.orderBy('updatedAt').reverse();
+    const rows = await (limit === undefined ? newest : newest.limit(limit)).toArray();
     return parseAll<Conversation>(rows, ConversationSchema);
   }
 
