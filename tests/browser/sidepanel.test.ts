@@ -94,6 +94,20 @@ describe('catalogue', () => {
     await page.close();
   });
 
+  it('a catalogue that cannot be fetched says why and what to do, never an empty list in silence', async () => {
+    const page0 = await ext.open('options.html');
+    await page0.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome.storage.local.clear());
+    await writeSettings(page0, profileFor(gateway.baseUrl, gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
+    await page0.close();
+    const page = await panel();
+    await tab(page, 'Catalogue');
+    const alert = page.getByRole('alert').filter({ hasText: 'The API key was rejected' });
+    await alert.waitFor();
+    await expect(alert.getByRole('link', { name: 'Keys page' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/keys`);
+    await expect(count(page)).resolves.toBe('0 of 0 models');
+    await page.close();
+  });
+
   it('choosing the default model and the model for right-click actions', async () => {
     await setUp();
     const page = await panel();
