@@ -4,6 +4,7 @@
  * validates with zod, so a damaged or foreign value never reaches the UI unchecked.
  */
 import * as z from 'zod/mini';
+import { ActionSchema, DEFAULT_ACTIONS, LargeSelectionSchema } from '../actions/schema';
 
 export const SETTINGS_VERSION = 1;
 
@@ -38,11 +39,16 @@ export const SettingsSchema = z.object({
   profiles: z.array(ProfileSchema),
   activeProfileId: z.optional(z.string()),
   chat: ChatPreferencesSchema,
+  /** Right-click and shortcut actions, in menu order. */
+  actions: z._default(z.array(ActionSchema), () => DEFAULT_ACTIONS.map((a) => ({ ...a }))),
+  /** The language actions answer in; the browser's language when absent. */
+  language: z.optional(z.string()),
+  largeSelection: z._default(LargeSelectionSchema, () => ({ maxTokens: 12_000 })),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
 export function defaultSettings(): Settings {
-  return { version: SETTINGS_VERSION, profiles: [], chat: { systemPrompt: '' } };
+  return SettingsSchema.parse({ version: SETTINGS_VERSION, profiles: [], chat: { systemPrompt: '' } });
 }
 
 export function activeProfile(settings: Settings): Profile | undefined {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ACTIONS } from '@/lib/actions/schema';
 import { parseSettings } from '@/lib/settings/migrations';
 import { SETTINGS_VERSION, activeProfile, defaultSettings } from '@/lib/settings/schema';
 
@@ -13,9 +14,11 @@ describe('parseSettings', () => {
 
   it('the current version passes through unchanged', () => {
     const result = parseSettings(fixture('v1.json'));
-    const expected = fixture('v1.json') as { profiles: Record<string, unknown>[] };
-    // Fields added to v1 later default to empty.
+    const expected = fixture('v1.json') as { profiles: Record<string, unknown>[] } & Record<string, unknown>;
+    // Fields added to v1 later take their defaults.
     expected.profiles[0]!.confirmedImageModels = [];
+    expected.actions = DEFAULT_ACTIONS;
+    expected.largeSelection = { maxTokens: 12_000 };
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
   });
 

@@ -1,0 +1,52 @@
+/**
+ * Large selections. The estimate counts about four characters per token for alphabetic text
+ * and one token per character for CJK and other wide scripts (gateways bill the same way
+ * before the upstream reports usage). Above the limit the selection is cut at a paragraph or
+ * sentence boundary and a notice says exactly how much was sent: one predictable request, no
+ * hidden fan-out of paid requests on a balance (see README, "Large selections").
+ */
+
+export function estimateTokens(text: string): number {
+  let narrow = 0;
+  let wide = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x2e80 || (code >= 0xd800 && code <= 0xdfff)) narrow++;
+    else wide++;
+  }
+  return Math.ceil(narrow / 4) + wide;
+}
+
+export interface PreparedSelection {
+  text: string;
+  /** Set when the selection was cut: what was sent of what, for the user. */
+  notice?: string;
+  originalTokens: number;
+}
+
+function cutAtBoundary(text: string, maxChars: number): string {
+  const head = text.slice(0, maxChars);
+  const paragraph = head.lastIndexOf('\n\n');
+  if (paragraph > maxChars * 0.8) return head.slice(0, paragraph).trimEnd();
+  const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('。'), head.lastIndexOf('! '), head.lastIndexOf('? '));
+  if (sentence > maxChars * 0.8) return head.slice(0, sentence + 1);
+  return head;
+}
+
+export function prepareSelection(selection: string, maxTokens: number): PreparedSelection {
+  const text = selection.replace(/\r\n?/g, '\n').trim();
+  const originalTokens = estimateTokens(text);
+  if (originalTokens <= maxTokens) return { text, originalTokens };
+  // Shrink the character budget until the estimate fits (wide scripts need fewer characters).
+  let maxChars = Math.floor(text.length * (maxTokens / originalTokens));
+  let cut = cutAtBoundary(text, maxChars);
+  while (estimateTokens(cut) > maxTokens && maxChars > 1) {
+    maxChars = Math.floor(maxChars * 0.95);
+    cut = cutAtBoundary(text, maxChars);
+  }
+  const share = Math.max(1, Math.round((cut.length / text.length) * 100));
+  const notice = `The selection was too long for one request (about ${originalTokens.toLocaleString('en')} tokens; the limit is ${maxTokens.toLocaleString('en')}). `
+    + `Only its first ${cut.length.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters (${share}%) were sent. `
+    + 'Select less, or raise the limit in the settings.';
+  return { text: cut, notice, originalTokens };
+}

@@ -1,0 +1,66 @@
+/**
+ * The context menu on selections, built from the actions: the first enabled action at the
+ * top ("Summarise with <model>"), the others in a submenu. Rebuilt whenever the actions, the
+ * chosen model or the language change; an unchanged menu is not rebuilt.
+ */
+import type { Action } from './schema';
+import { actionTitle } from './template';
+
+export interface MenuEntry {
+  id: string;
+  title: string;
+  parentId?: string;
+  contexts: ['selection'];
+}
+
+export const ACTION_PREFIX = 'action:';
+export const MORE_ACTIONS_ID = 'more-actions';
+
+export interface MenuOptions {
+  /** The model for right-click actions, else the default model. */
+  model: string | undefined;
+  language: string;
+}
+
+export function buildMenu(actions: readonly Action[], options: MenuOptions): MenuEntry[] {
+  const enabled = actions.filter((a) => a.enabled);
+  const [first, ...rest] = enabled;
+  if (first === undefined) return [];
+  const model = (a: Action): string => a.model ?? options.model ?? 'the default model';
+  const entries: MenuEntry[] = [
+    { id: `${ACTION_PREFIX}${first.id}`, title: `${actionTitle(first.name, options.language)} with ${model(first)}`, contexts: ['selection'] },
+  ];
+  if (rest.length > 0) {
+    entries.push({ id: MORE_ACTIONS_ID, title: 'More Gateway Chat actions', contexts: ['selection'] });
+    for (const a of rest) {
+      const title = actionTitle(a.name, options.language) + (a.model === undefined ? '' : ` (${a.model})`);
+      entries.push({ id: `${ACTION_PREFIX}${a.id}`, parentId: MORE_ACTIONS_ID, title, contexts: ['selection'] });
+    }
+  }
+  return entries;
+}
+
+/** The part of `contextMenus` the sync needs (the background passes the real one). */
+export interface MenusApi {
+  removeAll(): Promise<void>;
+  create(entry: MenuEntry): void;
+}
+
+export class MenuSync {
+  private last: string | undefined;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(private readonly menus: MenusApi) {}
+
+  /** Replaces the menu with `entries` unless it is already exactly that. Calls are serialised. */
+  apply(entries: MenuEntry[]): Promise<void> {
+    const key = JSON.stringify(entries);
+    this.pending = this.pending.then(async () => {
+      if (key === this.last) return;
+      await this.menus.removeAll();
+      for (const entry of entries) this.menus.create(entry);
+      this.last = key;
+    });
+    return this.pending;
+  }
+}
