@@ -15,12 +15,16 @@ export default defineConfig({
   manifest: ({ mode, browser, manifestVersion }) => ({
     name: 'Gateway Chat',
     description: 'Chat with the models of your chat-completions gateway (new-api, one-api, OpenRouter, …): popup, side panel, right-click.',
-    // activeTab: "capture visible tab" (and, later, the right-click actions) act on the page
-    // the user is looking at only when the user asks.
-    permissions: ['storage', 'activeTab'],
-    commands: browser === 'firefox'
-      ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat sidebar' } }
-      : { 'open-side-panel': { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat side panel' } },
+    // activeTab + scripting: the right-click actions, their shortcut and "capture visible tab"
+    // reach the page the user is looking at only when the user asks; no content script is
+    // injected into every page.
+    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting'],
+    commands: {
+      ...(browser === 'firefox'
+        ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat sidebar' } }
+        : { 'open-side-panel': { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat side panel' } }),
+      'run-default-action': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Run the first Gateway Chat action on the selected text' },
+    },
     // MV2 (Firefox) has no optional_host_permissions: host patterns go in optional_permissions.
     ...(manifestVersion === 3
       ? { optional_host_permissions: ['https://*/*', 'http://*/*'] }

@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { wireActions } from '@/lib/actions/actions.adapter';
 import { ConversationStore } from '@/lib/conversations/store';
 import { createGatewayClient } from '@/lib/gateway';
 import { handleRequest, serveRunsPort } from '@/lib/protocol/handlers';
@@ -6,7 +7,7 @@ import { RUNS_PORT } from '@/lib/protocol/messages';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openSidePanelInWindow } from '@/lib/surfaces/open.adapter';
-import { loadSettings } from '@/lib/settings/storage.adapter';
+import { loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
   const store = new ConversationStore();
@@ -30,6 +31,18 @@ export default defineBackground(() => {
   browser.commands?.onCommand.addListener((command, tab) => {
     if (command === 'open-side-panel' && tab?.windowId !== undefined) void openSidePanelInWindow(tab.windowId);
   });
+
+  const actions = wireActions({
+    runs,
+    store,
+    loadSettings: async () => (await loadSettings()).settings,
+    watchSettings: (onChange) => {
+      watchSettings((parsed) => onChange(parsed.settings));
+    },
+  });
+  // Browser tests dispatch the menu's click and the shortcut directly (native menus and
+  // shortcuts cannot be driven by automation); only the e2e build exposes them.
+  if (import.meta.env.MODE === 'e2e') Object.assign(globalThis, { __gatewayChatTest: actions });
 
   browser.runtime.onConnect.addListener((port) => {
     if (port.name === RUNS_PORT && port.sender?.id === browser.runtime.id) serveRunsPort(runs, port);

@@ -57,6 +57,8 @@ export const MessageSchema = z.object({
   reasoning: z._default(z.string(), ''),
   /** Attached images as data: URLs. */
   images: z.optional(z.array(z.string())),
+  /** Shown with the message: what happened to it on the way (a selection cut to fit, say). */
+  notice: z.optional(z.string()),
   status: z.enum(MESSAGE_STATUSES),
   model: z.optional(z.string()),
   error: z.optional(StoredErrorSchema),

@@ -43,9 +43,10 @@ export class ConversationStore {
     this.db = new GatewayChatDb(name);
   }
 
-  async createConversation(input: { profileId: string; model: string; surface: Surface; title: string; source?: Conversation['source'] }): Promise<Conversation> {
+  async createConversation(input: { id?: string; profileId: string; model: string; surface: Surface; title: string; source?: Conversation['source'] }): Promise<Conversation> {
     const now = Date.now();
-    const conversation: Conversation = { id: newId(), createdAt: now, updatedAt: now, ...input };
+    const { id, source, ...rest } = input;
+    const conversation: Conversation = { id: id ?? newId(), createdAt: now, updatedAt: now, ...rest, ...(source === undefined ? {} : { source }) };
     await this.db.conversations.add(conversation);
     return conversation;
   }

@@ -15,6 +15,10 @@ const StartRunInputSchema = z.object({
   model: z.optional(z.string()),
   text: z.string(),
   images: z.optional(z.array(z.string())),
+  newConversationId: z.optional(z.string()),
+  title: z.optional(z.string()),
+  source: z.optional(z.object({ title: z.string(), url: z.string() })),
+  notice: z.optional(z.string()),
 });
 
 export const RequestSchema = z.discriminatedUnion('type', [

@@ -40,6 +40,14 @@ export interface StartRunInput {
   text: string;
   /** data: URLs of attached images. */
   images?: string[];
+  /** For a new conversation: its id (known ahead, so a panel can watch it before it exists). */
+  newConversationId?: string;
+  /** For a new conversation: its title (else the message's first line). */
+  title?: string;
+  /** For a new conversation: the page it came from. */
+  source?: { title: string; url: string };
+  /** Shown with the user message (a selection cut to fit, say). */
+  notice?: string;
 }
 
 export interface RunManagerDeps {
@@ -139,7 +147,9 @@ export class RunManager {
     if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');
 
     if (conversation === undefined) {
-      conversation = await this.deps.store.createConversation({ profileId: profile.id, model, surface: input.surface, title: titleFrom(text) });
+      conversation = await this.deps.store.createConversation({
+        id: input.newConversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
+      });
     } else if (conversation.model !== model || conversation.profileId !== profile.id) {
       await this.deps.store.updateConversation(conversation.id, { model, profileId: profile.id });
     }
@@ -149,6 +159,7 @@ export class RunManager {
     const now = Date.now();
     const user: Message = { id: newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
     if (input.images !== undefined && input.images.length > 0) user.images = input.images;
+    if (input.notice !== undefined) user.notice = input.notice;
     const assistant: Message = { id: newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };
     await this.deps.store.addMessage(user);
     await this.deps.store.addMessage(assistant);

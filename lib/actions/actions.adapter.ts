@@ -1,0 +1,117 @@
+/**
+ * The background's side of the actions: the context menu kept in step with the settings,
+ * its clicks, and the shortcut that runs the first action. The side panel opens first, in the
+ * same tick as the click or keystroke (the browser allows it only then), on a conversation id
+ * chosen at once; the run fills that conversation a moment later.
+ */
+import { browser } from 'wxt/browser';
+import { newId, type ConversationStore } from '../conversations/store';
+import { RunError, type RunManager } from '../runs/run-manager';
+import { activeProfile, type Settings } from '../settings/schema';
+import { ACTION_PREFIX, MenuSync, buildMenu, type MenuEntry } from './menu';
+import { startAction } from './run-action';
+import { languageName } from './template';
+
+export interface ActionsDeps {
+  runs: RunManager;
+  store: ConversationStore;
+  loadSettings(): Promise<Settings>;
+  watchSettings(onChange: (settings: Settings) => void): void;
+}
+
+interface TabLike {
+  id?: number;
+  windowId?: number;
+  title?: string;
+  url?: string;
+}
+
+function browserLanguage(): string {
+  return browser.i18n?.getUILanguage?.() ?? navigator.language;
+}
+
+/** Opens the side panel (Chrome) or sidebar (Firefox) on a conversation; no await may come before. */
+function openPanelOn(conversationId: string, windowId: number | undefined): Promise<unknown> {
+  const path = `sidepanel.html?conversation=${encodeURIComponent(conversationId)}`;
+  const chrome = (globalThis as { chrome?: { sidePanel?: { open(o: { windowId: number }): Promise<void>; setOptions(o: { path: string }): Promise<void> } } }).chrome;
+  if (chrome?.sidePanel !== undefined && windowId !== undefined) {
+    return Promise.all([chrome.sidePanel.setOptions({ path }), chrome.sidePanel.open({ windowId })]).catch(() => undefined);
+  }
+  const sidebar = (browser as unknown as { sidebarAction?: { setPanel(o: { panel: string }): Promise<void>; open(): Promise<void> } }).sidebarAction;
+  if (sidebar === undefined) return Promise.resolve();
+  return Promise.all([sidebar.open(), sidebar.setPanel({ panel: browser.runtime.getURL(`/sidepanel.html?conversation=${encodeURIComponent(conversationId)}`) })]).catch(() => undefined);
+}
+
+/** The whole selection, read from the page on the user's click (activeTab); the menu's copy is a fallback. */
+async function readSelection(tabId: number | undefined, frameId: number | undefined): Promise<string | undefined> {
+  if (tabId === undefined) return undefined;
+  try {
+    const [result] = await browser.scripting.executeScript({
+      target: frameId === undefined || frameId === 0 ? { tabId } : { tabId, frameIds: [frameId] },
+      func: () => globalThis.getSelection()?.toString() ?? '',
+    });
+    return typeof result?.result === 'string' ? result.result : undefined;
+  } catch {
+    // Browser pages, the PDF viewer, the web store: no script may run there.
+    return undefined;
+  }
+}
+
+export function wireActions(deps: ActionsDeps) {
+  const sync = new MenuSync({
+    removeAll: () => browser.contextMenus.removeAll(),
+    create: (entry: MenuEntry) => {
+      browser.contextMenus.create(entry);
+    },
+  });
+  let menu: MenuEntry[] = [];
+  const rebuild = (settings: Settings): Promise<void> => {
+    const profile = activeProfile(settings);
+    menu = buildMenu(settings.actions, {
+      model: profile?.actionModel ?? profile?.defaultModel,
+      language: settings.language ?? languageName(browserLanguage()),
+    });
+    return sync.apply(menu);
+  };
+
+  /** A refusal (no selection, no gateway yet) still lands in the panel, as a note saying what to do. */
+  const recordRefusal = async (conversationId: string, settings: Settings, message: string): Promise<void> => {
+    const profile = activeProfile(settings);
+    await deps.store.createConversation({ id: conversationId, profileId: profile?.id ?? 'none', model: profile?.defaultModel ?? '', surface: 'action', title: 'Action not run' });
+    await deps.store.addMessage({ id: newId(), conversationId, seq: 0, role: 'user', text: '', reasoning: '', status: 'complete', notice: message, createdAt: Date.now() });
+  };
+
+  /** `pick` names the action once the settings are read (after the panel has opened). */
+  const run = async (pick: (settings: Settings) => string, tab: TabLike | undefined, selectionText: string | undefined, frameId: number | undefined): Promise<string> => {
+    const conversationId = newId();
+    const opened = openPanelOn(conversationId, tab?.windowId);
+    const selection = (await readSelection(tab?.id, frameId)) || selectionText || '';
+    const settings = await deps.loadSettings();
+    try {
+      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, browserLanguage: browserLanguage() });
+    } catch (error) {
+      await recordRefusal(conversationId, settings, error instanceof RunError ? error.message : `The action could not start: ${String(error)}`);
+    }
+    await opened;
+    return conversationId;
+  };
+
+  const handleMenuClick = async (info: { menuItemId: string | number; selectionText?: string; frameId?: number }, tab?: TabLike): Promise<string | undefined> => {
+    const id = String(info.menuItemId);
+    if (!id.startsWith(ACTION_PREFIX)) return undefined;
+    const actionId = id.slice(ACTION_PREFIX.length);
+    return run(() => actionId, tab, info.selectionText, info.frameId);
+  };
+
+  /** The shortcut: the first enabled action on the current selection. */
+  const handleShortcut = (tab?: TabLike): Promise<string> =>
+    run((settings) => settings.actions.find((a) => a.enabled)?.id ?? '', tab, undefined, undefined);
+
+  void deps.loadSettings().then(rebuild);
+  deps.watchSettings((settings) => void rebuild(settings));
+  browser.contextMenus.onClicked.addListener((info, tab) => void handleMenuClick(info, tab));
+  browser.commands?.onCommand.addListener((command, tab) => {
+    if (command === 'run-default-action') void handleShortcut(tab);
+  });
+  return { handleMenuClick, handleShortcut, menu: () => menu };
+}

@@ -1,0 +1,92 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAction } from '@/lib/actions/run-action';
+import { ConversationStore } from '@/lib/conversations/store';
+import { createGatewayClient, type ChatRequest, type GatewayClient } from '@/lib/gateway';
+import { RunManager } from '@/lib/runs/run-manager';
+import { defaultSettings, type Settings } from '@/lib/settings/schema';
+import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
+
+let gateway: ReferenceGateway;
+beforeAll(async () => {
+  gateway = await startReferenceGateway();
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+function setup(extra: Partial<Settings> = {}) {
+  const store = new ConversationStore(`actions-${Math.random()}`);
+  const sent: ChatRequest[] = [];
+  const settings: Settings = {
+    ...defaultSettings(),
+    profiles: [{ id: 'p1', name: 'Ref', siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1', actionModel: 'summarise-1', confirmedImageModels: [] }],
+    activeProfileId: 'p1',
+    chat: { systemPrompt: 'You are terse.' },
+    ...extra,
+  };
+  const runs = new RunManager({
+    store,
+    loadSettings: async () => settings,
+    clientFor: (p) => {
+      const real = createGatewayClient({ baseUrl: p.baseUrl, siteUrl: p.siteUrl, apiKey: p.apiKey });
+      const spy: GatewayClient = { ...real, streamChat: (r, o) => { sent.push(r); return real.streamChat(r, o); } };
+      return spy;
+    },
+  });
+  return { store, runs, settings, sent };
+}
+
+const page = { title: 'Gateways explained', url: 'https://docs.example/gateways' };
+const selection = 'Gateways route requests. They bill tokens against balances. Keys are bearer tokens. Models differ in capability. Addresses end in v1.';
+
+describe('startAction', () => {
+  it('summarises the selection into a new conversation that keeps the page title and URL', async () => {
+    const { store, runs, settings, sent } = setup();
+    const { conversationId, messageId } = await startAction(runs, settings, { actionId: 'summarise', selection, page, conversationId: 'conv-1', browserLanguage: 'en-GB' });
+    await runs.whenIdle();
+    expect(conversationId).toBe('conv-1');
+    const conversation = await store.getConversation('conv-1');
+    expect(conversation).toMatchObject({ title: 'Summarise: Gateways explained', model: 'summarise-1', surface: 'action', source: page });
+    const [user, reply] = await store.messages('conv-1');
+    expect(user?.text).toContain('"Gateways explained" (https://docs.example/gateways)');
+    expect(user?.text).toContain('Answer in British English.');
+    expect(user?.text).toContain(`\`\`\`text\n${selection}\n\`\`\``);
+    expect(reply?.id).toBe(messageId);
+    expect(reply?.status).toBe('complete');
+    expect(reply?.text.startsWith('Summary: ')).toBe(true);
+    // Page text is data: only in the user message, never in the system prompt.
+    const system = sent[0]?.messages.find((m) => m.role === 'system');
+    expect(system?.content).toBe('You are terse.');
+    expect(JSON.stringify(system)).not.toContain('Gateways route requests');
+  });
+
+  it('a user-defined action with its own model', async () => {
+    const { store, runs, settings } = setup();
+    settings.actions.push({ id: 'shout', name: 'Shout it', template: 'Repeat loudly: {{selection}}', model: 'echo-1', enabled: true });
+    await startAction(runs, settings, { actionId: 'shout', selection: 'hello page', page, conversationId: 'conv-2', browserLanguage: 'en' });
+    await runs.whenIdle();
+    const [, reply] = await store.messages('conv-2');
+    expect(reply?.text).toBe('Echo: Repeat loudly: ```text\nhello page\n```');
+    expect((await store.getConversation('conv-2'))?.model).toBe('echo-1');
+  });
+
+  it('a 2 MB selection is cut to the limit and the user message carries the notice', async () => {
+    const { store, runs, settings } = setup();
+    const big = 'A sentence of page text that goes on. '.repeat(60_000);
+    expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
+    await startAction(runs, settings, { actionId: 'summarise', selection: big, page, conversationId: 'conv-3', browserLanguage: 'en' });
+    await runs.whenIdle();
+    const [user, reply] = await store.messages('conv-3');
+    expect(user?.notice).toMatch(/too long for one request/);
+    expect(user!.text.length).toBeLessThan(60_000);
+    expect(reply?.status).toBe('complete');
+  });
+
+  it('refuses clearly: no selection, an action that was turned off', async () => {
+    const { runs, settings } = setup();
+    await expect(startAction(runs, settings, { actionId: 'summarise', selection: '   ', page, conversationId: 'x', browserLanguage: 'en' })).rejects.toMatchObject({ problem: 'empty' });
+    settings.actions[0]!.enabled = false;
+    await expect(startAction(runs, settings, { actionId: 'summarise', selection: 'x', page, conversationId: 'y', browserLanguage: 'en' })).rejects.toMatchObject({ problem: 'not_found' });
+  });
+});
