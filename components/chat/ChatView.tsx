@@ -83,6 +83,9 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
         <ModelPicker catalogue={catalogue} value={model} onChange={setChosenModel} selectRef={picker} />
         <button type="button" onClick={() => { setChosenModel(undefined); setFreshChats((n) => n + 1); onConversationChange(undefined); }}>New chat</button>
       </header>
+      {view.conversation?.source !== undefined && (
+        <p className="hint source">From the page <a href={view.conversation.source.url} target="_blank" rel="noopener noreferrer">{view.conversation.source.title || view.conversation.source.url}</a></p>
+      )}
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
       <div className="messages" role="log" aria-label="Chat history" ref={log}>
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}

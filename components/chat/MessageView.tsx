@@ -23,7 +23,8 @@ export const MessageView = memo(function MessageView({ message }: { message: Mes
   if (message.role === 'user') {
     return (
       <article aria-label="User message" className="message message-user">
-        <p className="user-text">{message.text}</p>
+        {message.text !== '' && <p className="user-text">{message.text}</p>}
+        {message.notice !== undefined && <p role="note" className="notice">{message.notice}</p>}
         {message.images?.map((src, i) => <img key={i} src={src} alt={`Attached image ${i + 1}`} className="attached" />)}
       </article>
     );

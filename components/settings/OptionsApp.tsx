@@ -4,6 +4,7 @@ import { useCatalogue } from '@/components/hooks/useCatalogue';
 import { useSettings } from '@/components/hooks/useSettings';
 import { activeProfile, type ChatPreferences, type Profile, type Settings } from '@/lib/settings/schema';
 import { saveSettings } from '@/lib/settings/storage.adapter';
+import { ActionsEditor } from './ActionsEditor';
 import { ConnectionForm } from './ConnectionForm';
 
 async function persist(settings: Settings): Promise<string | undefined> {
@@ -111,6 +112,7 @@ export function OptionsApp() {
       </section>
       {current !== undefined && <DefaultModel settings={settings} profile={current} />}
       <Preferences settings={settings} />
+      <ActionsEditor settings={settings} onSave={persist} />
     </main>
   );
 }

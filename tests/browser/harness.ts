@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 
 export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-e2e');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,6 +16,8 @@ export interface LaunchedExtension {
   extensionId: string;
   /** Opens an extension page (popup.html, sidepanel.html, options.html, chat.html) in a tab. */
   open(page: string): Promise<Page>;
+  /** The extension's service worker (started again if the browser stopped it). */
+  worker(): Promise<Worker>;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,15 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Laun
   return {
     context,
     extensionId,
+    async worker() {
+      const live = context.serviceWorkers().find((w) => w.url().startsWith(`chrome-extension://${extensionId}/`));
+      if (live !== undefined) return live;
+      const wake = await context.newPage();
+      await wake.goto(`chrome-extension://${extensionId}/options.html`);
+      const started = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
+      await wake.close();
+      return started;
+    },
     async open(path: string) {
       const page = await context.newPage();
       await page.goto(`chrome-extension://${extensionId}/${path}`);
