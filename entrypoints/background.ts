@@ -6,7 +6,7 @@ import { handleRequest, serveRunsPort } from '@/lib/protocol/handlers';
 import { RUNS_PORT } from '@/lib/protocol/messages';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
-import { openSidePanelInWindow } from '@/lib/surfaces/open.adapter';
+import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
@@ -29,7 +29,7 @@ export default defineBackground(() => {
 
   // Chrome's shortcut (Firefox opens its sidebar with the built-in _execute_sidebar_action).
   browser.commands?.onCommand.addListener((command, tab) => {
-    if (command === 'open-side-panel' && tab?.windowId !== undefined) void openSidePanelInWindow(tab.windowId);
+    if (command === 'open-side-panel' && tab?.windowId !== undefined) void openInSidePanel(undefined, tab.windowId);
   });
 
   const actions = wireActions({

@@ -7,6 +7,7 @@
 import { browser } from 'wxt/browser';
 import { newId, type ConversationStore } from '../conversations/store';
 import { RunError, type RunManager } from '../runs/run-manager';
+import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
 import { ACTION_PREFIX, MenuSync, buildMenu, type MenuEntry } from './menu';
 import { startAction } from './run-action';
@@ -28,18 +29,6 @@ interface TabLike {
 
 function browserLanguage(): string {
   return browser.i18n?.getUILanguage?.() ?? navigator.language;
-}
-
-/** Opens the side panel (Chrome) or sidebar (Firefox) on a conversation; no await may come before. */
-function openPanelOn(conversationId: string, windowId: number | undefined): Promise<unknown> {
-  const path = `sidepanel.html?conversation=${encodeURIComponent(conversationId)}`;
-  const chrome = (globalThis as { chrome?: { sidePanel?: { open(o: { windowId: number }): Promise<void>; setOptions(o: { path: string }): Promise<void> } } }).chrome;
-  if (chrome?.sidePanel !== undefined && windowId !== undefined) {
-    return Promise.all([chrome.sidePanel.setOptions({ path }), chrome.sidePanel.open({ windowId })]).catch(() => undefined);
-  }
-  const sidebar = (browser as unknown as { sidebarAction?: { setPanel(o: { panel: string }): Promise<void>; open(): Promise<void> } }).sidebarAction;
-  if (sidebar === undefined) return Promise.resolve();
-  return Promise.all([sidebar.open(), sidebar.setPanel({ panel: browser.runtime.getURL(`/sidepanel.html?conversation=${encodeURIComponent(conversationId)}`) })]).catch(() => undefined);
 }
 
 /** The whole selection, read from the page on the user's click (activeTab); the menu's copy is a fallback. */
@@ -84,7 +73,7 @@ export function wireActions(deps: ActionsDeps) {
   /** `pick` names the action once the settings are read (after the panel has opened). */
   const run = async (pick: (settings: Settings) => string, tab: TabLike | undefined, selectionText: string | undefined, frameId: number | undefined): Promise<string> => {
     const conversationId = newId();
-    const opened = openPanelOn(conversationId, tab?.windowId);
+    const opened = openInSidePanel(conversationId, tab?.windowId);
     const selection = (await readSelection(tab?.id, frameId)) || selectionText || '';
     const settings = await deps.loadSettings();
     try {

@@ -18,28 +18,31 @@ export async function currentWindowId(): Promise<number | undefined> {
   return (await browser.windows.getCurrent()).id;
 }
 
-/** Must run inside the click handler, with no await before it: side panels open only on a user gesture. */
-export async function openInSidePanel(conversationId: string | undefined, windowId: number | undefined): Promise<void> {
-  const query = conversationId === undefined ? '' : `?conversation=${encodeURIComponent(conversationId)}`;
-  const path = `sidepanel.html${query}`;
-  const chrome = (globalThis as { chrome?: { sidePanel?: { open(o: { windowId: number }): Promise<void>; setOptions(o: { path: string }): Promise<void> } } }).chrome;
-  if (chrome?.sidePanel !== undefined && windowId !== undefined) {
-    const pathSet = chrome.sidePanel.setOptions({ path });
-    const opened = chrome.sidePanel.open({ windowId });
-    await Promise.all([pathSet, opened]);
-    return;
-  }
-  const sidebar = (browser as unknown as { sidebarAction?: { setPanel(o: { panel: string }): Promise<void>; open(): Promise<void> } }).sidebarAction;
-  if (sidebar !== undefined) {
-    const opened = sidebar.open();
-    await Promise.all([opened, sidebar.setPanel({ panel: browser.runtime.getURL(`/sidepanel.html${query}`) })]);
-  }
+interface ChromeSidePanel {
+  open(options: { windowId: number }): Promise<void>;
+  setOptions(options: { path: string }): Promise<void>;
+}
+interface FirefoxSidebar {
+  open(): Promise<void>;
+  setPanel(options: { panel: string }): Promise<void>;
 }
 
-/** For the keyboard shortcut (a command is a user gesture): open the panel in that window. */
-export async function openSidePanelInWindow(windowId: number): Promise<void> {
-  const chrome = (globalThis as { chrome?: { sidePanel?: { open(o: { windowId: number }): Promise<void> } } }).chrome;
-  await chrome?.sidePanel?.open({ windowId });
+/**
+ * Opens Chrome's side panel or Firefox's sidebar, on a conversation when one is named. Must
+ * run in the click, menu or shortcut handler with no await before it: browsers open panels
+ * only during a user gesture. A failure (no gesture, no window) is not an error for the caller.
+ */
+export async function openInSidePanel(conversationId: string | undefined, windowId: number | undefined): Promise<void> {
+  const query = conversationId === undefined ? '' : `?conversation=${encodeURIComponent(conversationId)}`;
+  const sidePanel = (globalThis as { chrome?: { sidePanel?: ChromeSidePanel } }).chrome?.sidePanel;
+  if (sidePanel !== undefined && windowId !== undefined) {
+    await Promise.all([sidePanel.setOptions({ path: `sidepanel.html${query}` }), sidePanel.open({ windowId })]).catch(() => undefined);
+    return;
+  }
+  const sidebar = (browser as unknown as { sidebarAction?: FirefoxSidebar }).sidebarAction;
+  if (sidebar !== undefined) {
+    await Promise.all([sidebar.open(), sidebar.setPanel({ panel: browser.runtime.getURL(`/sidepanel.html${query}`) })]).catch(() => undefined);
+  }
 }
 
 /** The conversation named in this page's address (`?conversation=`), if any. */

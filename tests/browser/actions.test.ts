@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from './harness';
+import { launchExtension, profileFor, resetSettings, type LaunchedExtension } from './harness';
 
 let ext: LaunchedExtension;
 let gateway: ReferenceGateway;
@@ -38,12 +38,7 @@ beforeEach(() => {
   articleBody = ARTICLE;
 });
 
-async function setUp(settings: Record<string, unknown>): Promise<void> {
-  const page = await ext.open('options.html');
-  await page.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome.storage.local.clear());
-  await writeSettings(page, settings);
-  await page.close();
-}
+const setUp = (settings: Record<string, unknown>): Promise<void> => resetSettings(ext, settings);
 
 /** Opens the test page and selects its article text. */
 async function selectArticle(): Promise<Page> {

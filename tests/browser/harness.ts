@@ -79,6 +79,35 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Laun
   };
 }
 
+/** Replaces everything in the extension's storage.local with these settings (as the options page would save them). */
+export async function resetSettings(ext: LaunchedExtension, settings: unknown): Promise<void> {
+  // Done in the service worker: a page would render, and may fetch and cache the catalogue of
+  // the settings it found, after the clear.
+  const worker = await ext.worker();
+  await worker.evaluate(`(async () => {
+    await chrome.storage.local.clear();
+    ${settings === undefined ? '' : `await chrome.storage.local.set({ settings: ${JSON.stringify(settings)} });`}
+  })()`);
+}
+
+/** Empties the saved conversations (in the service worker, whose own connection stays open). */
+export async function clearConversations(ext: LaunchedExtension): Promise<void> {
+  const worker = await ext.worker();
+  await worker.evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('gateway-chat');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('conversations')) { db.close(); resolve(undefined); return; }
+      const tx = db.transaction(['conversations', 'messages'], 'readwrite');
+      tx.objectStore('conversations').clear();
+      tx.objectStore('messages').clear();
+      tx.oncomplete = () => { db.close(); resolve(undefined); };
+      tx.onerror = () => reject(tx.error);
+    };
+  })`);
+}
+
 /** Writes settings straight into the extension's storage.local (as the options page would). */
 export async function writeSettings(page: Page, settings: unknown): Promise<void> {
   await page.evaluate(async (value) => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BROKE_KEY, startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from './harness';
+import { launchExtension, profileFor, resetSettings, type LaunchedExtension } from './harness';
 
 let ext: LaunchedExtension;
 let gateway: ReferenceGateway;
@@ -37,10 +37,7 @@ beforeEach(async () => {
 });
 
 async function popupWith(settings: unknown): Promise<Page> {
-  const setup = await ext.open('options.html');
-  await setup.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome.storage.local.clear());
-  await writeSettings(setup, settings);
-  await setup.close();
+  await resetSettings(ext, settings);
   // Each test starts a fresh conversation.
   const page = await ext.open('popup.html');
   await page.getByRole('button', { name: 'New chat' }).click();

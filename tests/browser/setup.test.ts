@@ -1,7 +1,7 @@
 /** Connection setup through the options page, typed and pasted, against the reference gateway. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchExtension, type LaunchedExtension } from './harness';
+import { launchExtension, resetSettings, type LaunchedExtension } from './harness';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
 
 let ext: LaunchedExtension;
@@ -18,9 +18,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   gateway.reset();
-  const clear = await ext.open('options.html');
-  await clear.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome.storage.local.clear());
-  await clear.close();
+  await resetSettings(ext, undefined);
   page = await ext.open('options.html');
 });
 

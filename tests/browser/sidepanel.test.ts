@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from './harness';
+import { clearConversations, launchExtension, profileFor, resetSettings, type LaunchedExtension } from './harness';
 
 let ext: LaunchedExtension;
 let gateway: ReferenceGateway;
@@ -24,14 +24,8 @@ beforeEach(() => {
 });
 
 async function setUp(extra: Record<string, unknown> = {}): Promise<void> {
-  const page = await ext.open('options.html');
-  await page.evaluate(async () => {
-    const chrome = (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome;
-    await chrome.storage.local.clear();
-    indexedDB.deleteDatabase('gateway-chat');
-  });
-  await writeSettings(page, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, extra));
-  await page.close();
+  await clearConversations(ext);
+  await resetSettings(ext, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, extra));
 }
 
 async function panel(): Promise<Page> {
@@ -95,10 +89,7 @@ describe('catalogue', () => {
   });
 
   it('a catalogue that cannot be fetched says why and what to do, never an empty list in silence', async () => {
-    const page0 = await ext.open('options.html');
-    await page0.evaluate(() => (globalThis as unknown as { chrome: { storage: { local: { clear(): Promise<void> } } } }).chrome.storage.local.clear());
-    await writeSettings(page0, profileFor(gateway.baseUrl, gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
-    await page0.close();
+    await resetSettings(ext, profileFor(gateway.baseUrl, gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
     const page = await panel();
     await tab(page, 'Catalogue');
     const alert = page.getByRole('alert').filter({ hasText: 'The API key was rejected' });
