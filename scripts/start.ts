@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REFERENCE_MODELS } from '../tests/gateway/models';
-import { EXTENSION_DIR, launchExtension } from '../tests/browser/harness';
+import { EXTENSION_DIR, launchExtension, profileFor, resetSettings } from '../tests/browser/harness';
 import { startReferenceGateway } from '../tests/gateway/server';
 
 const { values } = parseArgs({
@@ -46,9 +46,15 @@ if (values['no-browser'] || browserPath === undefined) {
 (Google-branded Chrome 137+ ignores --load-extension, so this script only drives Chromium.)`);
 } else {
   const ext = await launchExtension({ headless: values.headless, executablePath: browserPath });
+  // A fresh browser profile, already connected to the local gateway: nothing to set up.
+  await resetSettings(ext, {
+    ...profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { name: 'Local reference gateway', defaultModel: 'echo-1', actionModel: 'summarise-1' }),
+  });
   const page = ext.context.pages()[0] ?? (await ext.context.newPage());
   await page.goto(`chrome-extension://${ext.extensionId}/chat.html`);
-  console.log(`Chromium is open on the extension's chat page (chrome-extension://${ext.extensionId}/chat.html).`);
+  console.log(`Chromium is open on the extension's chat page (chrome-extension://${ext.extensionId}/chat.html),
+already connected to the local gateway. Try "write 5 kB" with markdown-1, or select text on a page and
+right-click "Summarise with summarise-1".`);
   ext.context.on('close', () => {
     void gateway.close().then(() => process.exit(0));
   });
