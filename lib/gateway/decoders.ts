@@ -151,7 +151,7 @@ export class ChatStreamDecoder extends ReplyState {
     if (handled !== undefined) return handled;
     if (item.kind !== 'message') return false;
     const data = item.data;
-    if (data === '[DONE]' || data.trim() === '[DONE]') {
+    if (data === '[DONE]' || (data.length < 16 && data.trim() === '[DONE]')) {
       this.sawDone = true;
       this.finish(out);
       return true;
