@@ -84,7 +84,12 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
         <button type="button" onClick={() => { setChosenModel(undefined); setFreshChats((n) => n + 1); onConversationChange(undefined); }}>New chat</button>
       </header>
       {view.conversation?.source !== undefined && (
-        <p className="hint source">From the page <a href={view.conversation.source.url} target="_blank" rel="noopener noreferrer">{view.conversation.source.title || view.conversation.source.url}</a></p>
+        <p className="hint source">
+          From the page{' '}
+          {/^https?:\/\//i.test(view.conversation.source.url)
+            ? <a href={view.conversation.source.url} target="_blank" rel="noopener noreferrer">{view.conversation.source.title || view.conversation.source.url}</a>
+            : <span>{view.conversation.source.title || view.conversation.source.url}</span>}
+        </p>
       )}
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
       <div className="messages" role="log" aria-label="Chat history" ref={log}>

@@ -25,7 +25,8 @@ export const MessageView = memo(function MessageView({ message }: { message: Mes
       <article aria-label="User message" className="message message-user">
         {message.text !== '' && <p className="user-text">{message.text}</p>}
         {message.notice !== undefined && <p role="note" className="notice">{message.notice}</p>}
-        {message.images?.map((src, i) => <img key={i} src={src} alt={`Attached image ${i + 1}`} className="attached" />)}
+        {/* Only inline pictures the user attached: a stored remote URL is never loaded. */}
+        {message.images?.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={`Attached image ${i + 1}`} className="attached" />)}
       </article>
     );
   }
