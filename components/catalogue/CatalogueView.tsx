@@ -1,7 +1,7 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useId, useMemo, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import type { Catalogue } from '@/components/hooks/useCatalogue';
+import { VirtualList } from '@/components/VirtualList';
 import { CAPABILITY_FILTERS, CatalogueIndex, type CapabilityFilter } from '@/lib/catalogue/filter';
 import type { ModelInfo } from '@/lib/gateway';
 import type { Profile } from '@/lib/settings/schema';
@@ -110,9 +110,6 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
   const query = useDeferredValue(text);
   const results = useMemo(() => index.query({ text: query, capabilities, owner, sort }), [index, query, capabilities, owner, sort]);
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => scroller.current, estimateSize: () => 96, overscan: 6 });
-
   const use = (model: string, as: 'default' | 'action'): void => {
     void updateProfile(profile.id, (p) => (as === 'default' ? { ...p, defaultModel: model } : { ...p, actionModel: model })).then((r) => {
       setNotice(r.ok ? (as === 'default' ? `${model} is now the default model.` : `${model} now answers right-click actions.`) : r.message);
@@ -156,18 +153,13 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
       <Withdrawn profile={profile} models={catalogue.models} />
       {notice !== undefined && <p role="status">{notice}</p>}
       {catalogue.models.length === 0 && catalogue.error === undefined && !catalogue.loading && <p>The gateway listed no models.</p>}
-      <div className="virtual-scroller" ref={scroller}>
-        <div role="list" aria-label="Models" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const model = results[item.index]!;
-            return (
-              <div key={model.id} role="presentation" data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-                <ModelRow model={model} isDefault={model.id === profile.defaultModel} isAction={model.id === profile.actionModel} onUse={use} />
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      <VirtualList
+        label="Models"
+        items={results}
+        estimateSize={96}
+        itemKey={(m) => m.id}
+        renderItem={(m) => <ModelRow model={m} isDefault={m.id === profile.defaultModel} isAction={m.id === profile.actionModel} onUse={use} />}
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { conversationStore } from '@/components/data';
+import { VirtualList } from '@/components/VirtualList';
 import type { Conversation } from '@/lib/conversations/records';
 import type { DeletedConversation } from '@/lib/conversations/store';
 
@@ -69,9 +69,7 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
   const [conversations, setConversations] = useState<Conversation[] | undefined>();
   const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
   const [complete, setComplete] = useState(false);
-  const scroller = useRef<HTMLDivElement>(null);
   const list = conversations ?? [];
-  const virtualizer = useVirtualizer({ count: list.length, getScrollElement: () => scroller.current, estimateSize: () => 88, overscan: 6 });
 
   useEffect(() => {
     // A first screenful at once; the whole list (thousands) follows and stays live.
@@ -115,18 +113,13 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
           Deleted “{deleted.conversation.title}”. <button type="button" onClick={undo}>Undo</button>
         </p>
       )}
-      <div className="virtual-scroller" ref={scroller}>
-        <div role="list" aria-label="Conversation list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const c = list[item.index]!;
-            return (
-              <div key={c.id} role="presentation" data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
-                <ConversationRow conversation={c} active={c.id === activeId} modelWithdrawn={catalogueIds !== undefined && catalogueIds.size > 0 && !catalogueIds.has(c.model)} onOpen={onOpen} onDelete={remove} />
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      <VirtualList
+        label="Conversation list"
+        items={list}
+        estimateSize={88}
+        itemKey={(c) => c.id}
+        renderItem={(c) => <ConversationRow conversation={c} active={c.id === activeId} modelWithdrawn={catalogueIds !== undefined && catalogueIds.size > 0 && !catalogueIds.has(c.model)} onOpen={onOpen} onDelete={remove} />}
+      />
     </section>
   );
 }
