@@ -1,4 +1,4 @@
-import { memo, useDeferredValue, useId, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import type { Catalogue } from '@/components/hooks/useCatalogue';
 import { VirtualList } from '@/components/VirtualList';
@@ -110,11 +110,13 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
   const query = useDeferredValue(text);
   const results = useMemo(() => index.query({ text: query, capabilities, owner, sort }), [index, query, capabilities, owner, sort]);
 
-  const use = (model: string, as: 'default' | 'action'): void => {
-    void updateProfile(profile.id, (p) => (as === 'default' ? { ...p, defaultModel: model } : { ...p, actionModel: model })).then((r) => {
+  // Stable across renders, so the memoised rows do not redraw on every search keystroke.
+  const profileId = profile.id;
+  const use = useCallback((model: string, as: 'default' | 'action'): void => {
+    void updateProfile(profileId, (p) => (as === 'default' ? { ...p, defaultModel: model } : { ...p, actionModel: model })).then((r) => {
       setNotice(r.ok ? (as === 'default' ? `${model} is now the default model.` : `${model} now answers right-click actions.`) : r.message);
     });
-  };
+  }, [profileId]);
 
   const toggle = (filter: CapabilityFilter): void => {
     setCapabilities((now) => (now.includes(filter) ? now.filter((f) => f !== filter) : [...now, filter]));

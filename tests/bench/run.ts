@@ -31,5 +31,5 @@ for (const bench of benches.filter((b) => wanted.length === 0 || wanted.includes
 }
 if (over > 0) {
   console.error(`\n${over} figure(s) over budget.`);
-  process.exit(1);
+  process.exitCode = 1;
 }

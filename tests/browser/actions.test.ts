@@ -7,11 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { launchExtension, profileFor, resetSettings, type LaunchedExtension } from './harness';
+import { profileFor, resetSettings, lastReply } from './harness';
+import { gatewayAndExtensionPerFile } from './fixture';
 
-let ext: LaunchedExtension;
-let gateway: ReferenceGateway;
+const env = gatewayAndExtensionPerFile();
+
 let site: Server;
 let pageUrl: string;
 let articleBody = '';
@@ -19,30 +19,26 @@ let articleBody = '';
 const ARTICLE = 'Gateways route requests to many models. They bill tokens against a balance. Keys are sent as bearer tokens. Models differ in what they accept. The base address ends in v1.';
 
 beforeAll(async () => {
-  gateway = await startReferenceGateway();
   site = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Test Article</title></head><body><h1>Test Article</h1><p id="content">${articleBody}</p></body></html>`);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/article.html`;
-  ext = await launchExtension();
 });
 afterAll(async () => {
-  await ext?.close();
-  await gateway?.close();
   await new Promise((r) => site?.close(r));
 });
 beforeEach(() => {
-  gateway.reset();
+  env.gateway.reset();
   articleBody = ARTICLE;
 });
 
-const setUp = (settings: Record<string, unknown>): Promise<void> => resetSettings(ext, settings);
+const setUp = (settings: Record<string, unknown>): Promise<void> => resetSettings(env.ext, settings);
 
 /** Opens the test page and selects its article text. */
 async function selectArticle(): Promise<Page> {
-  const page = await ext.context.newPage();
+  const page = await env.ext.context.newPage();
   await page.goto(pageUrl);
   await page.evaluate(`(() => { const r = document.createRange(); r.selectNodeContents(document.getElementById('content')); const s = getSelection(); s.removeAllRanges(); s.addRange(r); })()`);
   await page.bringToFront();
@@ -51,7 +47,7 @@ async function selectArticle(): Promise<Page> {
 
 /** Runs an expression in the service worker with the test page's tab as `tab`. */
 async function inWorker(expression: string): Promise<unknown> {
-  const worker = await ext.worker();
+  const worker = await env.ext.worker();
   return worker.evaluate(`(async () => {
     const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(pageUrl)} });
     return ${expression};
@@ -59,25 +55,23 @@ async function inWorker(expression: string): Promise<unknown> {
 }
 
 async function openConversation(id: string): Promise<Page> {
-  const panel = await ext.open(`sidepanel.html?conversation=${encodeURIComponent(id)}`);
+  const panel = await env.ext.open(`sidepanel.html?conversation=${encodeURIComponent(id)}`);
   await panel.setViewportSize({ width: 420, height: 900 });
   return panel;
 }
 
-const reply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
-
 describe('right-click actions', () => {
   it('"Summarise with <model>": the summary streams into a side-panel conversation that keeps the page title and URL', async () => {
-    await setUp(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { actionModel: 'summarise-1' }));
+    await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { actionModel: 'summarise-1' }));
     const tabPage = await selectArticle();
     await expect.poll(() => inWorker('globalThis.__gatewayChatTest.menu().map((e) => e.title)')).toEqual([
       'Summarise with summarise-1', 'More Gateway Chat actions', 'Explain', expect.stringMatching(/^Translate to /),
     ]);
     const id = await inWorker(`globalThis.__gatewayChatTest.handleMenuClick({ menuItemId: 'action:summarise', selectionText: 'short copy' }, tab)`) as string;
     const panel = await openConversation(id);
-    await reply(panel).getByText(/^Summary: /).waitFor();
-    await expect.poll(() => reply(panel).getAttribute('data-status')).toBe('complete');
-    const summary = (await reply(panel).locator('.markdown').textContent())!.trim();
+    await lastReply(panel).getByText(/^Summary: /).waitFor();
+    await expect.poll(() => lastReply(panel).getAttribute('data-status')).toBe('complete');
+    const summary = (await lastReply(panel).locator('.markdown').textContent())!.trim();
     expect(summary.length).toBeLessThan(ARTICLE.length);
     // The whole selection was read from the page, quoted in the user message.
     await expect(panel.getByRole('article', { name: 'User message' }).textContent()).resolves.toContain(ARTICLE);
@@ -94,8 +88,8 @@ describe('right-click actions', () => {
   });
 
   it('a user-defined action, added in the options page, rebuilds the menu and works end to end', async () => {
-    await setUp(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
-    const options = await ext.open('options.html');
+    await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
+    const options = await env.ext.open('options.html');
     await options.getByRole('button', { name: 'Add action' }).click();
     const fields = options.getByRole('group', { name: 'Action 4' });
     await fields.getByLabel('Action name').fill('Shout it');
@@ -109,15 +103,15 @@ describe('right-click actions', () => {
     await expect.poll(() => inWorker('globalThis.__gatewayChatTest.menu().map((e) => e.title)')).toContain('Shout it (echo-1)');
     const id = await inWorker(`globalThis.__gatewayChatTest.handleMenuClick({ menuItemId: globalThis.__gatewayChatTest.menu().find((e) => e.title === 'Shout it (echo-1)').id }, tab)`) as string;
     const panel = await openConversation(id);
-    await reply(panel).getByText('Echo: Repeat in capitals:').waitFor();
-    await expect(reply(panel).textContent()).resolves.toContain(ARTICLE);
+    await lastReply(panel).getByText('Echo: Repeat in capitals:').waitFor();
+    await expect(lastReply(panel).textContent()).resolves.toContain(ARTICLE);
     await panel.close();
     await tabPage.close();
   });
 
   it('a template without {{selection}} is refused in the options page, with the reason', async () => {
-    await setUp(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
-    const options = await ext.open('options.html');
+    await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
+    const options = await env.ext.open('options.html');
     await options.getByRole('group', { name: 'Action 1' }).getByLabel('Prompt template').fill('Summarise it');
     await options.getByRole('alert').filter({ hasText: 'The prompt must contain {{selection}}' }).waitFor();
     await expect(options.getByRole('button', { name: 'Save actions' }).isDisabled()).resolves.toBe(true);
@@ -125,7 +119,7 @@ describe('right-click actions', () => {
   });
 
   it('a 2 MB selection is cut to the limit, with a notice saying how much was sent', async () => {
-    await setUp(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { actionModel: 'summarise-1' }));
+    await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { actionModel: 'summarise-1' }));
     articleBody = 'This sentence is part of a very long page about gateways. '.repeat(36_000);
     const tabPage = await selectArticle();
     const id = await inWorker(`globalThis.__gatewayChatTest.handleMenuClick({ menuItemId: 'action:summarise' }, tab)`) as string;
@@ -133,25 +127,25 @@ describe('right-click actions', () => {
     const note = panel.getByRole('article', { name: 'User message' }).getByRole('note');
     await note.waitFor();
     await expect(note.textContent()).resolves.toMatch(/too long for one request .* Only its first [\d,]+ of 2,[\d,]+ characters \(\d+%\) were sent/);
-    await reply(panel).getByText(/^Summary: /).waitFor({ timeout: 20_000 });
+    await lastReply(panel).getByText(/^Summary: /).waitFor({ timeout: 20_000 });
     await panel.close();
     await tabPage.close();
   });
 
   it('the shortcut runs the first action on the current selection', async () => {
-    await setUp(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { actionModel: 'summarise-1' }));
+    await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { actionModel: 'summarise-1' }));
     const tabPage = await selectArticle();
     const id = await inWorker('globalThis.__gatewayChatTest.handleShortcut(tab)') as string;
     const panel = await openConversation(id);
-    await reply(panel).getByText(/^Summary: /).waitFor();
+    await lastReply(panel).getByText(/^Summary: /).waitFor();
     await expect(panel.getByRole('link', { name: 'Test Article' }).count()).resolves.toBe(1);
     await panel.close();
     await tabPage.close();
   });
 
   it('with nothing selected, the panel says what to do instead of failing silently', async () => {
-    await setUp(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
-    const tabPage = await ext.context.newPage();
+    await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
+    const tabPage = await env.ext.context.newPage();
     await tabPage.goto(pageUrl);
     const id = await inWorker('globalThis.__gatewayChatTest.handleShortcut(tab)') as string;
     const panel = await openConversation(id);

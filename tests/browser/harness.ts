@@ -123,3 +123,12 @@ export function profileFor(baseUrl: string, siteUrl: string, apiKey: string, ext
     chat: { systemPrompt: '' },
   };
 }
+
+/** Types a message into the composer and sends it with Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+  await page.keyboard.press('Enter');
+}
+
+/** The newest assistant message on the page. */
+export const lastReply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();

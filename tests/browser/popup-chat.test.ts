@@ -6,17 +6,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BROKE_KEY, startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { launchExtension, profileFor, resetSettings, type LaunchedExtension } from './harness';
+import { BROKE_KEY } from '../gateway/server';
+import { profileFor, resetSettings, lastReply, send } from './harness';
+import { gatewayAndExtensionPerFile } from './fixture';
 
-let ext: LaunchedExtension;
-let gateway: ReferenceGateway;
+const env = gatewayAndExtensionPerFile();
+
 let sentinel: Server;
 let sentinelUrl: string;
 const sentinelHits: string[] = [];
 
 beforeAll(async () => {
-  gateway = await startReferenceGateway();
   sentinel = createServer((req, res) => {
     sentinelHits.push(`${req.method} ${req.url} auth=${req.headers.authorization ?? ''}`);
     res.writeHead(200, { 'content-type': 'image/png' });
@@ -24,50 +24,40 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => sentinel.listen(0, '127.0.0.1', resolve));
   sentinelUrl = `http://127.0.0.1:${(sentinel.address() as AddressInfo).port}`;
-  ext = await launchExtension();
 });
 afterAll(async () => {
-  await ext?.close();
-  await gateway?.close();
   await new Promise((resolve) => sentinel?.close(resolve));
 });
 beforeEach(async () => {
-  gateway.reset();
+  env.gateway.reset();
   sentinelHits.length = 0;
 });
 
 async function popupWith(settings: unknown): Promise<Page> {
-  await resetSettings(ext, settings);
+  await resetSettings(env.ext, settings);
   // Each test starts a fresh conversation.
-  const page = await ext.open('popup.html');
+  const page = await env.ext.open('popup.html');
   await page.getByRole('button', { name: 'New chat' }).click();
   return page;
 }
 
-const demo = () => profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey);
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
-  await page.keyboard.press('Enter');
-}
-
-const assistant = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
+const demo = () => profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey);
 
 describe('popup quick chat', () => {
   it('streams a reply: the composer is focused, Enter sends, the reply arrives in pieces', async () => {
-    gateway.setPace({ delayMs: 30, chunkChars: 4 });
+    env.gateway.setPace({ delayMs: 30, chunkChars: 4 });
     const page = await popupWith(demo());
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Message');
     await send(page, 'stream this reply to me please');
     await expect(page.getByRole('article', { name: 'User message' }).textContent()).resolves.toBe('stream this reply to me please');
     // Mid-stream: Stop is offered and part of the text is on screen.
     await page.getByRole('button', { name: 'Stop' }).waitFor();
-    await expect.poll(async () => (await assistant(page).textContent())?.startsWith('Echo')).toBe(true);
-    const partial = await assistant(page).textContent();
+    await expect.poll(async () => (await lastReply(page).textContent())?.startsWith('Echo')).toBe(true);
+    const partial = await lastReply(page).textContent();
     expect(partial?.length).toBeLessThan('Echo: stream this reply to me please'.length);
-    await assistant(page).getByText('Echo: stream this reply to me please').waitFor();
+    await lastReply(page).getByText('Echo: stream this reply to me please').waitFor();
     await page.getByRole('button', { name: 'Send' }).waitFor();
-    await expect(assistant(page).getByLabel('Token usage').textContent()).resolves.toMatch(/Tokens: \d+ in · \d+ out/);
+    await expect(lastReply(page).getByLabel('Token usage').textContent()).resolves.toMatch(/Tokens: \d+ in · \d+ out/);
   });
 
   it('Shift+Enter makes a new line instead of sending', async () => {
@@ -81,36 +71,36 @@ describe('popup quick chat', () => {
   });
 
   it('Stop keeps what arrived and offers Retry, which completes the reply', async () => {
-    gateway.setPace({ delayMs: 40, chunkChars: 2 });
+    env.gateway.setPace({ delayMs: 40, chunkChars: 2 });
     const page = await popupWith(demo());
     await send(page, 'a reply that is long enough to stop in the middle');
-    await expect.poll(async () => ((await assistant(page).locator('.markdown').textContent().catch(() => '')) ?? '').length).toBeGreaterThan(8);
+    await expect.poll(async () => ((await lastReply(page).locator('.markdown').textContent().catch(() => '')) ?? '').length).toBeGreaterThan(8);
     await page.getByRole('button', { name: 'Stop' }).click();
-    await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('stopped');
-    const kept = ((await assistant(page).locator('.markdown').textContent()) ?? '').trim();
+    await expect.poll(() => lastReply(page).getAttribute('data-status')).toBe('stopped');
+    const kept = ((await lastReply(page).locator('.markdown').textContent()) ?? '').trim();
     expect(kept.length).toBeGreaterThan(0);
     expect('Echo: a reply that is long enough to stop in the middle'.startsWith(kept)).toBe(true);
-    gateway.setPace({ delayMs: 0 });
+    env.gateway.setPace({ delayMs: 0 });
     await page.getByRole('button', { name: 'Retry' }).click();
-    await assistant(page).getByText('Echo: a reply that is long enough to stop in the middle').waitFor();
+    await lastReply(page).getByText('Echo: a reply that is long enough to stop in the middle').waitFor();
     await expect(page.getByRole('article', { name: 'Assistant message' }).count()).resolves.toBe(1);
   });
 
   it('closing the popup mid-stream loses nothing: reopening finds the whole reply', async () => {
-    gateway.setPace({ delayMs: 25, chunkChars: 3 });
+    env.gateway.setPace({ delayMs: 25, chunkChars: 3 });
     const page = await popupWith(demo());
     const text = 'this reply keeps streaming in the background while the popup is closed';
     await send(page, text);
-    await expect.poll(async () => ((await assistant(page).locator('.markdown').textContent().catch(() => '')) ?? '').length).toBeGreaterThan(5);
+    await expect.poll(async () => ((await lastReply(page).locator('.markdown').textContent().catch(() => '')) ?? '').length).toBeGreaterThan(5);
     await page.close();
     // Reopen while it is still streaming: the reply goes on, then completes.
-    const reopened = await ext.open('popup.html');
-    await assistant(reopened).getByText(`Echo: ${text}`).waitFor({ timeout: 15_000 });
+    const reopened = await env.ext.open('popup.html');
+    await lastReply(reopened).getByText(`Echo: ${text}`).waitFor({ timeout: 15_000 });
     await reopened.close();
     // And once more after it finished: it was saved whole.
-    const later = await ext.open('popup.html');
-    await assistant(later).getByText(`Echo: ${text}`).waitFor();
-    await expect(assistant(later).getAttribute('data-status')).resolves.toBe('complete');
+    const later = await env.ext.open('popup.html');
+    await lastReply(later).getByText(`Echo: ${text}`).waitFor();
+    await expect(lastReply(later).getAttribute('data-status')).resolves.toBe('complete');
     await later.close();
   });
 });
@@ -119,40 +109,40 @@ describe('longer work and restarts', () => {
   it('"Open in a tab" shows the same conversation in the full-tab chat page', async () => {
     const page = await popupWith(demo());
     await send(page, 'carry this over');
-    await assistant(page).getByText('Echo: carry this over').waitFor();
-    const [tab] = await Promise.all([ext.context.waitForEvent('page'), page.getByRole('button', { name: 'Open in a tab' }).click()]);
+    await lastReply(page).getByText('Echo: carry this over').waitFor();
+    const [tab] = await Promise.all([env.ext.context.waitForEvent('page'), page.getByRole('button', { name: 'Open in a tab' }).click()]);
     await tab.waitForLoadState();
     expect(tab.url()).toMatch(/\/chat\.html\?conversation=/);
     await tab.getByRole('main', { name: 'Chat' }).waitFor();
     await expect(tab.getByRole('article', { name: 'User message' }).textContent()).resolves.toBe('carry this over');
-    await assistant(tab).getByText('Echo: carry this over').waitFor();
+    await lastReply(tab).getByText('Echo: carry this over').waitFor();
     // And the conversation goes on there.
     await send(tab, 'and more');
-    await assistant(tab).getByText('Echo: and more').waitFor();
+    await lastReply(tab).getByText('Echo: and more').waitFor();
     await tab.close();
   });
 
   it('a worker restart mid-reply keeps what arrived, marks it interrupted, and Retry finishes it', async () => {
-    gateway.setPace({ delayMs: 40, chunkChars: 2 });
+    env.gateway.setPace({ delayMs: 40, chunkChars: 2 });
     const page = await popupWith(demo());
     const text = 'a reply that the worker restart will cut in the middle';
     await send(page, text);
-    const shown = async () => ((await assistant(page).locator('.markdown').textContent().catch(() => '')) ?? '').trim();
+    const shown = async () => ((await lastReply(page).locator('.markdown').textContent().catch(() => '')) ?? '').trim();
     await expect.poll(async () => (await shown()).length).toBeGreaterThan(10);
-    const cdp = await ext.context.newCDPSession(page);
+    const cdp = await env.ext.context.newCDPSession(page);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
-    await expect.poll(() => assistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('interrupted');
+    await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('interrupted');
     const kept = await shown();
     expect(kept.length).toBeGreaterThan(10);
     expect(`Echo: ${text}`.startsWith(kept)).toBe(true);
     // What the page saw was saved, though the worker died before its next save.
-    const reopened = await ext.open('popup.html');
-    await expect.poll(async () => ((await assistant(reopened).locator('.markdown').textContent().catch(() => '')) ?? '').trim()).toBe(kept);
+    const reopened = await env.ext.open('popup.html');
+    await expect.poll(async () => ((await lastReply(reopened).locator('.markdown').textContent().catch(() => '')) ?? '').trim()).toBe(kept);
     await reopened.close();
-    gateway.setPace({ delayMs: 0 });
+    env.gateway.setPace({ delayMs: 0 });
     await page.getByRole('button', { name: 'Retry' }).click();
-    await assistant(page).getByText(`Echo: ${text}`).waitFor();
+    await lastReply(page).getByText(`Echo: ${text}`).waitFor();
   });
 });
 
@@ -161,39 +151,39 @@ describe('seed errors, each with its remedy', () => {
     const page = await popupWith(settings);
     if (model !== 'echo-1') await page.getByRole('combobox', { name: 'Model' }).selectOption(model).catch(() => undefined);
     await send(page, 'hello');
-    const alert = assistant(page).getByRole('alert');
+    const alert = lastReply(page).getByRole('alert');
     await alert.waitFor();
     return { page, alert };
   }
 
   it('401 INVALID_API_KEY: the keys page', async () => {
-    const { alert } = await errorCallout(profileFor(gateway.baseUrl, gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
+    const { alert } = await errorCallout(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
     await expect(alert.textContent()).resolves.toContain('The API key was rejected');
-    await expect(alert.textContent()).resolves.toContain(`${gateway.baseUrl}/chat/completions`);
+    await expect(alert.textContent()).resolves.toContain(`${env.gateway.baseUrl}/chat/completions`);
     await expect(alert.textContent()).resolves.toContain('INVALID_API_KEY');
-    await expect(alert.getByRole('link', { name: 'Keys page' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/keys`);
+    await expect(alert.getByRole('link', { name: 'Keys page' }).getAttribute('href')).resolves.toBe(`${env.gateway.siteUrl}/keys`);
   });
 
   it('404 for a doubled /v1: the address to correct', async () => {
-    const { alert } = await errorCallout(profileFor(`${gateway.baseUrl}/v1`, gateway.siteUrl, gateway.demoKey));
+    const { alert } = await errorCallout(profileFor(`${env.gateway.baseUrl}/v1`, env.gateway.siteUrl, env.gateway.demoKey));
     await expect(alert.textContent()).resolves.toContain('The gateway address is wrong');
     await expect(alert.textContent()).resolves.toContain('never /v1/v1');
-    await expect(alert.getByRole('link', { name: 'Address called' }).getAttribute('href')).resolves.toBe(`${gateway.baseUrl}/v1/chat/completions`);
+    await expect(alert.getByRole('link', { name: 'Address called' }).getAttribute('href')).resolves.toBe(`${env.gateway.baseUrl}/v1/chat/completions`);
   });
 
   it('model does not exist: copy the ID again from the catalogue', async () => {
-    const { alert } = await errorCallout(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'gpt-9' }));
+    const { alert } = await errorCallout(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'gpt-9' }));
     await expect(alert.textContent()).resolves.toContain('Copy the model ID again from the catalogue');
-    await expect(alert.getByRole('link', { name: 'Model catalogue' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/models`);
+    await expect(alert.getByRole('link', { name: 'Model catalogue' }).getAttribute('href')).resolves.toBe(`${env.gateway.siteUrl}/models`);
   });
 
   it('insufficient balance: dashboard, Purchase, Redeem', async () => {
-    const { alert } = await errorCallout(profileFor(gateway.baseUrl, gateway.siteUrl, BROKE_KEY));
+    const { alert } = await errorCallout(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, BROKE_KEY));
     await expect(alert.textContent()).resolves.toContain('The balance is not enough');
     for (const name of ['Dashboard', 'Purchase', 'Redeem']) {
-      await expect(alert.getByRole('link', { name }).getAttribute('href')).resolves.toMatch(new RegExp(`^${gateway.siteUrl}/`));
+      await expect(alert.getByRole('link', { name }).getAttribute('href')).resolves.toMatch(new RegExp(`^${env.gateway.siteUrl}/`));
     }
-    await expect(assistant(alert.page()).getAttribute('data-status')).resolves.toBe('error');
+    await expect(lastReply(alert.page()).getAttribute('data-status')).resolves.toBe('error');
     await alert.page().getByRole('button', { name: 'Retry' }).waitFor();
   });
 });
@@ -210,20 +200,20 @@ describe('untrusted output and the key', () => {
       `![remote](${sentinelUrl}/markdown-image.png)`,
     ].join('\n\n');
     await send(page, payload);
-    await assistant(page).getByRole('button', { name: /Load image “remote” from 127\.0\.0\.1/ }).waitFor();
+    await lastReply(page).getByRole('button', { name: /Load image “remote” from 127\.0\.0\.1/ }).waitFor();
     await page.waitForTimeout(300);
     await expect(page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).resolves.toBeUndefined();
-    await expect(assistant(page).locator('script, img, iframe').count()).resolves.toBe(0);
-    await expect(assistant(page).locator('a[href^="javascript"]').count()).resolves.toBe(0);
+    await expect(lastReply(page).locator('script, img, iframe').count()).resolves.toBe(0);
+    await expect(lastReply(page).locator('a[href^="javascript"]').count()).resolves.toBe(0);
     // Clicking "click me" does nothing either.
-    await assistant(page).getByText('click me').click();
+    await lastReply(page).getByText('click me').click();
     await page.waitForTimeout(200);
     await expect(page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).resolves.toBeUndefined();
     expect(sentinelHits).toEqual([]);
     expect(requests.filter((u) => u.startsWith(sentinelUrl))).toEqual([]);
 
     // Only on the user's click is the image fetched.
-    await assistant(page).getByRole('button', { name: /Load image/ }).click();
+    await lastReply(page).getByRole('button', { name: /Load image/ }).click();
     await expect.poll(() => sentinelHits.length).toBe(1);
     expect(sentinelHits[0]).toBe('GET /markdown-image.png auth=');
   });
@@ -231,12 +221,12 @@ describe('untrusted output and the key', () => {
   it('the key reaches the gateway and no other origin', async () => {
     const page = await popupWith(demo());
     await send(page, `please visit ${sentinelUrl}/x and ![i](${sentinelUrl}/i.png)`);
-    await assistant(page).getByText('please visit').waitFor();
+    await lastReply(page).getByText('please visit').waitFor();
     await page.getByRole('button', { name: 'Refresh models' }).click();
     await page.waitForTimeout(300);
-    const withKey = gateway.requests.filter((r) => r.bearer !== undefined);
+    const withKey = env.gateway.requests.filter((r) => r.bearer !== undefined);
     expect(withKey.length).toBeGreaterThanOrEqual(2);
-    expect(withKey.every((r) => r.bearer === gateway.demoKey)).toBe(true);
+    expect(withKey.every((r) => r.bearer === env.gateway.demoKey)).toBe(true);
     expect(sentinelHits).toEqual([]);
   });
 });

@@ -4,32 +4,24 @@
  * deleted and restored, live updates from another surface, and images.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { clearConversations, launchExtension, profileFor, resetSettings, type LaunchedExtension } from './harness';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearConversations, profileFor, resetSettings, lastReply, send } from './harness';
+import { gatewayAndExtensionPerFile } from './fixture';
 
-let ext: LaunchedExtension;
-let gateway: ReferenceGateway;
+const env = gatewayAndExtensionPerFile();
 
-beforeAll(async () => {
-  gateway = await startReferenceGateway();
-  ext = await launchExtension();
-});
-afterAll(async () => {
-  await ext?.close();
-  await gateway?.close();
-});
+
 beforeEach(() => {
-  gateway.reset();
+  env.gateway.reset();
 });
 
 async function setUp(extra: Record<string, unknown> = {}): Promise<void> {
-  await clearConversations(ext);
-  await resetSettings(ext, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, extra));
+  await clearConversations(env.ext);
+  await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, extra));
 }
 
 async function panel(): Promise<Page> {
-  const page = await ext.open('sidepanel.html');
+  const page = await env.ext.open('sidepanel.html');
   await page.setViewportSize({ width: 420, height: 900 });
   await page.getByRole('tablist', { name: 'Side panel' }).waitFor();
   return page;
@@ -45,13 +37,6 @@ async function storedProfile(page: Page): Promise<Record<string, unknown>> {
     return (await chrome.storage.local.get('settings')).settings.profiles[0]!;
   });
 }
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
-  await page.keyboard.press('Enter');
-}
-
-const lastReply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
 
 describe('catalogue', () => {
   it('search as you type, capability and owner filters, sort; the count follows', async () => {
@@ -84,17 +69,17 @@ describe('catalogue', () => {
     // Badges and the link to prices.
     const vision = page.getByRole('listitem', { name: 'vision-1' });
     await expect(vision.textContent()).resolves.toContain('image input');
-    await expect(page.getByRole('link', { name: 'Prices and details' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/models`);
+    await expect(page.getByRole('link', { name: 'Prices and details' }).getAttribute('href')).resolves.toBe(`${env.gateway.siteUrl}/models`);
     await page.close();
   });
 
   it('a catalogue that cannot be fetched says why and what to do, never an empty list in silence', async () => {
-    await resetSettings(ext, profileFor(gateway.baseUrl, gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, 'sk-wrong-key-000000000000000000000'));
     const page = await panel();
     await tab(page, 'Catalogue');
     const alert = page.getByRole('alert').filter({ hasText: 'The API key was rejected' });
     await alert.waitFor();
-    await expect(alert.getByRole('link', { name: 'Keys page' }).getAttribute('href')).resolves.toBe(`${gateway.siteUrl}/keys`);
+    await expect(alert.getByRole('link', { name: 'Keys page' }).getAttribute('href')).resolves.toBe(`${env.gateway.siteUrl}/keys`);
     await expect(count(page)).resolves.toBe('0 of 0 models');
     await page.close();
   });
@@ -119,7 +104,7 @@ describe('catalogue', () => {
     const page = await panel();
     await send(page, 'old model please');
     await lastReply(page).getByText('Legacy: old model please').waitFor();
-    gateway.withdraw('legacy-1');
+    env.gateway.withdraw('legacy-1');
     await tab(page, 'Catalogue');
     await page.getByRole('button', { name: 'Refresh models' }).click();
     await page.getByRole('alert').filter({ hasText: 'Your default model legacy-1 is not in the catalogue any more' }).waitFor();
@@ -149,7 +134,7 @@ describe('conversations', () => {
     await expect.poll(() => page.getByLabel('Conversation count').textContent()).toBe('0 conversations');
 
     // Another surface (the popup) starts a conversation: the list shows it without a reload.
-    const popup = await ext.open('popup.html');
+    const popup = await env.ext.open('popup.html');
     await send(popup, 'from the popup');
     await lastReply(popup).getByText('Echo: from the popup').waitFor();
     await popup.close();
@@ -210,11 +195,11 @@ describe('images', () => {
 describe('the real side panel', () => {
   it('"Continue in side panel" opens the panel on the same conversation', async () => {
     await setUp();
-    const popup = await ext.open('popup.html');
+    const popup = await env.ext.open('popup.html');
     await send(popup, 'continue me');
     await lastReply(popup).getByText('Echo: continue me').waitFor();
     await popup.getByRole('button', { name: 'Continue in side panel' }).click();
-    const cdp = await ext.context.newCDPSession(popup);
+    const cdp = await env.ext.context.newCDPSession(popup);
     await expect.poll(async () => {
       const { targetInfos } = await cdp.send('Target.getTargets');
       return targetInfos.some((t) => /\/sidepanel\.html\?conversation=/.test(t.url));
