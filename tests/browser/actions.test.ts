@@ -27,6 +27,8 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/article.html`;
 });
 afterAll(async () => {
+  // The browser may still hold connections to it (and closes after this hook): drop them.
+  site?.closeAllConnections();
   await new Promise((r) => site?.close(r));
 });
 beforeEach(() => {

@@ -34,7 +34,8 @@ describe('the built extension', () => {
 
   it('the popup starts on the first-run setup, with the fields tests and users rely on', async () => {
     const page = await ext.open('popup.html');
-    await expect(page.getByRole('heading', { name: 'Connect your gateway' }).isVisible()).resolves.toBe(true);
+    // The popup reads the settings first; wait for its first real render.
+    await page.getByRole('heading', { name: 'Connect your gateway' }).waitFor();
     for (const name of ['Gateway address', 'API key', 'Paste to import']) {
       await expect(page.getByRole('textbox', { name, exact: true }).count()).resolves.toBe(1);
     }

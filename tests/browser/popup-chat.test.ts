@@ -26,6 +26,8 @@ beforeAll(async () => {
   sentinelUrl = `http://127.0.0.1:${(sentinel.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  // The browser may still hold connections to it (and closes after this hook): drop them.
+  sentinel?.closeAllConnections();
   await new Promise((resolve) => sentinel?.close(resolve));
 });
 beforeEach(async () => {
