@@ -7,6 +7,7 @@ import { RUNS_PORT } from '@/lib/protocol/messages';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
+import { gatewayLimitsFrom } from '@/lib/settings/schema';
 import { loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
@@ -17,7 +18,7 @@ export default defineBackground(() => {
     // No run starts before they are marked, so a new reply is never mistaken for one of them.
     ready: store.markStreamingInterrupted().catch(() => undefined),
     loadSettings: async () => (await loadSettings()).settings,
-    clientFor: (profile) => createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey }),
+    clientFor: (profile, settings) => createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey, limits: gatewayLimitsFrom(settings) }),
     onActiveRunsChange: createKeepAlive(),
   });
 

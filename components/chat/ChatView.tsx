@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
 import { useCatalogue } from '@/components/hooks/useCatalogue';
 import { useConversation } from '@/components/hooks/useConversation';
@@ -11,10 +12,14 @@ import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { MessageView } from './MessageView';
 import { ModelPicker } from './ModelPicker';
+import { refusalText } from './words';
 
 interface ChatViewProps {
   surface: Surface;
+  /** The active profile: where a new conversation goes. */
   profile: Profile;
+  /** Every profile: an existing conversation continues on its own. */
+  profiles: readonly Profile[];
   conversationId: string | undefined;
   onConversationChange(id: string | undefined): void;
   /** Surface-specific actions (continue in side panel, open in a tab). */
@@ -23,10 +28,69 @@ interface ChatViewProps {
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
 
+/** Seconds until `at`, ticking once a second while it is in the future. */
+function useCountdown(at: number | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (at === undefined || at <= Date.now()) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [at]);
+  return at === undefined ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** Retry, once per click: ignored while a retry is starting, and waiting out a Retry-After. */
+function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetry(): Promise<void> }) {
+  const wait = useCountdown(retryAt);
+  const [starting, setStarting] = useState(false);
+  const inFlight = useRef(false);
+  const click = async (): Promise<void> => {
+    if (inFlight.current || wait > 0) return;
+    inFlight.current = true;
+    setStarting(true);
+    try {
+      await onRetry();
+    } finally {
+      inFlight.current = false;
+      setStarting(false);
+    }
+  };
+  return (
+    <button type="button" className="retry" disabled={starting || wait > 0} aria-busy={starting} onClick={() => void click()}>
+      {wait > 0 ? `Retry in ${wait} s` : 'Retry'}
+    </button>
+  );
+}
+
+/** The conversation's own profile was deleted: the user picks where it continues. */
+function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profile[]; chosen: string | undefined; onChoose(id: string): void }) {
+  const target = profiles.find((p) => p.id === chosen);
+  return (
+    <div role="alert" aria-label="Gateway profile deleted" className="callout">
+      <p className="callout-title">This conversation's gateway profile was deleted</p>
+      {target === undefined
+        ? <p>Its messages stay here. To continue it, choose a gateway: the whole conversation is sent there with that gateway's key.</p>
+        : <p>Your next message goes to {target.name} ({new URL(target.baseUrl).origin}), with the whole conversation.</p>}
+      <p className="callout-links">
+        {profiles.map((p) => (
+          <button key={p.id} type="button" aria-pressed={p.id === chosen} onClick={() => onChoose(p.id)}>Continue with {p.name}</button>
+        ))}
+      </p>
+    </div>
+  );
+}
+
 /** One conversation: messages streamed by the background, a model picker and a composer. */
-export function ChatView({ surface, profile, conversationId, onConversationChange, actions }: ChatViewProps) {
+export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions }: ChatViewProps) {
   const store = conversationStore();
   const view = useConversation(store, conversationId);
+  // A conversation continues on its own profile (its history and key stay with its gateway).
+  const ownProfileId = view.conversation?.profileId;
+  const own = ownProfileId === undefined ? undefined : profiles.find((p) => p.id === ownProfileId);
+  const [switchTo, setSwitchTo] = useState<{ conversationId: string; profileId: string }>();
+  const chosenSwitch = switchTo !== undefined && switchTo.conversationId === conversationId ? switchTo.profileId : undefined;
+  const profileGone = view.conversation !== undefined && own === undefined;
+  const profile = own ?? profiles.find((p) => p.id === chosenSwitch) ?? active;
   const catalogue = useCatalogue(profile);
   const [chosenModel, setChosenModel] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
@@ -45,10 +109,15 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
 
   const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);
-    const input = { surface, conversationId, profileId: profile.id, model, text, ...(images.length > 0 ? { images } : {}) };
+    const input = {
+      surface, conversationId, model, text,
+      ...(conversationId === undefined ? { profileId: active.id } : {}),
+      ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
+      ...(images.length > 0 ? { images } : {}),
+    };
     const result = await askBackground({ type: 'run.start', input });
     if (!result.ok) {
-      setNotice(result.message);
+      setNotice(refusalText(result));
       return false;
     }
     if (result.conversationId !== conversationId) onConversationChange(result.conversationId);
@@ -61,8 +130,12 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
 
   const retry = async (messageId: string): Promise<void> => {
     setNotice(undefined);
-    const result = await askBackground({ type: 'run.retry', messageId, ...(model === undefined ? {} : { model }) });
-    if (!result.ok) setNotice(result.message);
+    const result = await askBackground({
+      type: 'run.retry', messageId,
+      ...(model === undefined ? {} : { model }),
+      ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
+    });
+    if (!result.ok) setNotice(refusalText(result));
   };
 
   // Seed part 4, rule 2: images only for a model whose capability includes them.
@@ -92,20 +165,25 @@ export function ChatView({ surface, profile, conversationId, onConversationChang
         </p>
       )}
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
+      {view.storeError !== undefined && <StoreProblemCallout {...view.storeError} />}
+      {profileGone && conversationId !== undefined && (
+        <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
+      )}
       <div className="messages" role="log" aria-label="Chat history" ref={log}>
+        <UnreadableNote count={view.unreadable} what="messages" />
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
         {view.messages.map((m) => <MessageView key={m.id} message={m} />)}
         {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
           <div className="after-reply">
             {modelMissing && <button type="button" onClick={() => picker.current?.focus()}>Choose another model</button>}
-            <button type="button" className="retry" onClick={() => void retry(last.id)}>Retry</button>
+            <RetryButton key={last.id} retryAt={last.error?.retryAt} onRetry={() => retry(last.id)} />
           </div>
         )}
       </div>
       {view.saveError !== undefined && <p role="alert" className="notice">{view.saveError}</p>}
       {notice !== undefined && <p role="alert" className="notice">{notice}</p>}
       {/* A new conversation gets a fresh, focused composer. */}
-      <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} images={images} onSend={send} onStop={stop} />
+      <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={send} onStop={stop} />
       {actions !== undefined && <footer className="chat-actions">{actions}</footer>}
     </section>
   );

@@ -1,4 +1,6 @@
-import { useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { checkMessageSize } from '@/lib/runs/limits';
+import { tooLargeText } from './words';
 
 /** Whether the chosen model takes images, and what the user can do about it. */
 export interface ImageSupport {
@@ -48,6 +50,8 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
   const [attached, setAttached] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
+  // Two Enters (or clicks) in one tick both see the same render: the ref refuses the second.
+  const inFlight = useRef(false);
   const canAttach = images?.accepts === true && !disabled;
 
   const attach = async (files: Iterable<File>): Promise<void> => {
@@ -73,10 +77,22 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
   };
 
   const send = async (): Promise<void> => {
-    if ((text.trim() === '' && attached.length === 0) || streaming || sending) return;
+    if ((text.trim() === '' && attached.length === 0) || streaming || inFlight.current) return;
+    const tooLarge = checkMessageSize(text.trim(), attached);
+    if (tooLarge !== undefined) {
+      setProblem(tooLargeText(tooLarge));
+      return;
+    }
+    setProblem(undefined);
+    inFlight.current = true;
     setSending(true);
-    const sent = await onSend(text, attached);
-    setSending(false);
+    let sent: boolean;
+    try {
+      sent = await onSend(text, attached);
+    } finally {
+      inFlight.current = false;
+      setSending(false);
+    }
     if (sent) {
       setText('');
       setAttached([]);

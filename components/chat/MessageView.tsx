@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
 import { Markdown } from './Markdown';
@@ -18,8 +18,25 @@ function UsageLine({ usage }: { usage: NonNullable<Message['usage']> }) {
   return <p className="usage" aria-label="Token usage">Tokens: {parts.join(' · ')}</p>;
 }
 
+/** Earlier answers to the same question, kept when the reply was asked for again. */
+function EarlierVersions({ versions }: { versions: NonNullable<Message['versions']> }) {
+  return (
+    <details className="versions">
+      <summary>Earlier {versions.length === 1 ? 'version' : `versions (${versions.length})`}</summary>
+      {versions.map((v, i) => (
+        <section key={i} aria-label={`Earlier version ${i + 1}`} className="version">
+          <p className="hint">{v.model ?? ''}{v.status === 'complete' ? '' : ` · ${v.status}`}</p>
+          {v.text !== '' ? <Markdown text={v.text} /> : <p className="hint">(reasoning only)</p>}
+        </section>
+      ))}
+    </details>
+  );
+}
+
 /** Memoised: while one reply streams, the other messages are not rendered again. */
 export const MessageView = memo(function MessageView({ message }: { message: Message }) {
+  // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
+  const [putBack, setPutBack] = useState(false);
   if (message.role === 'user') {
     return (
       <article aria-label="User message" className="message message-user">
@@ -31,19 +48,33 @@ export const MessageView = memo(function MessageView({ message }: { message: Mes
     );
   }
   const streaming = message.status === 'streaming';
+  const moved = !streaming ? message.movedToReasoning : undefined;
+  let reasoning = message.reasoning;
+  let text = message.text;
+  if (moved !== undefined && putBack) {
+    const [start, end] = moved;
+    text = `${reasoning.slice(start, end)}</think>${text === '' ? '' : `\n\n${text}`}`;
+    reasoning = reasoning.slice(0, start) + reasoning.slice(end);
+  }
   return (
     <article aria-label="Assistant message" aria-busy={streaming} className={`message message-assistant status-${message.status}`} data-status={message.status}>
-      {message.reasoning !== '' && (
+      {reasoning !== '' && (
         <details className="reasoning">
           <summary>Reasoning{streaming && message.text === '' ? '…' : ''}</summary>
-          <div className="reasoning-text">{message.reasoning}</div>
+          <div className="reasoning-text">{reasoning}</div>
         </details>
       )}
-      {message.text !== '' && <Markdown text={message.text} />}
+      {moved !== undefined && (
+        <button type="button" className="link" aria-pressed={putBack} onClick={() => setPutBack(!putBack)}>
+          {putBack ? 'Fold the text before </think> into reasoning' : 'Show the text before </think> as part of the reply'}
+        </button>
+      )}
+      {text !== '' && <Markdown text={text} />}
       {streaming && message.text === '' && message.reasoning === '' && <p className="waiting">Waiting for the first words…</p>}
       {STATUS_NOTE[message.status] !== undefined && <p className="status-note">{STATUS_NOTE[message.status]}</p>}
       {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} />}
       {message.usage !== undefined && <UsageLine usage={message.usage} />}
+      {message.versions !== undefined && message.versions.length > 0 && <EarlierVersions versions={message.versions} />}
     </article>
   );
 });

@@ -4,6 +4,7 @@ import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
+import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
 
@@ -39,9 +40,9 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   return (
     <main aria-label={NAMES[surface]} className={surface}>
       <h1 className="visually-hidden">Gateway Chat: {NAMES[surface]}</h1>
-      {profile === undefined
+      {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
         ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
-        : <ChatView surface={surface} profile={profile} conversationId={conversationId} onConversationChange={change} />}
+        : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} />}
     </main>
   );
 }

@@ -1,8 +1,10 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import { conversationStore } from '@/components/data';
+import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { VirtualList } from '@/components/VirtualList';
 import type { Conversation } from '@/lib/conversations/records';
-import type { DeletedConversation } from '@/lib/conversations/store';
+import { storeProblem, type DeletedConversation, type StoreProblem } from '@/lib/conversations/store';
+import { askBackground } from '@/lib/protocol/background.adapter';
 
 const UNDO_MS = 10_000;
 const FIRST_SCREEN = 40;
@@ -69,21 +71,26 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
   const [conversations, setConversations] = useState<Conversation[] | undefined>();
   const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
   const [complete, setComplete] = useState(false);
+  const [unreadable, setUnreadable] = useState(0);
+  const [problem, setProblem] = useState<{ problem: StoreProblem; detail: string } | undefined>();
   const list = conversations ?? [];
 
   useEffect(() => {
     // A first screenful at once; the whole list (thousands) follows and stays live.
     let whole = false;
-    void conversationStore().listConversations(FIRST_SCREEN).then((first) => {
+    const failed = (error: unknown): void => setProblem(storeProblem(error));
+    conversationStore().listConversations(FIRST_SCREEN).then((first) => {
       if (whole) return;
       setConversations(first);
       setComplete(first.length < FIRST_SCREEN);
-    });
-    return conversationStore().watchConversations((all) => {
+    }, failed);
+    return conversationStore().watchConversations((all, skipped) => {
       whole = true;
       setConversations(all);
+      setUnreadable(skipped);
       setComplete(true);
-    });
+      setProblem(undefined);
+    }, failed);
   }, []);
 
   useEffect(() => {
@@ -92,13 +99,23 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
     return () => clearTimeout(timer);
   }, [deleted]);
 
-  const remove = (conversation: Conversation): void => {
-    void conversationStore().deleteConversation(conversation.id).then((removed) => setDeleted(removed));
-  };
+  // Stable, so that memoised rows are not drawn again on every change of the list.
+  const remove = useCallback((conversation: Conversation): void => {
+    void (async () => {
+      // A reply still streaming is stopped first (the gateway stops billing it) and its end is
+      // saved, so that Undo brings back what arrived, marked stopped, with Retry.
+      await askBackground({ type: 'conversation.stop', conversationId: conversation.id });
+      try {
+        setDeleted(await conversationStore().deleteConversation(conversation.id));
+      } catch (error) {
+        setProblem(storeProblem(error));
+      }
+    })();
+  }, []);
 
   const undo = (): void => {
     if (deleted === undefined) return;
-    void conversationStore().restoreConversation(deleted);
+    conversationStore().restoreConversation(deleted).catch((error: unknown) => setProblem(storeProblem(error)));
     setDeleted(undefined);
   };
 
@@ -108,6 +125,8 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
         <button type="button" onClick={onNew}>New chat</button>
         <p aria-label="Conversation count">{conversations === undefined ? 'Loading…' : `${list.length}${complete ? '' : '+'} conversations`}</p>
       </div>
+      {problem !== undefined && <StoreProblemCallout {...problem} />}
+      <UnreadableNote count={unreadable} what="conversations" />
       {deleted !== undefined && (
         <p role="status" className="undo">
           Deleted “{deleted.conversation.title}”. <button type="button" onClick={undo}>Undo</button>

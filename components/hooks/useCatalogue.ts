@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { GatewayError, createGatewayClient, type ModelInfo } from '@/lib/gateway';
 import { storedError, type StoredError } from '@/lib/conversations/records';
 import type { Profile } from '@/lib/settings/schema';
@@ -12,49 +12,69 @@ export interface Catalogue {
   refresh(): Promise<void>;
 }
 
-/** The profile's model list: the cached copy at once, fetched when there is none or on refresh. */
+/** What was fetched, and for which profile, address and key: anything else is not shown. */
+interface Fetched {
+  key: string;
+  models: ModelInfo[];
+  fetchedAt?: number;
+  error?: StoredError;
+}
+
+/**
+ * The profile's model list: the cached copy at once, fetched when there is none or on refresh.
+ * A fetch for a profile, address or key that has since changed is aborted, and its late
+ * answer never replaces the current one.
+ */
 export function useCatalogue(profile: Profile | undefined): Catalogue {
-  const [models, setModels] = useState<ModelInfo[]>([]);
-  const [fetchedAt, setFetchedAt] = useState<number | undefined>();
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<StoredError | undefined>();
   const profileId = profile?.id;
   const baseUrl = profile?.baseUrl;
   const siteUrl = profile?.siteUrl;
   const apiKey = profile?.apiKey;
+  const key = `${profileId ?? ''}\n${baseUrl ?? ''}\n${apiKey ?? ''}`;
+  const [fetched, setFetched] = useState<Fetched>();
+  const [loadingKey, setLoadingKey] = useState<string>();
+  const current = useRef<AbortController | undefined>(undefined);
 
   const refresh = useCallback(async () => {
     if (profileId === undefined || baseUrl === undefined || apiKey === undefined) return;
-    setLoading(true);
-    setError(undefined);
+    current.current?.abort();
+    const controller = new AbortController();
+    current.current = controller;
+    setLoadingKey(key);
     try {
-      const list = await createGatewayClient({ baseUrl, siteUrl, apiKey }).listModels();
-      setModels(list);
-      setFetchedAt(Date.now());
+      const list = await createGatewayClient({ baseUrl, siteUrl, apiKey }).listModels({ signal: controller.signal });
+      if (controller.signal.aborted) return;
+      setFetched({ key, models: list, fetchedAt: Date.now() });
       await saveCatalogue(profileId, baseUrl, list);
     } catch (e) {
-      setError(storedError(e instanceof GatewayError ? e : new GatewayError({ kind: 'bad_response', url: `${baseUrl}/models`, detail: String(e) })));
+      if (controller.signal.aborted) return;
+      const error = storedError(e instanceof GatewayError ? e : new GatewayError({ kind: 'bad_response', url: `${baseUrl}/models`, detail: String(e) }), apiKey);
+      setFetched((before) => ({ key, models: before?.key === key ? before.models : [], fetchedAt: before?.key === key ? before.fetchedAt : undefined, error }));
     } finally {
-      setLoading(false);
+      if (current.current === controller) {
+        current.current = undefined;
+        setLoadingKey(undefined);
+      }
     }
-  }, [profileId, baseUrl, siteUrl, apiKey]);
+  }, [key, profileId, baseUrl, siteUrl, apiKey]);
 
   useEffect(() => {
     if (profileId === undefined || baseUrl === undefined) return;
     let live = true;
     void loadCatalogue(profileId).then((cache) => {
       if (!live) return;
-      if (cache !== undefined && cache.baseUrl === baseUrl) {
-        setModels(cache.models);
-        setFetchedAt(cache.fetchedAt);
-      } else {
-        void refresh();
-      }
+      if (cache !== undefined && cache.baseUrl === baseUrl) setFetched({ key, models: cache.models, fetchedAt: cache.fetchedAt });
+      else void refresh();
     });
     return () => {
       live = false;
+      current.current?.abort();
+      current.current = undefined;
     };
-  }, [profileId, baseUrl, refresh]);
+  }, [key, profileId, baseUrl, refresh]);
 
-  return { models, fetchedAt, loading, error, refresh };
+  return useMemo(() => {
+    const mine = fetched?.key === key ? fetched : undefined;
+    return { models: mine?.models ?? [], fetchedAt: mine?.fetchedAt, loading: loadingKey === key, error: mine?.error, refresh };
+  }, [fetched, key, loadingKey, refresh]);
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } from '@/lib/conversations/records';
-import type { ConversationStore } from '@/lib/conversations/store';
+import { storeProblem, type ConversationStore, type StoreProblem } from '@/lib/conversations/store';
 import { watchRuns } from '@/lib/protocol/background.adapter';
 import type { RunEvent } from '@/lib/runs/run-manager';
 
@@ -17,6 +17,10 @@ export interface ConversationView {
   streaming: Message | undefined;
   /** Set when a reply could not be saved (full disk): shown, text kept on screen. */
   saveError: string | undefined;
+  /** The database could not be read: shown with what to do, instead of an empty conversation. */
+  storeError: { problem: StoreProblem; detail: string } | undefined;
+  /** Messages that could not be read (damaged, or written by a newer version). */
+  unreadable: number;
 }
 
 /**
@@ -27,14 +31,16 @@ export function useConversation(store: ConversationStore, conversationId: string
   // Each piece of state is tagged with the conversation it belongs to, so switching
   // conversations never shows the previous one's messages for a frame.
   const [conversation, setConversation] = useState<{ id: string; value: Conversation | undefined }>();
-  const [saved, setSaved] = useState<{ id: string; messages: Message[] }>();
+  const [saved, setSaved] = useState<{ id: string; messages: Message[]; unreadable: number }>();
+  const [storeError, setStoreError] = useState<{ id: string; problem: StoreProblem; detail: string }>();
   const [live, setLive] = useState<{ id: string; runs: ReadonlyMap<string, LiveRun> }>();
   const [saveError, setSaveError] = useState<{ id: string; text: string }>();
 
   useEffect(() => {
     if (conversationId === undefined) return;
-    const unwatchConversation = store.watchConversation(conversationId, (value) => setConversation({ id: conversationId, value }));
-    const unwatchMessages = store.watchMessages(conversationId, (messages) => setSaved({ id: conversationId, messages }));
+    const failed = (error: unknown): void => setStoreError({ id: conversationId, ...storeProblem(error) });
+    const unwatchConversation = store.watchConversation(conversationId, (value) => setConversation({ id: conversationId, value }), failed);
+    const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => setSaved({ id: conversationId, messages, unreadable }), failed);
     return () => {
       unwatchConversation();
       unwatchMessages();
@@ -96,6 +102,8 @@ export function useConversation(store: ConversationStore, conversationId: string
       messages,
       streaming: messages.find((m) => m.status === 'streaming'),
       saveError: mine(saveError)?.text,
+      storeError: mine(storeError),
+      unreadable: mine(saved)?.unreadable ?? 0,
     };
-  }, [conversationId, conversation, saved, live, saveError]);
+  }, [conversationId, conversation, saved, live, saveError, storeError]);
 }

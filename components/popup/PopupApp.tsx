@@ -4,6 +4,7 @@ import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import { ConnectionForm } from '@/components/settings/ConnectionForm';
+import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { activeProfile, defaultSettings, type Profile } from '@/lib/settings/schema';
 import { saveSettings } from '@/lib/settings/storage.adapter';
 import { currentWindowId, openInSidePanel, openInTab } from '@/lib/surfaces/open.adapter';
@@ -44,6 +45,7 @@ export function PopupApp() {
   }, []);
 
   if (parsed === undefined || !restored) return <main aria-label="Quick chat" aria-busy="true" className="popup" />;
+  if (!parsed.ok) return <main aria-label="Quick chat" className="popup"><SettingsProblem message={parsed.message} /></main>;
   const profile = activeProfile(parsed.settings);
   if (profile === undefined) return <FirstRun />;
 
@@ -52,6 +54,7 @@ export function PopupApp() {
       <ChatView
         surface="popup"
         profile={profile}
+        profiles={parsed.settings.profiles}
         conversationId={conversationId}
         onConversationChange={setConversationId}
         actions={

@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { importConnection } from '@/lib/connection/import';
 import { checkApiKey, maskApiKey, normalizeApiKey } from '@/lib/connection/key-check';
 import { storedError, type StoredError } from '@/lib/conversations/records';
-import { GatewayError, createGatewayClient, endpointUrl, tryResolveGatewayAddress, type ApiStyle } from '@/lib/gateway';
+import { GatewayError, createGatewayClient, endpointUrl, sendsKeyInClear, tryResolveGatewayAddress, type ApiStyle } from '@/lib/gateway';
 import { newId } from '@/lib/conversations/store';
 import type { Profile } from '@/lib/settings/schema';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
@@ -18,9 +18,17 @@ interface ConnectionFormProps {
 
 type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number } | { state: 'failed'; error: StoredError };
 
+function originOf(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}
+
 /**
  * Gateway address and API key, checked as the user types; paste to import; test the
  * connection; save (asking the browser for access to that one origin first).
+ *
+ * The key stays with its address: the form remembers which origin the key was entered for,
+ * and when the address moves to another origin, nothing is sent (Test and Save wait) until
+ * the user clears the key or says it belongs to the new address too.
  */
 export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
   // The profile's id is fixed when the form opens, so saving twice never makes two profiles.
@@ -28,6 +36,9 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
   const [name, setName] = useState(profile?.name ?? '');
   const [address, setAddress] = useState(profile?.baseUrl ?? '');
   const [key, setKey] = useState(profile?.apiKey ?? '');
+  /** The origin the key was entered for; null when it was typed before any address. */
+  const [keyFor, setKeyFor] = useState<string | null>(() => (profile !== undefined && profile.apiKey !== '' ? originOf(profile.baseUrl) : null));
+  const [keyCleared, setKeyCleared] = useState<{ from: string; to: string } | undefined>();
   const [apiStyle, setApiStyle] = useState<ApiStyle>(profile?.apiStyle ?? 'chat');
   const [reveal, setReveal] = useState(false);
   const [pasted, setPasted] = useState('');
@@ -37,8 +48,33 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
   const ids = { address: useId(), key: useId(), name: useId(), style: useId(), paste: useId() };
 
   const resolved = address.trim() === '' ? undefined : tryResolveGatewayAddress(address);
+  const origin = resolved?.ok === true ? originOf(resolved.baseUrl) : undefined;
   const keyIssue = key === '' ? undefined : checkApiKey(key);
-  const ready = resolved?.ok === true && keyIssue === undefined && key !== '';
+  /** The key was entered for another origin than the one the address now names. */
+  const keyElsewhere = key !== '' && keyFor !== null && origin !== undefined && origin !== keyFor ? { from: keyFor, to: origin } : undefined;
+  const ready = resolved?.ok === true && keyIssue === undefined && key !== '' && keyElsewhere === undefined;
+  const cleartext = resolved?.ok === true && sendsKeyInClear(resolved.baseUrl);
+
+  // A test still running for an address or key that has since changed must not report.
+  const testRun = useRef<{ controller: AbortController } | undefined>(undefined);
+  const cancelTest = (): void => {
+    testRun.current?.controller.abort();
+    testRun.current = undefined;
+    setTest({ state: 'idle' });
+  };
+  useEffect(() => () => testRun.current?.controller.abort(), []);
+
+  const changeAddress = (value: string): void => {
+    setAddress(value);
+    setKeyCleared(undefined);
+    cancelTest();
+  };
+  const changeKey = (value: string): void => {
+    setKey(value);
+    setKeyFor(origin ?? null);
+    setKeyCleared(undefined);
+    cancelTest();
+  };
   const endpoint = resolved?.ok === true ? endpointUrl(resolved.baseUrl, apiStyle === 'responses' ? '/responses' : '/chat/completions') : undefined;
 
   const doImport = (): void => {
@@ -48,13 +84,22 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       return;
     }
     const found = result.found;
+    const foundOrigin = found.baseUrl === undefined ? undefined : originOf(found.baseUrl);
     if (found.baseUrl !== undefined) setAddress(found.baseUrl);
-    if (found.apiKey !== undefined) setKey(found.apiKey);
+    if (found.apiKey !== undefined) {
+      setKey(found.apiKey);
+      setKeyFor(foundOrigin ?? origin ?? null);
+      setKeyCleared(undefined);
+    } else if (foundOrigin !== undefined && key !== '' && keyFor !== foundOrigin) {
+      // An address without a key: the key in the field belongs to another gateway.
+      setKey('');
+      setKeyCleared({ from: keyFor ?? origin ?? 'the previous address', to: foundOrigin });
+    }
     if (name === '' && found.siteUrl !== undefined) setName(new URL(found.siteUrl).host);
     const parts = [found.baseUrl !== undefined ? `address ${found.baseUrl}` : undefined, found.apiKey !== undefined ? `key ${maskApiKey(found.apiKey)}` : undefined].filter(Boolean);
     const missing = found.baseUrl === undefined ? ' No address was in it: enter the gateway address.' : found.apiKey === undefined ? ' No key was in it: paste the API key.' : '';
     setImported({ ok: true, text: `Found in the ${found.source}: ${parts.join(', ')}.${missing}`, warning: found.keyIssue?.message });
-    setTest({ state: 'idle' });
+    cancelTest();
   };
 
   const profileFromForm = (): Profile | undefined => {
@@ -74,21 +119,27 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
 
   const testConnection = async (): Promise<void> => {
     const draft = profileFromForm();
-    if (draft === undefined) return;
+    if (draft === undefined || !ready) return;
+    testRun.current?.controller.abort();
+    const run = { controller: new AbortController() };
+    testRun.current = run;
     // Asked first, while the click still counts as a user gesture.
     const granted = await requestGatewayAccess(draft.baseUrl);
+    if (testRun.current !== run) return;
     if (!granted) {
       setTest({ state: 'failed', error: storedError(new GatewayError({ kind: 'network', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: `access to ${new URL(draft.baseUrl).origin} was not granted, so the extension may not call it` })) });
       return;
     }
     setTest({ state: 'testing' });
     try {
-      const models = await createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey }).listModels();
+      const models = await createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey }).listModels({ signal: run.controller.signal });
+      if (testRun.current !== run) return;
       setTest({ state: 'ok', count: models.length });
       await saveCatalogue(profileId, draft.baseUrl, models);
     } catch (error) {
+      if (testRun.current !== run) return;
       const e = error instanceof GatewayError ? error : new GatewayError({ kind: 'bad_response', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: String(error) });
-      setTest({ state: 'failed', error: storedError(e) });
+      setTest({ state: 'failed', error: storedError(e, draft.apiKey) });
     }
   };
 
@@ -121,16 +172,31 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} placeholder="My gateway" />
 
       <label htmlFor={ids.address}>Gateway address</label>
-      <input id={ids.address} value={address} onChange={(e) => { setAddress(e.target.value); setTest({ state: 'idle' }); }} placeholder="https://your-gateway.example or https://your-gateway.example/v1" spellCheck={false} autoComplete="off" />
+      <input id={ids.address} value={address} onChange={(e) => changeAddress(e.target.value)} placeholder="https://your-gateway.example or https://your-gateway.example/v1" spellCheck={false} autoComplete="off" />
       {resolved?.ok === false && <p role="alert" className="problem">{resolved.error.message}</p>}
       {endpoint !== undefined && <p className="hint" aria-label="Endpoint">Requests go to <code>{endpoint}</code></p>}
+      {cleartext && (
+        <p role="note" aria-label="Security warning" className="problem">
+          This address uses plain http:// to another machine: the API key would cross the network unencrypted. Use https:// if the gateway offers it.
+        </p>
+      )}
 
       <label htmlFor={ids.key}>API key</label>
       <div className="key-row">
-        <input id={ids.key} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => { setKey(e.target.value); setTest({ state: 'idle' }); }} spellCheck={false} autoComplete="off" placeholder="sk-…" />
+        <input id={ids.key} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => changeKey(e.target.value)} spellCheck={false} autoComplete="off" placeholder="sk-…" />
         <button type="button" onClick={() => setReveal(!reveal)} aria-pressed={reveal}>{reveal ? 'Hide key' : 'Show key'}</button>
       </div>
       {keyIssue !== undefined && <p role="alert" className="problem">{keyIssue.message}</p>}
+      {keyElsewhere !== undefined && (
+        <div role="alert" aria-label="Key for another address" className="problem">
+          <p>This key was entered for {keyElsewhere.from}, but the address now points at {keyElsewhere.to}. Nothing is sent until you choose: paste the key for {keyElsewhere.to}, or keep this key if it belongs there too.</p>
+          <button type="button" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>Clear the key</button>
+          <button type="button" onClick={() => setKeyFor(keyElsewhere.to)}>Keep the key for the new address</button>
+        </div>
+      )}
+      {keyCleared !== undefined && key === '' && (
+        <p role="status" className="problem">The key for {keyCleared.from} was cleared: paste the key for {keyCleared.to}.</p>
+      )}
 
       <label htmlFor={ids.style}>API style</label>
       <select id={ids.style} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as ApiStyle)}>

@@ -6,6 +6,7 @@ import { ConversationList } from '@/components/conversations/ConversationList';
 import { conversationStore } from '@/components/data';
 import { useCatalogue } from '@/components/hooks/useCatalogue';
 import { useSettings } from '@/components/hooks/useSettings';
+import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { activeProfile, type Profile } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 
@@ -16,7 +17,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'catalogue', label: 'Catalogue' },
 ];
 
-function Panel({ profile }: { profile: Profile }) {
+function Panel({ profile, profiles }: { profile: Profile; profiles: readonly Profile[] }) {
   const [tab, setTab] = useState<Tab>('chat');
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);
@@ -48,7 +49,7 @@ function Panel({ profile }: { profile: Profile }) {
         ))}
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
-        {tab === 'chat' && restored && <ChatView surface="sidepanel" profile={profile} conversationId={conversationId} onConversationChange={open} />}
+        {tab === 'chat' && restored && <ChatView surface="sidepanel" profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} />}
         {tab === 'conversations' && <ConversationList activeId={conversationId} catalogueIds={catalogueIds} onOpen={open} onNew={() => open(undefined)} />}
         {tab === 'catalogue' && <CatalogueView profile={profile} catalogue={catalogue} />}
       </div>
@@ -64,9 +65,9 @@ export function SidePanelApp() {
   return (
     <main aria-label="Side panel" className="sidepanel">
       <h1 className="visually-hidden">Gateway Chat</h1>
-      {profile === undefined
+      {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
         ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
-        : <Panel profile={profile} />}
+        : <Panel profile={profile} profiles={parsed.settings.profiles} />}
     </main>
   );
 }

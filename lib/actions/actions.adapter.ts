@@ -10,7 +10,7 @@ import { RunError, type RunManager } from '../runs/run-manager';
 import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
 import { ACTION_PREFIX, MenuSync, buildMenu, type MenuEntry } from './menu';
-import { startAction } from './run-action';
+import { recordActionRefusal, startAction } from './run-action';
 import { languageName } from './template';
 
 export interface ActionsDeps {
@@ -63,13 +63,6 @@ export function wireActions(deps: ActionsDeps) {
     return sync.apply(menu);
   };
 
-  /** A refusal (no selection, no gateway yet) still lands in the panel, as a note saying what to do. */
-  const recordRefusal = async (conversationId: string, settings: Settings, message: string): Promise<void> => {
-    const profile = activeProfile(settings);
-    await deps.store.createConversation({ id: conversationId, profileId: profile?.id ?? 'none', model: profile?.defaultModel ?? '', surface: 'action', title: 'Action not run' });
-    await deps.store.addMessage({ id: newId(), conversationId, seq: 0, role: 'user', text: '', reasoning: '', status: 'complete', notice: message, createdAt: Date.now() });
-  };
-
   /** `pick` names the action once the settings are read (after the panel has opened). */
   const run = async (pick: (settings: Settings) => string, tab: TabLike | undefined, selectionText: string | undefined, frameId: number | undefined): Promise<string> => {
     const conversationId = newId();
@@ -79,7 +72,7 @@ export function wireActions(deps: ActionsDeps) {
     try {
       await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, browserLanguage: browserLanguage() });
     } catch (error) {
-      await recordRefusal(conversationId, settings, error instanceof RunError ? error.message : `The action could not start: ${String(error)}`);
+      await recordActionRefusal(deps.store, settings, conversationId, error instanceof RunError ? error.message : `The action could not start: ${String(error)}`).catch(() => undefined);
     }
     await opened;
     return conversationId;

@@ -4,6 +4,7 @@
  * that keeps the page's title and URL. The user's system prompt is untouched: page text never
  * goes there.
  */
+import { newId, type ConversationStore } from '../conversations/store';
 import { RunError, type RunManager } from '../runs/run-manager';
 import { activeProfile, type Settings } from '../settings/schema';
 import { prepareSelection } from './large-selection';
@@ -41,4 +42,16 @@ export async function startAction(runs: RunManager, settings: Settings, request:
     ...(page.url === '' ? {} : { source: page }),
     ...(prepared.notice === undefined ? {} : { notice: prepared.notice }),
   });
+}
+
+/**
+ * An action that could not run (no selection, no gateway yet, a full disk) still lands in the
+ * panel that opened for it, as a note saying what to do. The start may have created the
+ * conversation before failing, so this adds to it rather than creating it again.
+ */
+export async function recordActionRefusal(store: ConversationStore, settings: Settings, conversationId: string, message: string): Promise<void> {
+  const profile = activeProfile(settings);
+  await store.ensureConversation({ id: conversationId, profileId: profile?.id ?? 'none', model: profile?.defaultModel ?? '', surface: 'action', title: 'Action not run' });
+  const seq = ((await store.messages(conversationId)).at(-1)?.seq ?? -1) + 1;
+  await store.addMessage({ id: newId(), conversationId, seq, role: 'user', text: '', reasoning: '', status: 'complete', notice: message, createdAt: Date.now() });
 }

@@ -3,7 +3,7 @@
  * version of the extension may have written it), so every record read is parsed with these.
  */
 import * as z from 'zod/mini';
-import { GATEWAY_ERROR_KINDS, type GatewayError, type Usage } from '../gateway';
+import { GATEWAY_ERROR_KINDS, redactSecrets, type GatewayError, type Usage } from '../gateway';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -19,6 +19,8 @@ export const StoredErrorSchema = z.object({
   code: z.optional(z.string()),
   gatewayMessage: z.optional(z.string()),
   retryAfter: z.optional(z.number()),
+  /** When a retry may be sent (epoch ms), from `retryAfter`: Retry waits until then. */
+  retryAt: z.optional(z.number()),
   remedy: z.object({
     text: z.string(),
     links: z.array(z.object({ label: z.string(), url: z.string() })),
@@ -48,6 +50,19 @@ export const ConversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
+/** An earlier answer to the same question, kept when the reply was asked for again. */
+export const MessageVersionSchema = z.object({
+  text: z.string(),
+  reasoning: z._default(z.string(), ''),
+  status: z.enum(MESSAGE_STATUSES),
+  model: z.optional(z.string()),
+  error: z.optional(StoredErrorSchema),
+  usage: z.optional(StoredUsageSchema),
+  finishReason: z.optional(z.string()),
+  createdAt: z.number(),
+});
+export type MessageVersion = z.infer<typeof MessageVersionSchema>;
+
 export const MessageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
@@ -65,17 +80,43 @@ export const MessageSchema = z.object({
   usage: z.optional(StoredUsageSchema),
   finishReason: z.optional(z.string()),
   createdAt: z.number(),
+  /** Earlier versions of an assistant reply, oldest first (a retry never destroys one). */
+  versions: z.optional(z.array(MessageVersionSchema)),
+  /**
+   * `[start, end)` of `reasoning` that arrived as answer text before a lone `</think>` and was
+   * moved there: the UI can put it back (see lib/gateway/think-tags.ts).
+   */
+  movedToReasoning: z.optional(z.tuple([z.number(), z.number()])),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
-/** A GatewayError as saved and shown: no cause chain, no key (GatewayError never holds it). */
-export function storedError(error: GatewayError): StoredError {
-  const stored: StoredError = { kind: error.kind, message: error.message, url: error.url, remedy: error.remedy };
+/**
+ * A GatewayError as saved and shown: no cause chain, and no piece of the key in any text
+ * (the library already redacts what the gateway sent; `apiKey` makes sure of every field).
+ */
+export function storedError(error: GatewayError, apiKey?: string): StoredError {
+  const clean = (text: string): string => redactSecrets(text, apiKey);
+  const stored: StoredError = {
+    kind: error.kind,
+    message: clean(error.message),
+    url: clean(error.url),
+    remedy: { text: clean(error.remedy.text), links: error.remedy.links.map((l) => ({ label: l.label, url: clean(l.url) })) },
+  };
   if (error.status !== undefined) stored.status = error.status;
-  if (error.code !== undefined) stored.code = error.code;
-  if (error.gatewayMessage !== undefined) stored.gatewayMessage = error.gatewayMessage;
+  if (error.code !== undefined) stored.code = clean(error.code);
+  if (error.gatewayMessage !== undefined) stored.gatewayMessage = clean(error.gatewayMessage);
   if (error.retryAfter !== undefined) stored.retryAfter = error.retryAfter;
   return stored;
+}
+
+/** The reply as it stands, as an earlier version (when it is asked for again). */
+export function versionOf(message: Message): MessageVersion {
+  const version: MessageVersion = { text: message.text, reasoning: message.reasoning, status: message.status, createdAt: message.createdAt };
+  if (message.model !== undefined) version.model = message.model;
+  if (message.error !== undefined) version.error = message.error;
+  if (message.usage !== undefined) version.usage = message.usage;
+  if (message.finishReason !== undefined) version.finishReason = message.finishReason;
+  return version;
 }
 
 /** Usage without the gateway's raw object. */

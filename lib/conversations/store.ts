@@ -18,13 +18,46 @@ class GatewayChatDb extends Dexie {
   }
 }
 
-function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success: boolean; data?: T } }): T[] {
-  const out: T[] = [];
+/** Rows that parse, and how many did not (damaged, or written by a newer version). */
+export interface Checked<T> {
+  items: T[];
+  unreadable: number;
+}
+
+function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success: boolean; data?: T } }): Checked<T> {
+  const items: T[] = [];
+  let unreadable = 0;
   for (const row of rows) {
     const parsed = schema.safeParse(row);
-    if (parsed.success) out.push(parsed.data as T);
+    if (parsed.success) items.push(parsed.data as T);
+    else unreadable++;
   }
-  return out;
+  return { items, unreadable };
+}
+
+/** Why the database failed, for the UI to say what to do. */
+export type StoreProblem =
+  /** The browser's storage for the extension is full. */
+  | 'quota'
+  /** A newer version of the extension changed the database; this one cannot read it. */
+  | 'newer_version'
+  /** Another tab of the extension holds an older connection open. */
+  | 'blocked'
+  /** IndexedDB is not available here (some private modes) or failed to open. */
+  | 'unavailable'
+  | 'unknown';
+
+export function storeProblem(error: unknown): { problem: StoreProblem; detail: string } {
+  const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';
+  const message = error instanceof Error ? error.message : String(error);
+  const inner = (error as { inner?: { name?: unknown } } | undefined)?.inner?.name;
+  const names = `${name} ${typeof inner === 'string' ? inner : ''}`;
+  const detail = `${name === '' ? '' : `${name}: `}${message}`;
+  if (/QuotaExceeded/i.test(names) || /quota/i.test(message)) return { problem: 'quota', detail };
+  if (/VersionError/i.test(names)) return { problem: 'newer_version', detail };
+  if (/Blocked/i.test(names)) return { problem: 'blocked', detail };
+  if (/MissingAPI|OpenFailed|InvalidState|DatabaseClosed/i.test(names)) return { problem: 'unavailable', detail };
+  return { problem: 'unknown', detail };
 }
 
 export interface DeletedConversation {
@@ -64,18 +97,26 @@ export class ConversationStore {
   /** The most recently updated conversation of a surface (the popup reopens on it). */
   async latestConversation(surface: Surface): Promise<Conversation | undefined> {
     const rows = await this.db.conversations.where('surface').equals(surface).toArray();
-    const list = parseAll<Conversation>(rows, ConversationSchema);
+    const list = parseAll<Conversation>(rows, ConversationSchema).items;
     return list.sort((a, b) => b.updatedAt - a.updatedAt)[0];
   }
 
   /** Newest first; `limit` for a first screenful before the whole list. */
   async listConversations(limit?: number): Promise<Conversation[]> {
+    return (await this.readConversations(limit)).items;
+  }
+
+  private async readConversations(limit?: number): Promise<Checked<Conversation>> {
     const newest = this.db.conversations.orderBy('updatedAt').reverse();
     const rows = await (limit === undefined ? newest : newest.limit(limit)).toArray();
     return parseAll<Conversation>(rows, ConversationSchema);
   }
 
   async messages(conversationId: string): Promise<Message[]> {
+    return (await this.readMessages(conversationId)).items;
+  }
+
+  private async readMessages(conversationId: string): Promise<Checked<Message>> {
     const rows = await this.db.messages.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray();
     return parseAll<Message>(rows, MessageSchema);
   }
@@ -112,16 +153,32 @@ export class ConversationStore {
     });
   }
 
+  /**
+   * Puts a deleted conversation back. Its run was stopped before it was deleted, so nothing
+   * is streaming any more: a reply saved as streaming comes back interrupted, with Retry.
+   */
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
+    const messages = deleted.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
     await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
       await this.db.conversations.put(deleted.conversation);
-      await this.db.messages.bulkPut(deleted.messages);
+      await this.db.messages.bulkPut(messages);
     });
   }
 
-  /** Live list of every conversation, newest first, updated when any surface writes. */
-  watchConversations(onChange: (conversations: Conversation[]) => void, onError: (error: unknown) => void = () => undefined): () => void {
-    const subscription = liveQuery(() => this.listConversations()).subscribe({ next: onChange, error: onError });
+  /** Makes sure a conversation exists (an action's refusal may follow a start that created it). */
+  async ensureConversation(input: Parameters<ConversationStore['createConversation']>[0] & { id: string }): Promise<Conversation> {
+    return this.db.transaction('rw', this.db.conversations, async () => {
+      const existing = await this.getConversation(input.id);
+      return existing ?? this.createConversation(input);
+    });
+  }
+
+  /**
+   * Live list of every conversation, newest first, updated when any surface writes, with the
+   * number of rows that could not be read. A database that fails goes to `onError`.
+   */
+  watchConversations(onChange: (conversations: Conversation[], unreadable: number) => void, onError: (error: unknown) => void): () => void {
+    const subscription = liveQuery(() => this.readConversations()).subscribe({ next: (r) => onChange(r.items, r.unreadable), error: onError });
     return () => subscription.unsubscribe();
   }
 
@@ -147,15 +204,15 @@ export class ConversationStore {
     return this.db.messages.where('status').equals('streaming').modify({ status: 'interrupted' });
   }
 
-  /** Live view of a conversation's messages, updated when any surface writes. */
-  watchMessages(conversationId: string, onChange: (messages: Message[]) => void, onError: (error: unknown) => void = () => undefined): () => void {
-    const subscription = liveQuery(() => this.messages(conversationId)).subscribe({ next: onChange, error: onError });
+  /** Live view of a conversation's messages (and how many could not be read), updated when any surface writes. */
+  watchMessages(conversationId: string, onChange: (messages: Message[], unreadable: number) => void, onError: (error: unknown) => void): () => void {
+    const subscription = liveQuery(() => this.readMessages(conversationId)).subscribe({ next: (r) => onChange(r.items, r.unreadable), error: onError });
     return () => subscription.unsubscribe();
   }
 
   /** Live view of one conversation's record (model, title), undefined once deleted. */
-  watchConversation(id: string, onChange: (conversation: Conversation | undefined) => void): () => void {
-    const subscription = liveQuery(() => this.getConversation(id)).subscribe({ next: onChange, error: () => undefined });
+  watchConversation(id: string, onChange: (conversation: Conversation | undefined) => void, onError: (error: unknown) => void): () => void {
+    const subscription = liveQuery(() => this.getConversation(id)).subscribe({ next: onChange, error: onError });
     return () => subscription.unsubscribe();
   }
 

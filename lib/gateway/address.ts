@@ -181,3 +181,22 @@ function lastVersionIndex(segments: string[]): number {
 function joinPath(origin: string, segments: readonly string[]): string {
   return segments.length === 0 ? origin : `${origin}/${segments.join('/')}`;
 }
+
+/** Loopback names and addresses: traffic to them never leaves this machine. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1';
+}
+
+/**
+ * True when requests to this address would carry the key across the network unencrypted: a
+ * plain `http://` address of a host other than this machine.
+ */
+export function sendsKeyInClear(baseUrl: string): boolean {
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === 'http:' && !isLoopback(url.hostname);
+  } catch {
+    return false;
+  }
+}

@@ -172,7 +172,8 @@ export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx
     type: facts.type,
     gatewayMessage: facts.message === undefined ? undefined : redactSecrets(facts.message, ctx.apiKey),
     retryAfter: ctx.retryAfter,
-    detail,
+    // Details can quote what the gateway sent (a chunk, a body): the key never stays in them.
+    detail: detail === undefined ? undefined : redactSecrets(detail, ctx.apiKey),
   });
 }
 
@@ -222,8 +223,8 @@ export function errorFromHttpResponse(
           : `the reply was not the JSON this endpoint returns (Content-Type: ${contentType || 'none'})`);
     }
     const kind = classifyFacts({ status }, ctx.url);
-    const detail = trimmed === '' ? 'the gateway sent no explanation' : isHtml ? 'the gateway answered with a web page' : snippet(trimmed);
-    return buildGatewayError(kind, { status }, withRetry, redactSecrets(detail, ctx.apiKey));
+    const detail = trimmed === '' ? 'the gateway sent no explanation' : isHtml ? 'the gateway answered with a web page' : snippet(redactSecrets(trimmed, ctx.apiKey));
+    return buildGatewayError(kind, { status }, withRetry, detail);
   }
   return buildGatewayError(classifyFacts(facts, ctx.url), facts, withRetry);
 }

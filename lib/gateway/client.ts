@@ -11,7 +11,7 @@ import { ChatStreamDecoder, ResponsesStreamDecoder, decodeChatBody, decodeRespon
 import { GatewayError } from './errors';
 import { parseModelList } from './models';
 import { chatCompletionsBody, responsesBody } from './request-body';
-import { readSse, StreamIdleTimeout } from './sse';
+import { readSse, StreamTimeout, StreamTooLarge } from './sse';
 import type { ChatRequest, ModelInfo, StreamEvent } from './types';
 
 export interface GatewayClientOptions {
@@ -21,11 +21,37 @@ export interface GatewayClientOptions {
   /** {site_url}, for the links in error remedies; derived from `baseUrl` when absent. */
   siteUrl?: string;
   fetch?: typeof fetch;
-  /** Milliseconds to wait for the response headers. Default 120 s. */
-  headersTimeoutMs?: number;
-  /** Milliseconds a stream may stay silent (comments count as activity). Default 120 s. */
-  idleTimeoutMs?: number;
+  /** Deadlines and size caps; each has a default (`DEFAULT_LIMITS`). */
+  limits?: Partial<GatewayLimits>;
 }
+
+/** Every wait has an end and every body a size (milliseconds and bytes). */
+export interface GatewayLimits {
+  /** From sending the request to the response headers. */
+  headersTimeoutMs: number;
+  /** From sending a chat request to its first words (text or reasoning); comments do not count. */
+  firstTokenTimeoutMs: number;
+  /** Between two pieces of a streamed reply once it has begun; comments (`: ping`) do not count. */
+  idleTimeoutMs: number;
+  /** From the headers to the end of a body that is not streamed (`/models`, JSON replies, errors). */
+  bodyTimeoutMs: number;
+  /** The largest body that is not streamed. */
+  maxBodyBytes: number;
+  /** The largest streamed reply, all events together. */
+  maxStreamBytes: number;
+}
+
+export const DEFAULT_LIMITS: GatewayLimits = {
+  headersTimeoutMs: 120_000,
+  firstTokenTimeoutMs: 120_000,
+  idleTimeoutMs: 90_000,
+  bodyTimeoutMs: 60_000,
+  maxBodyBytes: 32 * 1024 * 1024,
+  maxStreamBytes: 64 * 1024 * 1024,
+};
+
+/** After an in-stream error, how long to wait for the usage chunk new-api sends after it. */
+const SETTLE_MS = 2_000;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -40,10 +66,15 @@ export interface GatewayClient {
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
+function isPiece(event: StreamEvent): boolean {
+  return event.type === 'text' || event.type === 'reasoning';
+}
+
 /** One request in flight: its abort controller, why it was aborted, and its clean-up. */
 class Call {
   readonly controller = new AbortController();
   private reason: 'user' | 'timeout' | undefined;
+  private timeoutDetail: string | undefined;
   private readonly onUserAbort = (): void => this.abort('user');
 
   constructor(private readonly userSignal: AbortSignal | undefined) {
@@ -51,8 +82,11 @@ class Call {
     else userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
   }
 
-  abort(reason: 'user' | 'timeout'): void {
-    this.reason ??= reason;
+  abort(reason: 'user' | 'timeout', detail?: string): void {
+    if (this.reason === undefined) {
+      this.reason = reason;
+      this.timeoutDetail = detail;
+    }
     this.controller.abort();
   }
 
@@ -62,8 +96,8 @@ class Call {
     if (this.reason === 'user' || this.userSignal?.aborted === true) {
       return buildGatewayError('aborted', {}, ctx, phase === 'connect' ? 'stopped before the gateway answered' : 'stopped while the reply was streaming');
     }
-    if (this.reason === 'timeout' || error instanceof StreamIdleTimeout) {
-      const detail = error instanceof StreamIdleTimeout ? `the stream went silent (${error.message})` : 'no answer in time';
+    if (this.reason === 'timeout' || error instanceof StreamTimeout) {
+      const detail = error instanceof StreamTimeout ? error.message : this.timeoutDetail ?? 'no answer in time';
       return buildGatewayError('timeout', {}, ctx, detail);
     }
     const origin = safeOrigin(ctx.url);
@@ -92,25 +126,41 @@ function describeCause(error: unknown): string {
   return code === undefined ? '' : ` (${code})`;
 }
 
-async function readTextLimited(response: Response, limit: number): Promise<string> {
-  if (response.body === null) return '';
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
+}
+
+/**
+ * Reads a body that is not streamed, within a deadline and a size. Past the deadline the call
+ * is aborted (a `timeout`); past the size the body is cancelled and `onTooLarge` decides:
+ * an error body is simply cut (`cut`), a reply is refused.
+ */
+async function readBody(call: Call, response: Response, limits: { timeoutMs: number; maxBytes: number; cut?: boolean }): Promise<{ text: string; tooLarge: boolean }> {
+  if (response.body === null) return { text: '', tooLarge: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
+  const timer = setTimeout(() => call.abort('timeout', `the reply's body did not arrive within ${Math.round(limits.timeoutMs / 1000)} s`), limits.timeoutMs);
   let text = '';
+  let bytes = 0;
+  let tooLarge = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      text += decoder.decode(value, { stream: true });
-      if (text.length >= limit) {
-        await reader.cancel();
+      bytes += value.byteLength;
+      if (bytes > limits.maxBytes) {
+        tooLarge = true;
+        if (limits.cut === true) text += decoder.decode(value.subarray(0, Math.max(0, value.byteLength - (bytes - limits.maxBytes))), { stream: true });
+        await reader.cancel().catch(() => undefined);
         break;
       }
+      text += decoder.decode(value, { stream: true });
     }
   } finally {
+    clearTimeout(timer);
     reader.releaseLock();
   }
-  return text + decoder.decode();
+  return { text: text + decoder.decode(), tooLarge };
 }
 
 export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
@@ -118,8 +168,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   const apiKey = options.apiKey;
   const siteUrl = options.siteUrl ?? baseUrl.replace(/\/v1$/, '');
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-  const headersTimeoutMs = options.headersTimeoutMs ?? 120_000;
-  const idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+  const limits: GatewayLimits = { ...DEFAULT_LIMITS, ...options.limits };
 
   const contextFor = (url: string): ClassifyContext => ({ url, siteUrl, apiKey });
 
@@ -130,7 +179,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     if (call.controller.signal.aborted) throw call.errorFor(undefined, ctx, 'connect');
     const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: init.accept };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timer = setTimeout(() => call.abort('timeout'), headersTimeoutMs);
+    const timer = setTimeout(() => call.abort('timeout', `no answer within ${Math.round(limits.headersTimeoutMs / 1000)} s`), limits.headersTimeoutMs);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -156,7 +205,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     if (!response.ok) {
       let text = '';
       try {
-        text = await readTextLimited(response, ERROR_BODY_LIMIT);
+        ({ text } = await readBody(call, response, { timeoutMs: limits.bodyTimeoutMs, maxBytes: ERROR_BODY_LIMIT, cut: true }));
       } catch {
         // The status alone still classifies the error.
       }
@@ -167,12 +216,16 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
 
   /** Reads a 2xx body that must be JSON; a web page or junk is a wrong address, an error body is thrown. */
   async function readJson(call: Call, response: Response, ctx: ClassifyContext): Promise<unknown> {
-    let text: string;
+    let body: { text: string; tooLarge: boolean };
     try {
-      text = await response.text();
+      body = await readBody(call, response, { timeoutMs: limits.bodyTimeoutMs, maxBytes: limits.maxBodyBytes });
     } catch (error) {
       throw call.errorFor(error, ctx, 'stream');
     }
+    if (body.tooLarge) {
+      throw buildGatewayError('bad_response', { status: response.status }, ctx, `the reply was larger than ${megabytes(limits.maxBodyBytes)}, the most this client reads`);
+    }
+    const text = body.text;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -206,6 +259,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     const stream = request.stream ?? true;
     const body = api === 'responses' ? responsesBody(request, stream) : chatCompletionsBody(request, stream);
     const call = new Call(callOptions.signal);
+    const started = Date.now();
     try {
       const { response, ctx } = await open(call, api === 'responses' ? '/responses' : '/chat/completions', {
         method: 'POST',
@@ -227,8 +281,29 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       // measurably cheaper (`npm run bench`), and a stream has one event per token.
       const decoder: ReplyDecoder = api === 'responses' ? new ResponsesStreamDecoder(ctx) : new ChatStreamDecoder(ctx);
       const out: StreamEvent[] = [];
+      // Deadlines count pieces of the reply, not bytes: a stream of `: ping` comments ends too.
+      let lastPieceAt: number | undefined;
+      let settleBy: number | undefined;
+      const timeLeft = (): number => {
+        const now = Date.now();
+        let left = lastPieceAt === undefined ? started + limits.firstTokenTimeoutMs - now : lastPieceAt + limits.idleTimeoutMs - now;
+        if (decoder.settling) {
+          settleBy ??= now + SETTLE_MS;
+          left = Math.min(left, settleBy - now);
+        }
+        return left;
+      };
+      const onTimeout = (): string => {
+        const detail = decoder.settling
+          ? 'the stream stayed open after its error'
+          : lastPieceAt === undefined
+            ? `no words within ${Math.round(limits.firstTokenTimeoutMs / 1000)} s of asking (keep-alive comments do not count)`
+            : `the reply stopped for ${Math.round(limits.idleTimeoutMs / 1000)} s (keep-alive comments do not count)`;
+        call.abort('timeout', detail);
+        return detail;
+      };
       try {
-        for await (const batch of readSse(response.body, { idleTimeoutMs, onIdle: () => call.abort('timeout') })) {
+        for await (const batch of readSse(response.body, { timeLeft, onTimeout, maxBytes: limits.maxStreamBytes })) {
           let over = false;
           for (const item of batch) {
             if (decoder.item(item, out)) {
@@ -236,13 +311,16 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
               break;
             }
           }
+          if (out.length > 0 && (lastPieceAt !== undefined || out.some(isPiece))) lastPieceAt = Date.now();
           for (const event of out) yield event;
           out.length = 0;
           if (over) return;
         }
         decoder.end(out);
       } catch (error) {
-        decoder.fail(call.errorFor(error, ctx, 'stream'), out);
+        decoder.fail(error instanceof StreamTooLarge
+          ? buildGatewayError('bad_response', {}, ctx, `the streamed reply was larger than ${megabytes(limits.maxStreamBytes)}, the most this client reads`)
+          : call.errorFor(error, ctx, 'stream'), out);
       }
       for (const event of out) yield event;
     } finally {

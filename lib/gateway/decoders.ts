@@ -4,7 +4,7 @@
  * Every decoder ends with exactly one `done` or one `error`, after the text received so far.
  */
 import { buildGatewayError, factsFromObject, streamErrorFrom, type ClassifyContext, type ErrorFacts } from './classify';
-import type { GatewayError } from './errors';
+import { redactSecrets, type GatewayError } from './errors';
 import type { SseItem } from './sse';
 import { ThinkTagSplitter } from './think-tags';
 import type { StreamEvent, Usage } from './types';
@@ -39,8 +39,10 @@ function parseJson(data: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-function snippet(text: string): string {
-  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+/** A short quote of what the gateway sent, for an error's detail: the key removed first, then cut. */
+function snippet(text: string, ctx: ClassifyContext): string {
+  const safe = redactSecrets(text, ctx.apiKey);
+  return safe.length > 120 ? `${safe.slice(0, 120)}…` : safe;
 }
 
 export interface ReplyDecoder {
@@ -50,6 +52,11 @@ export interface ReplyDecoder {
   end(out: StreamEvent[]): void;
   /** The stream failed from outside (network, timeout, abort): keep what came, then the error. */
   fail(error: GatewayError, out: StreamEvent[]): void;
+  /**
+   * True once the gateway has reported an error in the stream and the decoder only waits for
+   * what may follow it (new-api's usage chunk, `[DONE]`): the caller gives that a short time.
+   */
+  readonly settling: boolean;
 }
 
 /** What both stream formats share: think-tag splitting, usage, and how a reply ends. */
@@ -57,6 +64,10 @@ abstract class ReplyState implements ReplyDecoder {
   protected usage: Usage | undefined;
   protected finishReason: string | undefined;
   protected over = false;
+  /** An error the gateway sent, held until the stream ends so that usage after it still counts. */
+  protected held: GatewayError | undefined;
+  /** Whether an in-stream error waits for the rest of the stream (chat) or ends the reply at once. */
+  protected readonly holdsErrors: boolean = false;
   private readonly splitter = new ThinkTagSplitter();
 
   constructor(protected readonly ctx: ClassifyContext) {}
@@ -64,9 +75,15 @@ abstract class ReplyState implements ReplyDecoder {
   abstract item(item: SseItem, out: StreamEvent[]): boolean;
   protected abstract get completed(): boolean;
 
+  get settling(): boolean {
+    return this.held !== undefined && !this.over;
+  }
+
   end(out: StreamEvent[]): void {
     if (this.over) return;
-    if (this.completed) {
+    if (this.held !== undefined) {
+      this.fail(this.held, out);
+    } else if (this.completed) {
       this.finish(out);
     } else {
       this.fail(buildGatewayError('network', {}, this.ctx, 'the connection closed before the reply was finished'), out);
@@ -77,7 +94,8 @@ abstract class ReplyState implements ReplyDecoder {
     if (this.over) return;
     this.flushText(out);
     if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
-    out.push({ type: 'error', error });
+    // The gateway's own error stands, whatever ended the stream after it.
+    out.push({ type: 'error', error: this.held ?? error });
     this.over = true;
   }
 
@@ -97,9 +115,17 @@ abstract class ReplyState implements ReplyDecoder {
     if (text !== '') out.push({ type: 'reasoning', text });
   }
 
+  /** An error the gateway sent in the stream. */
   protected failWith(facts: ErrorFacts, out: StreamEvent[]): boolean {
-    this.fail(streamErrorFrom(facts, this.ctx), out);
-    return true;
+    const error = streamErrorFrom(facts, this.ctx);
+    if (!this.holdsErrors) {
+      this.fail(error, out);
+      return true;
+    }
+    // Text so far goes out now; the error waits for a usage chunk or the end of the stream.
+    this.held ??= error;
+    this.flushText(out);
+    return false;
   }
 
   protected malformed(detail: string, out: StreamEvent[]): boolean {
@@ -114,11 +140,11 @@ abstract class ReplyState implements ReplyDecoder {
       if (item.field !== 'error') return false;
       // llama.cpp's non-standard `error: {…}` line.
       const parsed = parseJson(item.value);
-      return this.failWith(parsed.ok ? bodyFacts(parsed.value) : { message: item.value }, out);
+      return this.failWith(parsed.ok ? bodyFacts(parsed.value, this.ctx) : { message: item.value }, out);
     }
     if (item.event === 'error') {
       const parsed = parseJson(item.data);
-      return this.failWith(parsed.ok ? bodyFacts(parsed.value) : { message: item.data }, out);
+      return this.failWith(parsed.ok ? bodyFacts(parsed.value, this.ctx) : { message: item.data }, out);
     }
     return undefined;
   }
@@ -129,9 +155,9 @@ abstract class ReplyState implements ReplyDecoder {
 }
 
 /** `{"error":…}`, `{"type":"error","code","message"}`, or a bare `{message,code}` object. */
-function bodyFacts(value: unknown): ErrorFacts {
+function bodyFacts(value: unknown, ctx: ClassifyContext): ErrorFacts {
   const parsed = ResponsesEvent.safeParse(value);
-  if (!parsed.success) return { message: snippet(JSON.stringify(value)) };
+  if (!parsed.success) return { message: snippet(JSON.stringify(value), ctx) };
   const event = parsed.data;
   if (event.error !== undefined && event.error !== null) return errorFacts(event.error);
   return factsFromObject({ message: event.message, code: event.code, param: event.param, type: event.type === 'error' ? undefined : event.type });
@@ -140,6 +166,7 @@ function bodyFacts(value: unknown): ErrorFacts {
 /** Streamed `POST /chat/completions`. */
 export class ChatStreamDecoder extends ReplyState {
   private sawDone = false;
+  protected override readonly holdsErrors = true;
 
   protected get completed(): boolean {
     return this.sawDone || this.finishReason !== undefined;
@@ -153,7 +180,8 @@ export class ChatStreamDecoder extends ReplyState {
     const data = item.data;
     if (data === '[DONE]' || (data.length < 16 && data.trim() === '[DONE]')) {
       this.sawDone = true;
-      this.finish(out);
+      if (this.held !== undefined) this.fail(this.held, out);
+      else this.finish(out);
       return true;
     }
     let value: unknown;
@@ -161,18 +189,20 @@ export class ChatStreamDecoder extends ReplyState {
       value = JSON.parse(data);
     } catch {
       // Keep-alive words (`data: ping`) are not chunks; a cut or garbled JSON chunk is a broken stream.
-      return /^\s*[[{]/.test(data) ? this.malformed(`a streamed chunk was not valid JSON: ${snippet(data)}`, out) : false;
+      return /^\s*[[{]/.test(data) ? this.malformed(`a streamed chunk was not valid JSON: ${snippet(data, this.ctx)}`, out) : false;
     }
     const quick = quickChatChunk(value);
     if (quick !== undefined) return this.acceptChunk(quick, out);
     const chunk = ChatChunk.safeParse(value);
-    if (!chunk.success) return this.malformed(`a streamed chunk did not have the chat-completion shape: ${snippet(data)}`, out);
+    if (!chunk.success) return this.malformed(`a streamed chunk did not have the chat-completion shape: ${snippet(data, this.ctx)}`, out);
     return this.acceptChunk(chunk.data, out);
   }
 
   /** One parsed chunk (or a whole non-streamed completion). */
   acceptChunk(chunk: ChatChunk, out: StreamEvent[]): boolean {
     if (chunk.usage != null) this.usage = normalizeUsage(chunk.usage);
+    // After the gateway's error only its usage counts; no more text is taken as the reply.
+    if (this.held !== undefined) return false;
     if (chunk.error != null) return this.failWith(errorFacts(chunk.error), out);
     const choice = chunk.choices?.[0];
     if (choice == null) return false;
@@ -186,7 +216,7 @@ export class ChatStreamDecoder extends ReplyState {
     const finish = choice.finish_reason;
     if (finish != null && finish !== '') {
       if (finish === 'error') {
-        const facts = choice.error !== undefined ? bodyFacts({ error: choice.error }) : { message: 'the upstream provider failed while writing the reply' };
+        const facts = choice.error !== undefined ? bodyFacts({ error: choice.error }, this.ctx) : { message: 'the upstream provider failed while writing the reply' };
         return this.failWith(facts, out);
       }
       this.finishReason = finish;
@@ -217,9 +247,9 @@ export class ResponsesStreamDecoder extends ReplyState {
       return false;
     }
     const parsed = parseJson(data);
-    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed(`a streamed event was not valid JSON: ${snippet(data)}`, out) : false;
+    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed(`a streamed event was not valid JSON: ${snippet(data, this.ctx)}`, out) : false;
     const event = ResponsesEvent.safeParse(parsed.value);
-    if (!event.success) return this.malformed(`a streamed event did not have the Responses shape: ${snippet(data)}`, out);
+    if (!event.success) return this.malformed(`a streamed event did not have the Responses shape: ${snippet(data, this.ctx)}`, out);
     return this.acceptEvent(event.data.type ?? item.event ?? '', event.data, out);
   }
 
@@ -252,7 +282,7 @@ export class ResponsesStreamDecoder extends ReplyState {
         return this.failWith(error != null ? errorFacts(error) : { message: 'the response failed' }, out);
       }
       case 'error':
-        return this.failWith(bodyFacts(event), out);
+        return this.failWith(bodyFacts(event, this.ctx), out);
       default:
         return false;
     }

@@ -193,10 +193,43 @@ export function remedyFor(kind: GatewayErrorKind, siteUrl: string, init: Partial
 }
 
 const SECRET_PATTERN = /\b(sk|pk|rk)-[A-Za-z0-9_\-*.]{6,}/g;
+/** The shortest run of a key's characters that counts as a piece of it. */
+const KEY_PIECE = 8;
+const REMOVED = '[key removed]';
 
-/** Remove the key (and anything shaped like one) from a text the gateway sent back. */
+/**
+ * Remove the key (and anything shaped like one) from a text the gateway sent back. The
+ * configured key is removed whatever it looks like, and so is every piece of it of
+ * `KEY_PIECE` characters or more (a gateway that echoes "sk-abcd1234…" or the first half of
+ * a key). Redact before cutting a text short: a cut key is no longer the key.
+ */
 export function redactSecrets(text: string, apiKey?: string): string {
   let out = text;
-  if (apiKey !== undefined && apiKey.length >= 4) out = out.split(apiKey).join('[key removed]');
-  return out.replace(SECRET_PATTERN, '$1-[key removed]');
+  if (apiKey !== undefined && apiKey.length >= 4) {
+    out = out.split(apiKey).join(REMOVED);
+    if (apiKey.length >= KEY_PIECE) out = removeKeyPieces(out, apiKey);
+  }
+  return out.replace(SECRET_PATTERN, `$1-${REMOVED}`);
+}
+
+/** Replaces every run of `KEY_PIECE`+ characters that stands in the key. */
+function removeKeyPieces(text: string, apiKey: string): string {
+  const pieces = new Set<string>();
+  for (let i = 0; i + KEY_PIECE <= apiKey.length; i++) pieces.add(apiKey.slice(i, i + KEY_PIECE));
+  let out = '';
+  let i = 0;
+  let copied = 0;
+  while (i + KEY_PIECE <= text.length) {
+    if (!pieces.has(text.slice(i, i + KEY_PIECE))) {
+      i++;
+      continue;
+    }
+    // Extend the match while each next window is still a piece of the key.
+    let end = i + KEY_PIECE;
+    while (end < text.length && pieces.has(text.slice(end - KEY_PIECE + 1, end + 1))) end++;
+    out += text.slice(copied, i) + REMOVED;
+    copied = end;
+    i = end;
+  }
+  return out + text.slice(copied);
 }

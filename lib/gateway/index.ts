@@ -2,10 +2,10 @@
  * The gateway protocol library: everything the extension's surfaces use to talk to a
  * chat-completions-compatible gateway. Framework-free; import from `lib/gateway` only.
  */
-export { resolveGatewayAddress, tryResolveGatewayAddress, endpointUrl, GatewayAddressError } from './address';
+export { resolveGatewayAddress, tryResolveGatewayAddress, endpointUrl, sendsKeyInClear, GatewayAddressError } from './address';
 export type { GatewayAddress, AddressProblem, AddressResult } from './address';
-export { createGatewayClient } from './client';
-export type { GatewayClient, GatewayClientOptions, CallOptions } from './client';
+export { createGatewayClient, DEFAULT_LIMITS } from './client';
+export type { GatewayClient, GatewayClientOptions, GatewayLimits, CallOptions } from './client';
 export { GatewayError, GATEWAY_ERROR_KINDS, remedyFor, redactSecrets } from './errors';
 export type { GatewayErrorKind, Remedy, RemedyLink } from './errors';
 export { parseModelList } from './models';

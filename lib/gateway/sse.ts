@@ -2,8 +2,9 @@
  * Reading a `text/event-stream` body into batches of messages, one batch per network read.
  * eventsource-parser does the line work (LF, CRLF, CR, comments, `data:` without a space);
  * this adds what gateways need on top: a last event without its closing blank line is still
- * delivered, non-standard fields (llama.cpp's `error:`) are reported, and a stalled stream
- * times out.
+ * delivered, non-standard fields (llama.cpp's `error:`) are reported, a stream past its
+ * deadline times out (the caller says how long is left: bytes alone, such as keep-alive
+ * comments, do not buy time), and a stream past its size is given up.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
@@ -16,15 +17,21 @@ export type SseItem =
 /** An event larger than this (characters) is a broken stream, not a reply. */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
-export class StreamIdleTimeout extends Error {
-  override readonly name = 'StreamIdleTimeout';
+export class StreamTimeout extends Error {
+  override readonly name = 'StreamTimeout';
+}
+
+export class StreamTooLarge extends Error {
+  override readonly name = 'StreamTooLarge';
 }
 
 export interface ReadSseOptions {
-  /** Milliseconds without any byte (comments count) before the stream is given up. */
-  idleTimeoutMs: number;
-  /** Called when the stream is abandoned for idleness, to release the connection. */
-  onIdle?: () => void;
+  /** Milliseconds left before the stream is given up; asked before every read. */
+  timeLeft(): number;
+  /** Called when the time is up (to release the connection); returns why, for the error. */
+  onTimeout(): string;
+  /** Bytes after which the stream is given up. */
+  maxBytes?: number;
 }
 
 /**
@@ -49,9 +56,10 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
   const decoder = new TextDecoder();
   const reader = body.getReader();
   let finished = false;
+  let bytes = 0;
   try {
     for (;;) {
-      const { done, value } = await readWithIdleTimeout(reader, options);
+      const { done, value } = await readWithDeadline(reader, options);
       if (done) {
         const tail = decoder.decode();
         // Deliver a last event that lacks its closing blank line.
@@ -60,6 +68,8 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
         if (batch.length > 0) yield batch;
         return;
       }
+      bytes += value.byteLength;
+      if (options.maxBytes !== undefined && bytes > options.maxBytes) throw new StreamTooLarge(`over ${options.maxBytes} bytes`);
       parser.feed(decoder.decode(value, { stream: true }));
       if (batch.length > 0) {
         const out = batch;
@@ -78,19 +88,18 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
   }
 }
 
-async function readWithIdleTimeout(
+async function readWithDeadline(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   options: ReadSseOptions,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      options.onIdle?.();
-      reject(new StreamIdleTimeout(`no data for ${Math.round(options.idleTimeoutMs / 1000)} s`));
-    }, options.idleTimeoutMs);
+  const left = options.timeLeft();
+  if (left <= 0) throw new StreamTimeout(options.onTimeout());
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StreamTimeout(options.onTimeout())), left);
   });
   try {
-    return await Promise.race([reader.read(), idle]);
+    return await Promise.race([reader.read(), deadline]);
   } finally {
     clearTimeout(timer);
   }

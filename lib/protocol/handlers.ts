@@ -15,12 +15,14 @@ export async function handleRequest(runs: RunManager, raw: unknown): Promise<Res
       case 'run.start':
         return { ok: true, ...(await runs.start(request.input)) };
       case 'run.retry':
-        return { ok: true, ...(await runs.retry(request.messageId, request.model)) };
+        return { ok: true, ...(await runs.retry(request.messageId, { model: request.model, switchProfileId: request.switchProfileId })) };
       case 'run.stop':
         return { ok: true, stopped: runs.stop(request.messageId) };
+      case 'conversation.stop':
+        return { ok: true, stopped: await runs.stopConversation(request.conversationId) };
     }
   } catch (error) {
-    if (error instanceof RunError) return { ok: false, problem: error.problem, message: error.message };
+    if (error instanceof RunError) return { ok: false, problem: error.problem, message: error.message, params: error.params };
     return { ok: false, problem: 'internal', message: `The request failed: ${error instanceof Error ? error.message : String(error)}` };
   }
 }

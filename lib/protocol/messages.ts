@@ -12,6 +12,7 @@ const StartRunInputSchema = z.object({
   surface: z.enum(SURFACES),
   conversationId: z.optional(z.string()),
   profileId: z.optional(z.string()),
+  switchProfileId: z.optional(z.string()),
   model: z.optional(z.string()),
   text: z.string(),
   images: z.optional(z.array(z.string())),
@@ -24,12 +25,20 @@ const StartRunInputSchema = z.object({
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), input: StartRunInputSchema }),
   /** `model`: ask again with another model (after "model does not exist", say). */
-  z.object({ type: z.literal('run.retry'), messageId: z.string(), model: z.optional(z.string()) }),
+  z.object({ type: z.literal('run.retry'), messageId: z.string(), model: z.optional(z.string()), switchProfileId: z.optional(z.string()) }),
   z.object({ type: z.literal('run.stop'), messageId: z.string() }),
+  /** Stop a conversation's run and answer once its end is saved (before deleting it). */
+  z.object({ type: z.literal('conversation.stop'), conversationId: z.string() }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 
-const Refusal = z.object({ ok: z.literal(false), problem: z.string(), message: z.string() });
+const Refusal = z.object({
+  ok: z.literal(false),
+  problem: z.string(),
+  message: z.string(),
+  /** The problem's numbers (a limit, a time to wait), for the UI's words. */
+  params: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+});
 
 export const RunStartedSchema = z.union([
   z.object({ ok: z.literal(true), conversationId: z.string(), messageId: z.string() }),
@@ -44,6 +53,7 @@ export const RESPONSES = {
   'run.start': RunStartedSchema,
   'run.retry': RunStartedSchema,
   'run.stop': StoppedSchema,
+  'conversation.stop': StoppedSchema,
 } as const;
 export type ResponseFor<T extends Request['type']> = z.infer<(typeof RESPONSES)[T]>;
 

@@ -6,9 +6,10 @@
  * stopped, interrupted or failed, with whatever text arrived.
  */
 import { GatewayError, type ChatMessage, type ChatRequest, type ContentPart, type GatewayClient, type StreamEvent } from '../gateway';
-import { storedError, storedUsage, type Conversation, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
+import { storedError, storedUsage, versionOf, type Conversation, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
 import { newId, type ConversationStore } from '../conversations/store';
 import { activeProfile, type Profile, type Settings } from '../settings/schema';
+import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -22,11 +23,22 @@ export type RunEvent =
       saveError?: string;
     };
 
-export type RunProblem = 'empty' | 'no_profile' | 'no_model' | 'not_found' | 'busy';
+export type RunProblem =
+  | 'empty' | 'no_profile' | 'no_model' | 'not_found' | 'busy'
+  /** The conversation's gateway profile was deleted: the user chooses another (`switchProfileId`). */
+  | 'profile_gone'
+  /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
+  | 'wait'
+  /** The message is over a size limit: `params` say which and by how much. */
+  | 'text_too_long' | 'too_many_images' | 'images_too_large'
+  /** The conversation could not be written (a full disk, a blocked database). */
+  | 'save_failed';
+
+export type RunProblemParams = Record<string, string | number>;
 
 export class RunError extends Error {
   override readonly name = 'RunError';
-  constructor(readonly problem: RunProblem, message: string) {
+  constructor(readonly problem: RunProblem, message: string, readonly params: RunProblemParams = {}) {
     super(message);
   }
 }
@@ -35,7 +47,13 @@ export interface StartRunInput {
   surface: Surface;
   /** Continue this conversation; a new one is made when absent. */
   conversationId?: string;
+  /** For a new conversation: its gateway profile (else the active one). */
   profileId?: string;
+  /**
+   * Move an existing conversation to this profile, as the user chose (its own was deleted, or
+   * they picked another). Without it a conversation always continues on its own profile.
+   */
+  switchProfileId?: string;
   model?: string;
   text: string;
   /** data: URLs of attached images. */
@@ -53,7 +71,8 @@ export interface StartRunInput {
 export interface RunManagerDeps {
   store: ConversationStore;
   loadSettings(): Promise<Settings>;
-  clientFor(profile: Profile): GatewayClient;
+  /** The client for a profile's gateway, with the user's deadlines from `settings`. */
+  clientFor(profile: Profile, settings: Settings): GatewayClient;
   /** Called whenever the number of active runs changes (the background keeps itself alive). */
   onActiveRunsChange?(count: number): void;
   /** Milliseconds between delta messages to watchers. Default 32. */
@@ -62,6 +81,16 @@ export interface RunManagerDeps {
   saveIntervalMs?: number;
   /** Work that must finish before the first run starts (marking a dead worker's replies interrupted). */
   ready?: Promise<unknown>;
+  /** What one message may carry. */
+  messageLimits?: MessageLimits;
+  now?: () => number;
+}
+
+export interface RetryOptions {
+  /** Ask with another model (after "model does not exist", say). */
+  model?: string;
+  /** Move the conversation to this profile (its own was deleted). */
+  switchProfileId?: string;
 }
 
 interface ActiveRun {
@@ -77,6 +106,8 @@ interface ActiveRun {
   saving: Promise<void>;
   usage?: StoredUsage;
   saveError?: string;
+  /** The range of `reasoning` moved there from the answer by a lone `</think>`. */
+  moved?: [number, number];
   done: Promise<void>;
 }
 
@@ -111,6 +142,13 @@ function describeSaveFailure(failure: unknown): string {
 
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
+  /**
+   * Conversations with a run starting or streaming, reserved synchronously before the first
+   * await: a second start (a double-clicked Retry, two surfaces at once) is refused as busy.
+   */
+  private readonly busy = new Set<string>();
+  /** Replies being asked again, reserved before their conversation is known. */
+  private readonly retrying = new Set<string>();
   private readonly watchers = new Map<string, Set<(event: RunEvent) => void>>();
   private readonly flushIntervalMs: number;
   private readonly saveIntervalMs: number;
@@ -124,74 +162,133 @@ export class RunManager {
     return this.active.size;
   }
 
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** Takes the conversation for one run, or refuses: synchronous, so two callers cannot both win. */
+  private reserve(conversationId: string): void {
+    if (this.busy.has(conversationId)) throw new RunError('busy', 'A reply is still streaming in this conversation: wait for it or stop it first.');
+    this.busy.add(conversationId);
+    this.deps.onActiveRunsChange?.(this.busy.size);
+  }
+
+  private release(conversationId: string): void {
+    if (this.busy.delete(conversationId)) this.deps.onActiveRunsChange?.(this.busy.size);
+  }
+
   /** Resolves when every run has ended and been saved (tests, and the worker before it idles). */
   async whenIdle(): Promise<void> {
     while (this.active.size > 0) await Promise.all([...this.active.values()].map((r) => r.done));
   }
 
   async start(input: StartRunInput): Promise<{ conversationId: string; messageId: string }> {
-    await this.deps.ready;
     const text = input.text.trim();
-    if (text === '' && (input.images === undefined || input.images.length === 0)) {
-      throw new RunError('empty', 'Type a message first.');
+    const images = input.images ?? [];
+    if (text === '' && images.length === 0) throw new RunError('empty', 'Type a message first.');
+    const tooLarge = checkMessageSize(text, images, this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS);
+    if (tooLarge !== undefined) {
+      const { problem, ...params } = tooLarge;
+      throw new RunError(problem, 'This message is too large to send.', params);
     }
-    const settings = await this.deps.loadSettings();
-    let conversation: Conversation | undefined;
-    if (input.conversationId !== undefined) {
-      conversation = await this.deps.store.getConversation(input.conversationId);
-      if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists; start a new one.');
-      if (this.isStreaming(conversation.id)) throw new RunError('busy', 'A reply is still streaming in this conversation: wait for it or stop it first.');
+    // Reserved before the first await: the id of a new conversation is chosen here.
+    const conversationId = input.conversationId ?? input.newConversationId ?? newId();
+    this.reserve(conversationId);
+    try {
+      await this.deps.ready;
+      const settings = await this.deps.loadSettings();
+      let conversation: Conversation | undefined;
+      if (input.conversationId !== undefined) {
+        conversation = await this.deps.store.getConversation(input.conversationId);
+        if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists; start a new one.');
+      }
+      const profile = conversation === undefined
+        ? this.profileFor(settings, input.profileId ?? settings.activeProfileId, true)
+        : this.profileFor(settings, input.switchProfileId ?? conversation.profileId, input.switchProfileId === undefined && input.profileId === undefined);
+      const model = input.model ?? conversation?.model ?? profile.defaultModel;
+      if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');
+
+      if (conversation === undefined) {
+        conversation = await this.deps.store.createConversation({
+          id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
+        });
+      } else if (conversation.model !== model || conversation.profileId !== profile.id) {
+        await this.deps.store.updateConversation(conversation.id, { model, profileId: profile.id });
+      }
+
+      const history = await this.deps.store.messages(conversation.id);
+      const seq = (history.at(-1)?.seq ?? -1) + 1;
+      const now = this.now();
+      const user: Message = { id: newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
+      if (images.length > 0) user.images = images;
+      if (input.notice !== undefined) user.notice = input.notice;
+      const assistant: Message = { id: newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };
+      await this.deps.store.addMessage(user);
+      await this.deps.store.addMessage(assistant);
+
+      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user]));
+      return { conversationId: conversation.id, messageId: assistant.id };
+    } catch (error) {
+      this.release(conversationId);
+      throw error;
     }
-    const profile = this.profileFor(settings, input.profileId ?? conversation?.profileId);
-    const model = input.model ?? conversation?.model ?? profile.defaultModel;
-    if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');
-
-    if (conversation === undefined) {
-      conversation = await this.deps.store.createConversation({
-        id: input.newConversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
-      });
-    } else if (conversation.model !== model || conversation.profileId !== profile.id) {
-      await this.deps.store.updateConversation(conversation.id, { model, profileId: profile.id });
-    }
-
-    const history = await this.deps.store.messages(conversation.id);
-    const seq = (history.at(-1)?.seq ?? -1) + 1;
-    const now = Date.now();
-    const user: Message = { id: newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
-    if (input.images !== undefined && input.images.length > 0) user.images = input.images;
-    if (input.notice !== undefined) user.notice = input.notice;
-    const assistant: Message = { id: newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };
-    await this.deps.store.addMessage(user);
-    await this.deps.store.addMessage(assistant);
-
-    this.launch(conversation.id, assistant.id, profile, this.request(settings, profile, model, [...history, user]));
-    return { conversationId: conversation.id, messageId: assistant.id };
   }
 
-  /** Ask again for an assistant message that stopped, failed or was interrupted; optionally with another model. */
-  async retry(messageId: string, model?: string): Promise<{ conversationId: string; messageId: string }> {
-    await this.deps.ready;
-    const message = await this.deps.store.getMessage(messageId);
-    if (message === undefined || message.role !== 'assistant') throw new RunError('not_found', 'That reply no longer exists.');
-    if (this.isStreaming(message.conversationId)) throw new RunError('busy', 'A reply is still streaming in this conversation.');
-    const conversation = await this.deps.store.getConversation(message.conversationId);
-    if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists.');
-    const settings = await this.deps.loadSettings();
-    const profile = this.profileFor(settings, conversation.profileId);
-    const chosen = model ?? conversation.model;
-    if (chosen !== conversation.model) await this.deps.store.updateConversation(conversation.id, { model: chosen });
-    const history = (await this.deps.store.messages(conversation.id)).filter((m) => m.seq < message.seq);
-    await this.deps.store.updateMessage(message.id, {
-      text: '', reasoning: '', status: 'streaming', model: chosen, error: undefined, usage: undefined, finishReason: undefined, createdAt: Date.now(),
-    });
-    this.launch(conversation.id, message.id, profile, this.request(settings, profile, chosen, history));
-    return { conversationId: conversation.id, messageId: message.id };
+  /**
+   * Ask again for an assistant reply (stopped, failed, interrupted, or finished), optionally
+   * with another model. The reply as it stood is kept as an earlier version: a retry that
+   * fails loses nothing.
+   */
+  async retry(messageId: string, options: RetryOptions = {}): Promise<{ conversationId: string; messageId: string }> {
+    if (this.retrying.has(messageId)) throw new RunError('busy', 'This reply is already being asked again.');
+    this.retrying.add(messageId);
+    let reserved: string | undefined;
+    try {
+      await this.deps.ready;
+      const message = await this.deps.store.getMessage(messageId);
+      if (message === undefined || message.role !== 'assistant') throw new RunError('not_found', 'That reply no longer exists.');
+      this.reserve(message.conversationId);
+      reserved = message.conversationId;
+      const retryAt = message.error?.retryAt;
+      if (retryAt !== undefined && retryAt > this.now()) {
+        throw new RunError('wait', 'The gateway asked to wait before asking again.', { retryAt });
+      }
+      const conversation = await this.deps.store.getConversation(message.conversationId);
+      if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists.');
+      const settings = await this.deps.loadSettings();
+      const profile = this.profileFor(settings, options.switchProfileId ?? conversation.profileId, options.switchProfileId === undefined);
+      const chosen = options.model ?? conversation.model;
+      if (chosen !== conversation.model || profile.id !== conversation.profileId) {
+        await this.deps.store.updateConversation(conversation.id, { model: chosen, profileId: profile.id });
+      }
+      const history = (await this.deps.store.messages(conversation.id)).filter((m) => m.seq < message.seq);
+      const kept = message.text !== '' || message.reasoning !== '' ? [...(message.versions ?? []), versionOf(message)] : message.versions;
+      await this.deps.store.updateMessage(message.id, {
+        text: '', reasoning: '', status: 'streaming', model: chosen, error: undefined, usage: undefined, finishReason: undefined,
+        movedToReasoning: undefined, versions: kept, createdAt: this.now(),
+      });
+      this.launch(conversation.id, message.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history));
+      return { conversationId: conversation.id, messageId: message.id };
+    } catch (error) {
+      if (reserved !== undefined) this.release(reserved);
+      throw error;
+    } finally {
+      this.retrying.delete(messageId);
+    }
   }
 
   stop(messageId: string): boolean {
     const run = this.active.get(messageId);
     run?.controller.abort();
     return run !== undefined;
+  }
+
+  /** Stops a conversation's run (before it is deleted) and resolves once its end is saved. */
+  async stopConversation(conversationId: string): Promise<boolean> {
+    const runs = [...this.active.values()].filter((r) => r.conversationId === conversationId);
+    for (const run of runs) run.controller.abort();
+    await Promise.all(runs.map((r) => r.done));
+    return runs.length > 0;
   }
 
   /** Watch a conversation's runs: active ones are sent as snapshots at once. */
@@ -216,15 +313,16 @@ export class RunManager {
     };
   }
 
-  private isStreaming(conversationId: string): boolean {
-    for (const run of this.active.values()) if (run.conversationId === conversationId) return true;
-    return false;
-  }
-
-  private profileFor(settings: Settings, profileId: string | undefined): Profile {
-    const profile = settings.profiles.find((p) => p.id === profileId) ?? activeProfile(settings);
-    if (profile === undefined) throw new RunError('no_profile', 'Set up a gateway first: enter its address and API key in the settings.');
-    return profile;
+  /**
+   * The profile a run goes to. A conversation's own profile is never silently replaced by
+   * another (its history and key would go to another gateway): when it is gone, `profile_gone`.
+   */
+  private profileFor(settings: Settings, profileId: string | undefined, own: boolean): Profile {
+    const profile = profileId === undefined ? activeProfile(settings) : settings.profiles.find((p) => p.id === profileId);
+    if (profile !== undefined) return profile;
+    if (settings.profiles.length === 0) throw new RunError('no_profile', 'Set up a gateway first: enter its address and API key in the settings.');
+    if (own) throw new RunError('profile_gone', 'This conversation\'s gateway profile was deleted: choose another to continue it.');
+    throw new RunError('no_profile', 'That gateway profile no longer exists.');
   }
 
   private request(settings: Settings, profile: Profile, model: string, history: Message[]): ChatRequest {
@@ -244,25 +342,24 @@ export class RunManager {
     for (const listener of this.watchers.get(conversationId) ?? []) listener(event);
   }
 
-  private launch(conversationId: string, messageId: string, profile: Profile, request: ChatRequest): void {
+  private launch(conversationId: string, messageId: string, client: GatewayClient, apiKey: string, request: ChatRequest): void {
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
       flushTimer: undefined, lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(),
     };
     this.active.set(messageId, run);
-    this.deps.onActiveRunsChange?.(this.active.size);
     this.emit(conversationId, { type: 'snapshot', conversationId, messageId, text: '', reasoning: '' });
-    run.done = this.execute(run, this.deps.clientFor(profile), request);
+    run.done = this.execute(run, client, request, apiKey);
   }
 
-  private async execute(run: ActiveRun, client: GatewayClient, request: ChatRequest): Promise<void> {
+  private async execute(run: ActiveRun, client: GatewayClient, request: ChatRequest, apiKey: string): Promise<void> {
     let status: MessageStatus = 'interrupted';
     let error: StoredError | undefined;
     let finishReason: string | undefined;
     try {
       for await (const event of client.streamChat(request, { signal: run.controller.signal })) {
-        const end = this.apply(run, event);
+        const end = this.apply(run, event, apiKey);
         if (end !== undefined) {
           ({ status, error, finishReason } = end);
           break;
@@ -273,11 +370,12 @@ export class RunManager {
         ? thrown
         : new GatewayError({ kind: 'bad_response', url: '', detail: thrown instanceof Error ? thrown.message : String(thrown) });
       status = statusForError(gatewayError);
-      error = storedError(gatewayError);
+      error = this.stored(gatewayError, apiKey);
     }
     this.flush(run);
     await run.saving;
     const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status };
+    if (run.moved !== undefined) final.movedToReasoning = run.moved;
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
     if (finishReason !== undefined) final.finishReason = finishReason;
@@ -288,7 +386,7 @@ export class RunManager {
       run.saveError = describeSaveFailure(saveFailure);
     } finally {
       this.active.delete(run.messageId);
-      this.deps.onActiveRunsChange?.(this.active.size);
+      this.release(run.conversationId);
       const end: RunEvent = { type: 'end', conversationId: run.conversationId, messageId: run.messageId, status };
       if (error !== undefined) end.error = error;
       if (run.usage !== undefined) end.usage = run.usage;
@@ -299,7 +397,13 @@ export class RunManager {
   }
 
   /** Applies one event; returns how the run ended when it did. */
-  private apply(run: ActiveRun, event: StreamEvent): { status: MessageStatus; error?: StoredError; finishReason?: string } | undefined {
+  private stored(error: GatewayError, apiKey: string): StoredError {
+    const stored = storedError(error, apiKey);
+    if (error.retryAfter !== undefined) stored.retryAt = this.now() + error.retryAfter * 1000;
+    return stored;
+  }
+
+  private apply(run: ActiveRun, event: StreamEvent, apiKey: string): { status: MessageStatus; error?: StoredError; finishReason?: string } | undefined {
     switch (event.type) {
       case 'text':
         run.text += event.text;
@@ -308,7 +412,9 @@ export class RunManager {
       case 'reasoning':
         if (event.movedFromText === true) {
           this.flush(run);
+          const start = run.reasoning.length;
           run.reasoning += run.text + event.text;
+          run.moved = [start, run.reasoning.length];
           run.text = '';
           this.emit(run.conversationId, { type: 'snapshot', conversationId: run.conversationId, messageId: run.messageId, text: run.text, reasoning: run.reasoning });
           break;
@@ -320,7 +426,7 @@ export class RunManager {
         run.usage = storedUsage(event.usage);
         return undefined;
       case 'error':
-        return { status: statusForError(event.error), error: storedError(event.error) };
+        return { status: statusForError(event.error), error: this.stored(event.error, apiKey) };
       case 'done':
         return event.finishReason === undefined ? { status: 'complete' } : { status: 'complete', finishReason: event.finishReason };
     }

@@ -55,7 +55,8 @@ export function parseSettings(raw: unknown): ParsedSettings {
   if (raw === undefined || raw === null) return { ok: true, settings: defaultSettings(), migrated: false };
   let version = versionOf(raw);
   if (version < 0 || version > SETTINGS_VERSION) {
-    return { ok: false, settings: defaultSettings(), message: `The stored settings have an unknown version (${JSON.stringify((raw as { version?: unknown }).version)}); they were left as they are and defaults are shown.` };
+    const newer = version > SETTINGS_VERSION ? ', saved by a newer version of Gateway Chat (update the extension to use them)' : '';
+    return { ok: false, settings: defaultSettings(), message: `The stored settings have an unknown version (${JSON.stringify((raw as { version?: unknown }).version)})${newer}; they were left as they are.` };
   }
   let value: unknown = raw;
   const from = version;
@@ -72,7 +73,7 @@ export function parseSettings(raw: unknown): ParsedSettings {
   const parsed = SettingsSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, settings: defaultSettings(), message: `The stored settings are damaged at "${issue?.path.join('.') ?? ''}": ${issue?.message ?? 'invalid'}. Defaults are shown; saving replaces them.` };
+    return { ok: false, settings: defaultSettings(), message: `The stored settings are damaged at "${issue?.path.join('.') ?? ''}": ${issue?.message ?? 'invalid'}. They were left as they are.` };
   }
   return { ok: true, settings: parsed.data, migrated: from !== SETTINGS_VERSION };
 }

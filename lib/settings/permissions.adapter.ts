@@ -1,13 +1,15 @@
 /**
  * Host access for exactly one gateway origin, asked for at runtime (optional host
- * permissions): nothing broad is granted at install. Match patterns carry no port (Firefox
- * refuses them; Chrome then matches every port of the host).
+ * permissions): nothing broad is granted at install. Patterns: `./origins.ts`.
  */
 import { browser } from 'wxt/browser';
+import { originPattern as patternFor, patternsToRelease } from './origins';
+
+/** Firefox's match patterns take no port. */
+const WITH_PORT = !import.meta.env.FIREFOX;
 
 export function originPattern(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  return `${url.protocol}//${url.hostname}/*`;
+  return patternFor(baseUrl, WITH_PORT);
 }
 
 /** Must be called first thing in a click handler: the browser wants a user gesture. */
@@ -24,5 +26,16 @@ export async function hasGatewayAccess(baseUrl: string): Promise<boolean> {
     return await browser.permissions.contains({ origins: [originPattern(baseUrl)] });
   } catch {
     return false;
+  }
+}
+
+/** Gives back a deleted profile's host access when no other profile uses that origin. */
+export async function releaseGatewayAccess(removed: { baseUrl: string }, remaining: readonly { baseUrl: string }[]): Promise<void> {
+  const origins = patternsToRelease(removed, remaining, WITH_PORT);
+  if (origins.length === 0) return;
+  try {
+    await browser.permissions.remove({ origins });
+  } catch {
+    // Access granted in the manifest itself (the e2e build) cannot be removed: nothing to give back.
   }
 }

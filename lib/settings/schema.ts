@@ -34,6 +34,15 @@ export const ChatPreferencesSchema = z.object({
 });
 export type ChatPreferences = z.infer<typeof ChatPreferencesSchema>;
 
+/** How long a reply may keep the user waiting (seconds); see GatewayLimits. */
+export const DeadlinesSchema = z.object({
+  /** From asking to the first words (keep-alive comments do not count). */
+  firstTokenSeconds: z._default(z.int().check(z.gte(1), z.lte(3600)), 120),
+  /** Between two pieces of a reply once it has begun (keep-alive comments do not count). */
+  idleSeconds: z._default(z.int().check(z.gte(1), z.lte(3600)), 90),
+});
+export type Deadlines = z.infer<typeof DeadlinesSchema>;
+
 export const SettingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
   profiles: z.array(ProfileSchema),
@@ -44,6 +53,7 @@ export const SettingsSchema = z.object({
   /** The language actions answer in; the browser's language when absent. */
   language: z.optional(z.string()),
   largeSelection: z._default(LargeSelectionSchema, () => ({ maxTokens: 12_000 })),
+  deadlines: z._default(DeadlinesSchema, () => ({ firstTokenSeconds: 120, idleSeconds: 90 })),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -53,4 +63,10 @@ export function defaultSettings(): Settings {
 
 export function activeProfile(settings: Settings): Profile | undefined {
   return settings.profiles.find((p) => p.id === settings.activeProfileId) ?? settings.profiles[0];
+}
+
+/** The client limits for a profile's requests, from the user's deadlines (milliseconds). */
+export function gatewayLimitsFrom(settings: Settings): { firstTokenTimeoutMs: number; idleTimeoutMs: number; headersTimeoutMs: number } {
+  const firstToken = settings.deadlines.firstTokenSeconds * 1000;
+  return { firstTokenTimeoutMs: firstToken, headersTimeoutMs: firstToken, idleTimeoutMs: settings.deadlines.idleSeconds * 1000 };
 }

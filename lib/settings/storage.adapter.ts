@@ -17,10 +17,18 @@ export async function loadSettings(): Promise<ParsedSettings> {
   return parsed;
 }
 
-/** Saves settings; a full disk or a refused write comes back as a sentence to show. */
-export async function saveSettings(settings: Settings): Promise<{ ok: true } | { ok: false; message: string }> {
+/**
+ * Saves settings; a full disk or a refused write comes back as a sentence to show. While the
+ * stored value cannot be read (damaged, or from a newer version), nothing overwrites it unless
+ * the user chose to replace it (`replaceUnreadable`): every profile in it would be lost.
+ */
+export async function saveSettings(settings: Settings, options: { replaceUnreadable?: boolean } = {}): Promise<{ ok: true } | { ok: false; message: string }> {
   const checked = SettingsSchema.safeParse(settings);
   if (!checked.success) return { ok: false, message: `These settings are not valid: ${checked.error.issues[0]?.message ?? 'unknown problem'}.` };
+  if (options.replaceUnreadable !== true) {
+    const stored = parseSettings(await storage.getItem(SETTINGS_KEY));
+    if (!stored.ok) return { ok: false, message: `Not saved: ${stored.message} Open the settings page to decide what to do with them.` };
+  }
   try {
     await storage.setItem(SETTINGS_KEY, checked.data);
     return { ok: true };
@@ -60,6 +68,11 @@ const CatalogueCacheSchema = z.object({ fetchedAt: z.number(), baseUrl: z.string
 export type CatalogueCache = z.infer<typeof CatalogueCacheSchema>;
 
 const catalogueKey = (profileId: string) => `local:catalogue:${profileId}` as const;
+
+/** Forgets a deleted profile's cached catalogue. */
+export async function removeCatalogue(profileId: string): Promise<void> {
+  await storage.removeItem(catalogueKey(profileId));
+}
 
 export async function loadCatalogue(profileId: string): Promise<CatalogueCache | undefined> {
   const parsed = CatalogueCacheSchema.safeParse(await storage.getItem(catalogueKey(profileId)));

@@ -237,7 +237,7 @@ describe('broken streams keep what arrived', () => {
       },
     });
     const fetch = (async () => new Response(stalls, { headers: SSE })) as unknown as typeof globalThis.fetch;
-    const events = await collect(clientFor({ fetch, calls: [] }, { idleTimeoutMs: 60 }).streamChat(hello));
+    const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 60 } }).streamChat(hello));
     expect(textOf(events)).toBe('Hel');
     expect(errorOf(events).kind).toBe('timeout');
   });

@@ -266,7 +266,7 @@ describe('wrong addresses and broken gateways', () => {
     const hangs = ((_url: string, init?: RequestInit) => new Promise<Response>((_, reject) => {
       init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
     })) as unknown as typeof fetch;
-    const client = createGatewayClient({ baseUrl: BASE, apiKey: KEY, fetch: hangs, headersTimeoutMs: 50 });
+    const client = createGatewayClient({ baseUrl: BASE, apiKey: KEY, fetch: hangs, limits: { headersTimeoutMs: 50 } });
     expectKind(await client.listModels().catch((e: unknown) => e as GatewayError) as GatewayError, 'timeout');
   });
 

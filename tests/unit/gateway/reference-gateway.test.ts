@@ -211,7 +211,7 @@ describe('fault knobs', () => {
 
   it('stall: the text received, then timeout', async () => {
     gateway.setFault({ kind: 'stall', afterBytes: 700 });
-    const quick = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, idleTimeoutMs: 200 });
+    const quick = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, limits: { idleTimeoutMs: 200 } });
     const events = await collect(quick.streamChat(ask('echo-1', 'one two three four five six seven')));
     expect(textOf(events).length).toBeGreaterThan(0);
     expect(lastError(events).kind).toBe('timeout');
@@ -252,7 +252,7 @@ describe('fault knobs', () => {
     gateway.setFault({ kind: 'slow-first-byte', delayMs: 150 });
     expect(textOf(await collect(client.streamChat(ask('echo-1', 'x'))))).toBe('Echo: x');
     gateway.setFault({ kind: 'slow-first-byte', delayMs: 400 });
-    const impatient = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, headersTimeoutMs: 100 });
+    const impatient = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, limits: { headersTimeoutMs: 100 } });
     expect((await thrown(impatient.streamChat(ask('echo-1', 'x')))).kind).toBe('timeout');
   });
 

@@ -255,7 +255,7 @@ describe('retry with another model', () => {
     const { messageId, conversationId } = await runs.start({ surface: 'sidepanel', model: 'gpt-9', text: 'hi' });
     await runs.whenIdle();
     expect((await store.getMessage(messageId))?.error?.kind).toBe('model_not_found');
-    await runs.retry(messageId, 'echo-1');
+    await runs.retry(messageId, { model: 'echo-1' });
     await runs.whenIdle();
     expect(await store.getMessage(messageId)).toMatchObject({ status: 'complete', text: 'Echo: hi', model: 'echo-1' });
     expect((await store.getConversation(conversationId))?.model).toBe('echo-1');

@@ -19,6 +19,7 @@ describe('parseSettings', () => {
     expected.profiles[0]!.confirmedImageModels = [];
     expected.actions = DEFAULT_ACTIONS;
     expected.largeSelection = { maxTokens: 12_000 };
+    expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90 };
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
   });
 

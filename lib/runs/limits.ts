@@ -1,0 +1,39 @@
+/**
+ * How much one message may carry: its text (estimated in tokens, as large selections are) and
+ * its images (how many, how many bytes together). Checked by the composer before sending and
+ * by the background before a run starts, so an oversized message gets a reason and a remedy,
+ * not a message-size failure between extension parts. Codes and numbers here; words in the UI.
+ */
+import { estimateTokens } from '../actions/large-selection';
+
+export interface MessageLimits {
+  /** Estimated tokens of a typed or pasted message. */
+  maxTextTokens: number;
+  maxImages: number;
+  /** All attached images together, as the bytes of their data: URLs. */
+  maxImageBytes: number;
+}
+
+export const DEFAULT_MESSAGE_LIMITS: MessageLimits = {
+  maxTextTokens: 100_000,
+  maxImages: 8,
+  maxImageBytes: 20 * 1024 * 1024,
+};
+
+export type MessageTooLarge =
+  | { problem: 'text_too_long'; tokens: number; limit: number }
+  | { problem: 'too_many_images'; count: number; limit: number }
+  | { problem: 'images_too_large'; bytes: number; limit: number };
+
+/** The first limit a message breaks, or undefined when it fits. */
+export function checkMessageSize(text: string, images: readonly string[], limits: MessageLimits = DEFAULT_MESSAGE_LIMITS): MessageTooLarge | undefined {
+  // The estimate never exceeds the length: a text no longer than the limit fits without counting.
+  if (text.length > limits.maxTextTokens) {
+    const tokens = estimateTokens(text);
+    if (tokens > limits.maxTextTokens) return { problem: 'text_too_long', tokens, limit: limits.maxTextTokens };
+  }
+  if (images.length > limits.maxImages) return { problem: 'too_many_images', count: images.length, limit: limits.maxImages };
+  const bytes = images.reduce((sum, url) => sum + url.length, 0);
+  if (bytes > limits.maxImageBytes) return { problem: 'images_too_large', bytes, limit: limits.maxImageBytes };
+  return undefined;
+}
