@@ -56,7 +56,7 @@ export function storeProblem(error: unknown): { problem: StoreProblem; detail: s
   if (/QuotaExceeded/i.test(names) || /quota/i.test(message)) return { problem: 'quota', detail };
   if (/VersionError/i.test(names)) return { problem: 'newer_version', detail };
   if (/Blocked/i.test(names)) return { problem: 'blocked', detail };
-  if (/MissingAPI|OpenFailed|InvalidState|DatabaseClosed/i.test(names)) return { problem: 'unavailable', detail };
+  if (/MissingAPI|OpenFailed|InvalidState|DatabaseClosed|Security|NotAllowed|InvalidAccess/i.test(names)) return { problem: 'unavailable', detail };
   return { problem: 'unknown', detail };
 }
 
@@ -178,8 +178,26 @@ export class ConversationStore {
    * number of rows that could not be read. A database that fails goes to `onError`.
    */
   watchConversations(onChange: (conversations: Conversation[], unreadable: number) => void, onError: (error: unknown) => void): () => void {
-    const subscription = liveQuery(() => this.readConversations()).subscribe({ next: (r) => onChange(r.items, r.unreadable), error: onError });
-    return () => subscription.unsubscribe();
+    return this.live(() => this.readConversations(), (r) => onChange(r.items, r.unreadable), onError);
+  }
+
+  /**
+   * A live query whose failures reach `onError`. The database is opened first: a live query
+   * takes a database that fails to open (blocked, refused, newer) for one that was closed on
+   * purpose and waits for ever, which a page would show as an empty history.
+   */
+  private live<T>(query: () => Promise<T>, onChange: (value: T) => void, onError: (error: unknown) => void): () => void {
+    let stopped = false;
+    let subscription: { unsubscribe(): void } | undefined;
+    this.db.open().then(() => {
+      if (!stopped) subscription = liveQuery(query).subscribe({ next: onChange, error: onError });
+    }, (error: unknown) => {
+      if (!stopped) onError(error);
+    });
+    return () => {
+      stopped = true;
+      subscription?.unsubscribe();
+    };
   }
 
   /**
@@ -206,14 +224,12 @@ export class ConversationStore {
 
   /** Live view of a conversation's messages (and how many could not be read), updated when any surface writes. */
   watchMessages(conversationId: string, onChange: (messages: Message[], unreadable: number) => void, onError: (error: unknown) => void): () => void {
-    const subscription = liveQuery(() => this.readMessages(conversationId)).subscribe({ next: (r) => onChange(r.items, r.unreadable), error: onError });
-    return () => subscription.unsubscribe();
+    return this.live(() => this.readMessages(conversationId), (r) => onChange(r.items, r.unreadable), onError);
   }
 
   /** Live view of one conversation's record (model, title), undefined once deleted. */
   watchConversation(id: string, onChange: (conversation: Conversation | undefined) => void, onError: (error: unknown) => void): () => void {
-    const subscription = liveQuery(() => this.getConversation(id)).subscribe({ next: onChange, error: onError });
-    return () => subscription.unsubscribe();
+    return this.live(() => this.getConversation(id), onChange, onError);
   }
 
   close(): void {

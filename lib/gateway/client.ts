@@ -126,6 +126,10 @@ function describeCause(error: unknown): string {
   return code === undefined ? '' : ` (${code})`;
 }
 
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
 }
@@ -139,7 +143,7 @@ async function readBody(call: Call, response: Response, limits: { timeoutMs: num
   if (response.body === null) return { text: '', tooLarge: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  const timer = setTimeout(() => call.abort('timeout', `the reply's body did not arrive within ${Math.round(limits.timeoutMs / 1000)} s`), limits.timeoutMs);
+  const timer = setTimeout(() => call.abort('timeout', `the reply's body did not arrive within ${duration(limits.timeoutMs)}`), limits.timeoutMs);
   let text = '';
   let bytes = 0;
   let tooLarge = false;
@@ -179,7 +183,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     if (call.controller.signal.aborted) throw call.errorFor(undefined, ctx, 'connect');
     const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: init.accept };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timer = setTimeout(() => call.abort('timeout', `no answer within ${Math.round(limits.headersTimeoutMs / 1000)} s`), limits.headersTimeoutMs);
+    const timer = setTimeout(() => call.abort('timeout', `no answer within ${duration(limits.headersTimeoutMs)}`), limits.headersTimeoutMs);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -297,8 +301,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         const detail = decoder.settling
           ? 'the stream stayed open after its error'
           : lastPieceAt === undefined
-            ? `no words within ${Math.round(limits.firstTokenTimeoutMs / 1000)} s of asking (keep-alive comments do not count)`
-            : `the reply stopped for ${Math.round(limits.idleTimeoutMs / 1000)} s (keep-alive comments do not count)`;
+            ? `no words within ${duration(limits.firstTokenTimeoutMs)} of asking (keep-alive comments do not count)`
+            : `the reply stopped for ${duration(limits.idleTimeoutMs)} (keep-alive comments do not count)`;
         call.abort('timeout', detail);
         return detail;
       };

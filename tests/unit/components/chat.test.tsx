@@ -147,3 +147,49 @@ describe('Markdown', () => {
     expect(container.querySelector('strong')).toHaveTextContent('b');
   });
 });
+
+describe('sending once, within limits (issue 8)', () => {
+  it('two Enters before the first send returns send once', async () => {
+    let finish: ((sent: boolean) => void) | undefined;
+    const onSend = vi.fn(() => new Promise<boolean>((resolve) => {
+      finish = resolve;
+    }));
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'pay once');
+    await userEvent.keyboard('{Enter}{Enter}');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledTimes(1);
+    await act(async () => finish?.(true));
+  });
+
+  it('a message over the size limit is not sent; it says what was too big and what to do, and keeps the text', async () => {
+    const onSend = vi.fn(async () => true);
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.click(box);
+    await userEvent.paste('word '.repeat(90_000));
+    await userEvent.keyboard('{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert')).toHaveTextContent('This message is about 112,500 tokens; one message may hold 100,000. Shorten it, or send it in parts.');
+    expect((box as HTMLTextAreaElement).value.length).toBe(450_000);
+  });
+});
+
+describe('what a retry or a lone </think> moved is never lost (issue 8)', () => {
+  it('earlier versions of a reply stay readable under it', async () => {
+    await loadMarkdownRenderer();
+    render(<MessageView message={message({ text: '', status: 'error', versions: [{ text: 'The first answer, cut short', reasoning: '', status: 'interrupted', createdAt: 0 }] })} />);
+    await userEvent.click(screen.getByText('Earlier version'));
+    expect(screen.getByRole('region', { name: 'Earlier version 1' })).toHaveTextContent('The first answer, cut short');
+  });
+
+  it('text moved into the reasoning by a lone </think> can be put back into the reply', async () => {
+    await loadMarkdownRenderer();
+    render(<MessageView message={message({ text: 'the rest.', reasoning: 'The page contains ', movedToReasoning: [0, 18] })} />);
+    expect(screen.getByRole('article', { name: 'Assistant message' })).not.toHaveTextContent(/^The page contains/);
+    await userEvent.click(screen.getByRole('button', { name: 'Show the text before </think> as part of the reply' }));
+    expect(screen.queryByText('Reasoning')).toBeNull();
+    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('The page contains </think>');
+    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('the rest.');
+  });
+});

@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { Profile } from '@/lib/settings/schema';
 import { ConnectionForm } from '@/components/settings/ConnectionForm';
 
 const KEY = 'sk-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ';
@@ -51,5 +53,86 @@ describe('ConnectionForm', () => {
     // The fake browser grants nothing: the form must not save silently without access.
     expect(await screen.findByRole('alert')).toHaveTextContent('Not saved: without access to https://gw.example.com');
     expect(onSave).not.toHaveBeenCalled();
+  });
+});
+
+const saved: Profile = { id: 'p1', name: 'A', siteUrl: 'https://a.example', baseUrl: 'https://a.example/v1', apiKey: KEY, apiStyle: 'chat', confirmedImageModels: [] };
+
+describe('the key stays with its address (issue 8)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('the address moved to another origin: nothing can be sent until the user clears the key or keeps it for the new address', async () => {
+    const onSave = vi.fn(async () => undefined);
+    render(<ConnectionForm profile={saved} onSave={onSave} />);
+    const address = screen.getByRole('textbox', { name: 'Gateway address' });
+    await userEvent.clear(address);
+    await userEvent.type(address, 'https://b.example/v1');
+    const warning = screen.getByRole('alert', { name: 'Key for another address' });
+    expect(warning).toHaveTextContent('entered for https://a.example');
+    expect(warning).toHaveTextContent('now points at https://b.example');
+    expect(screen.getByRole('button', { name: 'Test connection' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear the key' }));
+    expect(screen.getByLabelText('API key')).toHaveValue('');
+    expect(screen.getByRole('status')).toHaveTextContent('The key for https://a.example was cleared: paste the key for https://b.example.');
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('the same origin (another path) keeps the key; keeping it for a new origin is the user\'s choice', async () => {
+    render(<ConnectionForm profile={saved} onSave={async () => undefined} />);
+    const address = screen.getByRole('textbox', { name: 'Gateway address' });
+    await userEvent.clear(address);
+    await userEvent.type(address, 'https://a.example/v1beta/openai');
+    expect(screen.queryByRole('alert', { name: 'Key for another address' })).toBeNull();
+    await userEvent.clear(address);
+    await userEvent.type(address, 'https://b.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Keep the key for the new address' }));
+    expect(screen.getByLabelText('API key')).toHaveValue(KEY);
+    expect(screen.getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+
+  it('importing an address without a key clears the key of the old address', async () => {
+    render(<ConnectionForm profile={saved} onSave={async () => undefined} />);
+    await userEvent.click(screen.getByRole('textbox', { name: 'Paste to import' }));
+    await userEvent.paste('OPENAI_BASE_URL=https://b.example/v1');
+    await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect(screen.getByRole('textbox', { name: 'Gateway address' })).toHaveValue('https://b.example/v1');
+    expect(screen.getByLabelText('API key')).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'Test connection' })).toBeDisabled();
+  });
+
+  it('a test still running when the address changes never reports "Connected" for the new one', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    let answer: ((r: Response) => void) | undefined;
+    const seen: AbortSignal[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation((_url, init) => {
+      if (init?.signal) seen.push(init.signal);
+      return new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+    });
+    render(<ConnectionForm profile={saved} onSave={async () => undefined} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('Testing…')).toBeInTheDocument();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Gateway address' }), 'x');
+    expect(seen[0]?.aborted).toBe(true);
+    await act(async () => {
+      answer?.(new Response(JSON.stringify({ data: [{ id: 'm1' }] }), { headers: { 'content-type': 'application/json' } }));
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(screen.queryByText(/Connected/)).toBeNull();
+    expect(screen.queryByText('Testing…')).toBeNull();
+  });
+
+  it('a plain http:// address to another machine is flagged; loopback is not', async () => {
+    render(<ConnectionForm onSave={async () => undefined} />);
+    const address = screen.getByRole('textbox', { name: 'Gateway address' });
+    await userEvent.type(address, 'http://gw.example.com');
+    expect(screen.getByRole('note', { name: 'Security warning' })).toHaveTextContent('unencrypted');
+    await userEvent.clear(address);
+    await userEvent.type(address, 'http://127.0.0.1:3000');
+    expect(screen.queryByRole('note', { name: 'Security warning' })).toBeNull();
   });
 });

@@ -49,3 +49,30 @@ describe('ThinkTagSplitter', () => {
     expect(split(['<think>a</think>b', '</think> c'])).toEqual({ reasoning: 'a', text: 'b</think> c' });
   });
 });
+
+describe('a lone </think>: reasoning before it, unless the answer quotes the tag (issue 8)', () => {
+  it('an R1 distill behind vLLM: thousands of characters of reasoning, blank lines, quotes and code spans, then </think>', () => {
+    const reasoning = Array.from({ length: 60 }, (_, i) => `Step ${i}: the user said "hello"; consider \`x + ${i}\` carefully.\n\nHmm, wait.`).join('\n');
+    expect(reasoning.length).toBeGreaterThan(3000);
+    const whole = `${reasoning}\n</think>\n\nThe answer is 4.`;
+    for (const size of [1, 3, 7, 64]) {
+      const pieces: string[] = [];
+      for (let i = 0; i < whole.length; i += size) pieces.push(whole.slice(i, i + size));
+      expect(split(pieces), `pieces of ${size}`).toEqual({ reasoning: `${reasoning}\n`, text: 'The answer is 4.' });
+    }
+  });
+
+  it.each([
+    ['in an inline code span', 'The page ends its block with `</think>` and then the answer follows.'],
+    ['in quotation marks', 'The tag "</think>" closes the block.'],
+    ['after a fenced code block', 'Here is the page:\n\n```html\n<p>hi</p>\n</think>\n```\n\nThat tag closes the block.'],
+    ['on a block-quote line', 'The page says:\n\n> it ends with </think> here\n\nwhich closes the block.'],
+  ])('%s: the answer is left whole', (_name, whole) => {
+    for (const pieces of cuts(whole)) expect(split(pieces), JSON.stringify(pieces)).toEqual({ reasoning: '', text: whole });
+  });
+
+  it('only the first </think> counts: one quoted first means no later one moves text', () => {
+    const whole = 'Quote: "</think>" then more\n</think>\nrest';
+    expect(split([whole])).toEqual({ reasoning: '', text: whole });
+  });
+});

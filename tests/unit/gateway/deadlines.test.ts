@@ -1,0 +1,124 @@
+/**
+ * Every wait has an end, every body a size (issue 8, item 4), and an in-stream error keeps the
+ * usage a gateway sends after it (item 8).
+ */
+import { describe, expect, it } from 'vitest';
+import { GatewayError, type StreamEvent } from '@/lib/gateway';
+import { JSON_TYPE, SSE, chunk, clientFor, collect, hello, lastOf, rawData, replay, streamOf, textOf } from './recordings';
+
+/**
+ * A fetch whose body sends `first`, then one `tick` every `everyMs` for ever; like a real
+ * fetch, aborting the request errors the body.
+ */
+function trickling(first: string, tick: string, everyMs: number, headers: Record<string, string>): typeof fetch {
+  return (async (_url: RequestInfo | URL, init?: RequestInit) => {
+    const encoder = new TextEncoder();
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(first));
+        timer = setInterval(() => controller.enqueue(encoder.encode(tick)), everyMs);
+        init?.signal?.addEventListener('abort', () => {
+          clearInterval(timer);
+          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+        });
+      },
+      cancel() {
+        clearInterval(timer);
+      },
+    });
+    return new Response(body, { headers });
+  }) as typeof fetch;
+}
+
+function errorOf(events: StreamEvent[]): GatewayError {
+  const last = lastOf(events);
+  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
+  return last.error;
+}
+
+describe('deadlines', () => {
+  it('a /models body that trickles for ever ends as a timeout', async () => {
+    const fetch = trickling('{"data":[', ' ', 20, JSON_TYPE);
+    const client = clientFor({ fetch, calls: [] }, { limits: { bodyTimeoutMs: 150 } });
+    const started = Date.now();
+    const error = await client.listModels().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).kind).toBe('timeout');
+    expect((error as GatewayError).message).toMatch(/body did not arrive within 150 ms/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a stream of nothing but ": ping" comments ends at the first-token deadline', async () => {
+    const fetch = trickling(': PING\n\n', ': PING\n\n', 10, SSE);
+    const events = await collect(clientFor({ fetch, calls: [] }, { limits: { firstTokenTimeoutMs: 150 } }).streamChat(hello));
+    expect(events).toHaveLength(1);
+    expect(errorOf(events).kind).toBe('timeout');
+    expect(errorOf(events).message).toMatch(/no words within 150 ms of asking \(keep-alive comments do not count\)/);
+  });
+
+  it('comments after the reply began do not reset the idle deadline; the text so far is kept', async () => {
+    const fetch = trickling(chunk({ content: 'Hel' }), ': OPENROUTER PROCESSING\n\n', 10, SSE);
+    const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 150 } }).streamChat(hello));
+    expect(textOf(events)).toBe('Hel');
+    expect(errorOf(events).kind).toBe('timeout');
+    expect(errorOf(events).message).toMatch(/the reply stopped for 150 ms \(keep-alive comments do not count\)/);
+  });
+
+  it('pieces that keep coming keep a slow reply alive past the idle deadline', async () => {
+    const fetch = trickling(chunk({ content: 'a' }), chunk({ content: 'b' }), 20, SSE);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 100 } }).streamChat(hello, { signal: controller.signal }));
+    expect(textOf(events).length).toBeGreaterThan(5);
+    expect(errorOf(events).kind).toBe('aborted');
+  });
+});
+
+describe('size caps', () => {
+  it('a JSON body over the cap is bad_response naming the size', async () => {
+    const big = JSON.stringify({ data: Array.from({ length: 2000 }, (_, i) => ({ id: `model-${i}`, object: 'model' })) });
+    const client = clientFor(replay({ headers: JSON_TYPE, chunks: [big.slice(0, 30_000), big.slice(30_000)] }), { limits: { maxBodyBytes: 32 * 1024 } });
+    const error = await client.listModels().catch((e: unknown) => e);
+    expect((error as GatewayError).kind).toBe('bad_response');
+    expect((error as GatewayError).message).toMatch(/larger than 0\.03 MB/);
+  });
+
+  it('a stream over the cap keeps its text and ends as bad_response naming the size', async () => {
+    const chunks = Array.from({ length: 50 }, () => chunk({ content: 'x'.repeat(100) }));
+    const events = await collect(clientFor(replay({ chunks }), { limits: { maxStreamBytes: 2048 } }).streamChat(hello));
+    expect(textOf(events).length).toBeGreaterThan(0);
+    expect(errorOf(events).kind).toBe('bad_response');
+    expect(errorOf(events).message).toMatch(/streamed reply was larger than/);
+  });
+});
+
+describe('an in-stream error followed by usage and [DONE] (new-api)', () => {
+  it('the error stands and the usage is still reported', async () => {
+    const events = await streamOf({
+      chunks: [
+        chunk({ content: 'Hel' }),
+        rawData({ error: { message: 'upstream failed', type: 'upstream_error', code: 'bad_response_status_code' } }),
+        rawData({ id: 'c1', choices: [], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } }),
+        'data: [DONE]\n\n',
+      ],
+    });
+    expect(textOf(events)).toBe('Hel');
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({ usage: { promptTokens: 5, completionTokens: 1, totalTokens: 6 } });
+    expect(errorOf(events)).toMatchObject({ kind: 'server', code: 'bad_response_status_code' });
+  });
+
+  it('text after the error is not taken as the reply', async () => {
+    const events = await streamOf({ chunks: [chunk({ content: 'ok' }), rawData({ error: { message: 'boom' } }), chunk({ content: ' late' }), 'data: [DONE]\n\n'] });
+    expect(textOf(events)).toBe('ok');
+    expect(errorOf(events).gatewayMessage).toBe('boom');
+  });
+
+  it('a stream left open after its error ends within a moment, with the error', async () => {
+    const fetch = trickling(`${chunk({ content: 'ok' })}${rawData({ error: { message: 'boom' } })}`, ': ping\n\n', 50, SSE);
+    const started = Date.now();
+    const events = await collect(clientFor({ fetch, calls: [] }).streamChat(hello));
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(errorOf(events).gatewayMessage).toBe('boom');
+  });
+});
