@@ -99,18 +99,41 @@ describe('one run per reply', () => {
   });
 
   it('the keep-alive count never drops to 0 while a stream lives, and is 0 once all ended', async () => {
-    gateway.setPace({ delayMs: 5, chunkChars: 2 });
-    const counts: number[] = [];
-    const runs = manager({ onActiveRunsChange: (n) => counts.push(n) });
-    const a = await runs.start({ surface: 'popup', text: 'a reply that streams for a while' });
-    const tries = await Promise.allSettled([runs.start({ surface: 'popup', conversationId: a.conversationId, text: 'again' }), runs.retry(a.messageId)]);
-    expect(tries.every((t) => t.status === 'rejected')).toBe(true);
-    // The refusals did not touch the count of the live stream.
-    expect(counts.every((n) => n > 0)).toBe(true);
-    expect(runs.activeCount).toBe(1);
+    // Streams that end when the test says so; `live` counts those still open.
+    let live = 0;
+    const enders: (() => void)[] = [];
+    const client: GatewayClient = {
+      baseUrl: 'x', siteUrl: 'x',
+      listModels: async () => [],
+      async *streamChat() {
+        live++;
+        try {
+          yield { type: 'text', text: 'part' };
+          await new Promise<void>((resolve) => enders.push(resolve));
+          yield { type: 'done' };
+        } finally {
+          live--;
+        }
+      },
+    };
+    const seen: { count: number; live: number }[] = [];
+    const runs = manager({ clientFor: () => client, onActiveRunsChange: (count) => seen.push({ count, live }) });
+    const endNext = async (): Promise<void> => {
+      for (let i = 0; i < 100 && enders.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      enders.shift()?.();
+      // Let that run end and report before the next one does.
+      await new Promise((r) => setTimeout(r, 20));
+    };
+    const first = await runs.start({ surface: 'popup', text: 'first' });
+    await endNext();
     await runs.whenIdle();
-    expect(counts.at(-1)).toBe(0);
-    expect((await store.getMessage(a.messageId))?.status).toBe('complete');
+    // A double-clicked Retry.
+    await Promise.allSettled([runs.retry(first.messageId), runs.retry(first.messageId)]);
+    while (live > 0) await endNext();
+    await runs.whenIdle();
+    expect(seen.filter((s) => s.count === 0 && s.live > 0)).toEqual([]);
+    expect(seen.at(-1)?.count).toBe(0);
+    expect(live).toBe(0);
   });
 });
 
