@@ -49,6 +49,17 @@ export interface LoggedRequest {
   bearer: string | undefined;
   origin: string | undefined;
   time: number;
+  /** For a streamed chat reply: what it delivered, and how it ended (tests of faults). */
+  stream?: StreamLog;
+}
+
+export interface StreamLog {
+  /** The content of every chunk written whole, in order. */
+  sentText: string;
+  /** The client closed the connection before the reply was finished (Stop, a deleted conversation, a dead worker). */
+  cancelled: boolean;
+  /** The reply was written to its end. */
+  finished: boolean;
 }
 
 interface KeyRecord {
@@ -266,7 +277,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
 
     const auth = req.headers.authorization;
     const bearer = auth?.startsWith('Bearer ') === true ? auth.slice('Bearer '.length) : undefined;
-    requests.push({ method: req.method ?? 'GET', path, bearer, origin: req.headers.origin, time: Date.now() });
+    const logged: LoggedRequest = { method: req.method ?? 'GET', path, bearer, origin: req.headers.origin, time: Date.now() };
+    requests.push(logged);
 
     if (/\/v1\/v1(\/|$)/.test(path)) {
       // Seed part 4, rule 3: a doubled /v1 is always 404, whatever the key.
@@ -297,7 +309,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     }
 
     if (req.method === 'GET' && path === '/v1/models') return listModels(res);
-    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, key, fault);
+    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, key, fault, logged);
     if (req.method === 'POST' && path === '/v1/responses') return responses(req, res, key, fault);
     return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
   }
@@ -364,12 +376,17 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   function makeWriter(res: ServerResponse, fault: Fault | undefined) {
     let sent = 0;
     let stopped = false;
+    let faulted = false;
     res.on('close', () => {
       stopped = true;
     });
     return {
       get stopped() {
         return stopped || res.destroyed;
+      },
+      /** The drop or stall fault cut this reply (so a close is the fault's, not the client's). */
+      get faulted() {
+        return faulted && fault?.kind === 'drop';
       },
       write(text: string): boolean {
         if (stopped || res.destroyed) return false;
@@ -380,6 +397,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
             if (room > 0) res.write(bytes.subarray(0, room));
             sent += Math.max(0, room);
             stopped = true;
+            faulted = true;
             if (fault.kind === 'drop') {
               // Let the partial bytes leave before the socket is cut.
               setTimeout(() => res.socket?.destroy(), 20);
@@ -404,7 +422,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     };
   }
 
-  async function chat(req: IncomingMessage, res: ServerResponse, key: KeyRecord, fault: Fault | undefined): Promise<void> {
+  async function chat(req: IncomingMessage, res: ServerResponse, key: KeyRecord, fault: Fault | undefined, logged: LoggedRequest): Promise<void> {
     const body = await parseJsonBody(req, res, ChatBody);
     if (body === undefined) return;
     const turns = turnsFromChat(body);
@@ -433,6 +451,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const out = makeWriter(res, fault);
+    const log: StreamLog = { sentText: '', cancelled: false, finished: false };
+    logged.stream = log;
+    res.on('close', () => {
+      if (!res.writableFinished && !out.faulted) log.cancelled = true;
+    });
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
@@ -454,6 +477,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       }
       await sleep(pace.delayMs);
       if (out.stopped || !out.write(chunk({ [piece.field]: piece.text }))) return;
+      if (piece.field === 'content') log.sentText += piece.text;
       sentChunks++;
     }
     if (!out.write(chunk({}, finishReason))) return;
@@ -462,6 +486,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       if (!out.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens) })}\n\n`)) return;
     }
     if (!out.write('data: [DONE]\n\n')) return;
+    log.finished = true;
     res.end(() => streamEnds.push(Date.now()));
   }
 

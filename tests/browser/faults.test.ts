@@ -1,0 +1,288 @@
+/**
+ * Issue 8 in the built extension: one conversation's reply put through every fault a user
+ * meets (the fault matrix), a double-clicked Retry, a key that must not follow a new address,
+ * and settings that cannot be read. For each fault the characters kept must equal the
+ * characters the gateway sent before it, the status must be shown, and Retry must complete.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Fault, StreamLog } from '../gateway/server';
+import { gatewayAndExtensionPerFile } from './fixture';
+import { clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+
+const env = gatewayAndExtensionPerFile();
+
+const PROMPT = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen';
+const FULL = `Echo: ${PROMPT}`;
+
+interface Row {
+  fault: string;
+  sent: number;
+  kept: number;
+  status: string;
+  retry: string;
+}
+const table: Row[] = [];
+
+beforeEach(() => {
+  env.gateway.reset();
+});
+
+afterAll(() => {
+  if (table.length === 0) return;
+  const lines = [
+    '| fault | characters sent before the fault | characters kept | status shown | Retry |',
+    '| --- | --- | --- | --- | --- |',
+    ...table.map((r) => `| ${r.fault} | ${r.sent} | ${r.kept} | ${r.status} | ${r.retry} |`),
+  ];
+  console.log(`\nFault matrix\n${lines.join('\n')}\n`);
+});
+
+function settings(extra: Record<string, unknown> = {}) {
+  return { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey), ...extra };
+}
+
+async function fresh(surface: 'popup.html' | 'sidepanel.html', extra: Record<string, unknown> = {}): Promise<Page> {
+  await clearConversations(env.ext);
+  await resetSettings(env.ext, settings(extra));
+  const page = await env.ext.open(surface);
+  if (surface === 'sidepanel.html') await page.setViewportSize({ width: 420, height: 900 });
+  await page.getByRole('button', { name: 'New chat' }).first().click();
+  return page;
+}
+
+/** Waits until the locator (its first match) shows `text`. */
+async function hasText(locator: Locator, text: string): Promise<void> {
+  await expect.poll(async () => (await locator.first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '', { timeout: 15_000 }).toContain(text);
+}
+
+/** The reply's text as shown (not its earlier versions). */
+const shown = async (page: Page): Promise<string> => ((await lastReply(page).locator(':scope > .markdown').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
+const status = (page: Page) => lastReply(page).getAttribute('data-status');
+
+/** The newest chat request's stream record at the gateway. */
+function lastStream(): StreamLog {
+  const chats = env.gateway.requests.filter((r) => r.path === '/v1/chat/completions');
+  return chats.at(-1)?.stream ?? { sentText: '', cancelled: false, finished: false };
+}
+
+/** The reply as saved in IndexedDB (the only conversation). */
+async function saved(page: Page): Promise<{ text: string; status: string }> {
+  return page.evaluate(() => new Promise<{ text: string; status: string }>((resolve, reject) => {
+    const open = indexedDB.open('gateway-chat');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const all = open.result.transaction('messages').objectStore('messages').getAll();
+      all.onsuccess = () => {
+        const replies = (all.result as { role: string; seq: number; text: string; status: string }[]).filter((m) => m.role === 'assistant').sort((a, b) => b.seq - a.seq);
+        open.result.close();
+        resolve({ text: replies[0]?.text ?? '', status: replies[0]?.status ?? 'none' });
+      };
+    };
+  }));
+}
+
+/** Waits until the stall point is reached and the page shows everything sent before it. */
+async function untilStalled(page: Page): Promise<string> {
+  await expect.poll(() => lastStream().sentText.length, { timeout: 15_000 }).toBeGreaterThan(5);
+  // The gateway stops writing at the stall: what it sent stops growing.
+  let before = '';
+  await expect.poll(async () => {
+    const now = lastStream().sentText;
+    const same = now === before;
+    before = now;
+    return same && (await shown(page)) === now;
+  }, { timeout: 15_000, interval: 300 }).toBe(true);
+  return before;
+}
+
+async function retryCompletes(page: Page): Promise<string> {
+  env.gateway.setPace({ delayMs: 0, chunkChars: 8 });
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect.poll(() => status(page), { timeout: 15_000 }).toBe('complete');
+  expect(await shown(page)).toBe(FULL);
+  expect((await saved(page)).text).toBe(FULL);
+  return 'completes';
+}
+
+async function record(page: Page, fault: string, sent: string, expectedStatus: string, retry: (page: Page) => Promise<string> = retryCompletes): Promise<void> {
+  await expect.poll(() => status(page), { timeout: 15_000 }).toBe(expectedStatus);
+  const kept = await shown(page);
+  expect(kept).toBe(sent);
+  await expect.poll(async () => (await saved(page)).text, { timeout: 5_000 }).toBe(sent);
+  const statusNote = (await lastReply(page).locator('.status-note, .callout-title').first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '';
+  const row: Row = { fault, sent: sent.length, kept: kept.length, status: `${expectedStatus}${statusNote === '' ? '' : ` ("${statusNote}")`}`, retry: '' };
+  row.retry = await retry(page);
+  table.push(row);
+}
+
+const stallAt = (afterBytes: number): Fault => ({ kind: 'stall', afterBytes });
+
+describe('fault matrix: one reply through every fault', () => {
+  it('popup closed mid-stream: the background finishes the reply; reopening shows all of it', async () => {
+    env.gateway.setPace({ delayMs: 60, chunkChars: 3 });
+    const page = await fresh('popup.html');
+    await send(page, PROMPT);
+    await expect.poll(async () => (await shown(page)).length).toBeGreaterThan(5);
+    await page.close();
+    await expect.poll(() => lastStream().finished, { timeout: 15_000 }).toBe(true);
+    const reopened = await env.ext.open('popup.html');
+    await record(reopened, 'popup closed mid-stream', lastStream().sentText, 'complete', async () => 'not needed: completed on its own');
+    expect(lastStream().sentText).toBe(FULL);
+    await reopened.close();
+  });
+
+  it('connection dropped', async () => {
+    env.gateway.setPace({ delayMs: 30, chunkChars: 3 });
+    env.gateway.setFault({ kind: 'drop', afterBytes: 1200 });
+    const page = await fresh('popup.html');
+    await send(page, PROMPT);
+    await expect.poll(() => status(page), { timeout: 15_000 }).toBe('interrupted');
+    await record(page, 'connection dropped', lastStream().sentText, 'interrupted');
+    await page.close();
+  });
+
+  it('worker stopped (CDP)', async () => {
+    env.gateway.setPace({ delayMs: 30, chunkChars: 3 });
+    env.gateway.setFault(stallAt(1200));
+    const page = await fresh('popup.html');
+    await send(page, PROMPT);
+    const sent = await untilStalled(page);
+    const cdp = await env.ext.context.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await record(page, 'worker stopped (CDP)', sent, 'interrupted');
+    await page.close();
+  });
+
+  it('gateway stalled past the idle deadline', async () => {
+    env.gateway.setPace({ delayMs: 30, chunkChars: 3 });
+    env.gateway.setFault(stallAt(1200));
+    const page = await fresh('popup.html', { deadlines: { firstTokenSeconds: 120, idleSeconds: 2 } });
+    await send(page, PROMPT);
+    const sent = await untilStalled(page);
+    await expect.poll(() => status(page), { timeout: 10_000 }).toBe('interrupted');
+    await hasText(lastReply(page).getByRole('alert'), 'The gateway took too long');
+    // The idle deadline closed the stalled connection.
+    await expect.poll(() => lastStream().cancelled).toBe(true);
+    await record(page, 'gateway stalled past the idle deadline (2 s)', sent, 'interrupted');
+    await page.close();
+  });
+
+  it('429 with Retry-After, then success: Retry waits out the countdown', async () => {
+    env.gateway.setFault({ kind: 'rate-limit', retryAfter: 3 });
+    const page = await fresh('popup.html');
+    await send(page, PROMPT);
+    await hasText(lastReply(page).getByRole('alert'), 'Too many requests');
+    await record(page, '429 with Retry-After: 3', '', 'error', async () => {
+      const retry = page.getByRole('button', { name: /^Retry/ });
+      await expect.poll(() => retry.textContent()).toMatch(/^Retry in \d s$/);
+      expect(await retry.isDisabled()).toBe(true);
+      const asked = env.gateway.requests.filter((r) => r.path === '/v1/chat/completions').length;
+      await expect.poll(() => retry.textContent(), { timeout: 6_000 }).toBe('Retry');
+      // Nothing was sent while the countdown ran.
+      expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(asked);
+      await retryCompletes(page);
+      return 'waits the countdown, then completes';
+    });
+    await page.close();
+  });
+
+  it('500 mid-run (an upstream error inside the stream)', async () => {
+    env.gateway.setPace({ delayMs: 20, chunkChars: 3 });
+    env.gateway.setFault({ kind: 'midstream-error', afterChunks: 5, thenDone: true });
+    const page = await fresh('popup.html');
+    await send(page, PROMPT);
+    await hasText(lastReply(page).getByRole('alert'), 'The gateway failed');
+    await record(page, '500 mid-run (in-stream error, then [DONE])', lastStream().sentText, 'error');
+    await page.close();
+  });
+
+  it('deleted mid-run: the stream is cancelled at the gateway; Undo brings back what arrived, stopped, with Retry', async () => {
+    env.gateway.setPace({ delayMs: 30, chunkChars: 3 });
+    env.gateway.setFault(stallAt(1200));
+    const page = await fresh('sidepanel.html');
+    await send(page, PROMPT);
+    const sent = await untilStalled(page);
+    await page.getByRole('tab', { name: 'Conversations', exact: true }).click();
+    await page.getByRole('listitem', { name: PROMPT.slice(0, 59) + '…' }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => lastStream().cancelled, { timeout: 10_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('listitem', { name: PROMPT.slice(0, 59) + '…' }).getByRole('button', { name: 'Open' }).click();
+    await record(page, 'conversation deleted mid-run, then Undo', sent, 'stopped');
+    await page.close();
+  });
+});
+
+describe('one run per reply', () => {
+  it('a double-clicked Retry sends one request', async () => {
+    env.gateway.setFault({ kind: 'server-error' });
+    const page = await fresh('popup.html');
+    await send(page, 'hello');
+    await hasText(lastReply(page).getByRole('alert'), 'The gateway failed');
+    expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
+    env.gateway.setPace({ delayMs: 40, chunkChars: 2 });
+    await page.getByRole('button', { name: 'Retry' }).dblclick();
+    await expect.poll(() => status(page), { timeout: 15_000 }).toBe('complete');
+    expect(await shown(page)).toBe('Echo: hello');
+    expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(2);
+    await page.close();
+  });
+});
+
+describe('the key stays with its address', () => {
+  let other: Server;
+  let otherUrl: string;
+  const seenAtOther: string[] = [];
+  beforeAll(async () => {
+    other = createServer((req, res) => {
+      seenAtOther.push(req.headers.authorization ?? '');
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'other-model', object: 'model' }] }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    other?.closeAllConnections();
+    await new Promise((resolve) => other?.close(resolve));
+  });
+
+  it('editing the address to another origin: the old key never reaches it', async () => {
+    await resetSettings(env.ext, settings());
+    const page = await env.ext.open('options.html');
+    const address = page.getByRole('textbox', { name: 'Gateway address' });
+    await address.fill(`${otherUrl}/v1`);
+    await hasText(page.getByRole('alert', { name: 'Key for another address' }), `now points at ${otherUrl}`);
+    expect(await page.getByRole('button', { name: 'Test connection' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Clear the key' }).click();
+    await page.getByLabel('API key').fill('sk-the-other-gateway-key-0123456789');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await hasText(page.getByRole('status').filter({ hasText: 'Connected' }), '1 models');
+
+    // Importing an address without a key clears the key too.
+    await page.getByRole('textbox', { name: 'Paste to import' }).fill(`OPENAI_BASE_URL=${env.gateway.baseUrl}`);
+    await page.getByRole('button', { name: 'Import' }).click();
+    expect(await page.getByLabel('API key').inputValue()).toBe('');
+    expect(seenAtOther.length).toBeGreaterThan(0);
+    expect(seenAtOther.every((auth) => auth === 'Bearer sk-the-other-gateway-key-0123456789')).toBe(true);
+    expect(seenAtOther.join(' ')).not.toContain(env.gateway.demoKey);
+    await page.close();
+  });
+});
+
+describe('settings that cannot be read', () => {
+  it('the popup says so instead of the first-run form, and the stored value is left alone', async () => {
+    const damaged = { version: 1, profiles: [{ id: 'p1', name: 'Mine', siteUrl: 42 }], chat: {} };
+    await resetSettings(env.ext, damaged);
+    const page = await env.ext.open('popup.html');
+    await hasText(page.getByRole('alert', { name: 'Settings unreadable' }), 'damaged at "profiles.0.siteUrl"');
+    expect(await page.getByRole('heading', { name: 'Connect your gateway' }).count()).toBe(0);
+    const stored = await page.evaluate(async () => (await (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome.storage.local.get('settings')).settings);
+    expect(stored).toEqual(damaged);
+    await page.close();
+  });
+});
