@@ -4,6 +4,7 @@
  * and settings that cannot be read. For each fault the characters kept must equal the
  * characters the gateway sent before it, the status must be shown, and Retry must complete.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
@@ -37,7 +38,10 @@ afterAll(() => {
     '| --- | --- | --- | --- | --- |',
     ...table.map((r) => `| ${r.fault} | ${r.sent} | ${r.kept} | ${r.status} | ${r.retry} |`),
   ];
-  console.log(`\nFault matrix\n${lines.join('\n')}\n`);
+  // Printed for the CI log and kept beside the test reports.
+  process.stdout.write(`\nFault matrix\n${lines.join('\n')}\n\n`);
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/fault-matrix.md', `${lines.join('\n')}\n`);
 });
 
 function settings(extra: Record<string, unknown> = {}) {
