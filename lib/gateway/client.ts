@@ -309,7 +309,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       try {
         for await (const batch of readSse(response.body, { timeLeft, onTimeout, maxBytes: limits.maxStreamBytes })) {
           let over = false;
-          for (const item of batch) {
+          decoder.readHolds(batch.raw);
+          for (const item of batch.items) {
             if (decoder.item(item, out)) {
               over = true;
               break;

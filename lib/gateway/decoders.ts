@@ -52,6 +52,8 @@ export interface ReplyDecoder {
   end(out: StreamEvent[]): void;
   /** The stream failed from outside (network, timeout, abort): keep what came, then the error. */
   fail(error: GatewayError, out: StreamEvent[]): void;
+  /** Called with each network read's text before its items: lets per-delta checks be skipped. */
+  readHolds(raw: string): void;
   /**
    * True once the gateway has reported an error in the stream and the decoder only waits for
    * what may follow it (new-api's usage chunk, `[DONE]`): the caller gives that a short time.
@@ -77,6 +79,11 @@ abstract class ReplyState implements ReplyDecoder {
 
   get settling(): boolean {
     return this.held !== undefined && !this.over;
+  }
+
+  readHolds(raw: string): void {
+    // A read without a backtick or tilde cannot open a code fence in any of its deltas.
+    this.splitter.fenceMarks = raw.includes('`') || raw.includes('~');
   }
 
   end(out: StreamEvent[]): void {
@@ -112,8 +119,15 @@ abstract class ReplyState implements ReplyDecoder {
   }
 
   protected reasoning(text: string, out: StreamEvent[]): void {
-    if (text !== '') out.push({ type: 'reasoning', text });
+    if (text === '') return;
+    if (!this.reasoningSeparate) {
+      this.reasoningSeparate = true;
+      this.splitter.separateReasoning();
+    }
+    out.push({ type: 'reasoning', text });
   }
+
+  private reasoningSeparate = false;
 
   /** An error the gateway sent in the stream. */
   protected failWith(facts: ErrorFacts, out: StreamEvent[]): boolean {
@@ -174,9 +188,12 @@ export class ChatStreamDecoder extends ReplyState {
 
   item(item: SseItem, out: StreamEvent[]): boolean {
     if (this.over) return true;
-    const handled = this.common(item, out);
-    if (handled !== undefined) return handled;
-    if (item.kind !== 'message') return false;
+    // A plain `data:` message (every token) skips the checks for the rare kinds.
+    if (item.kind !== 'message' || item.event !== undefined) {
+      const handled = this.common(item, out);
+      if (handled !== undefined) return handled;
+      if (item.kind !== 'message') return false;
+    }
     const data = item.data;
     if (data === '[DONE]' || (data.length < 16 && data.trim() === '[DONE]')) {
       this.sawDone = true;

@@ -34,11 +34,17 @@ export interface ReadSseOptions {
   maxBytes?: number;
 }
 
+/** The items of one network read, and that read's text (for cheap whole-read checks). */
+export interface SseBatch {
+  items: SseItem[];
+  raw: string;
+}
+
 /**
  * Yields the items of each read. The reader is released (and the body cancelled) when the
  * consumer stops early. Read failures propagate to the caller as they are.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSseOptions): AsyncGenerator<SseItem[]> {
+export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSseOptions): AsyncGenerator<SseBatch> {
   let batch: SseItem[] = [];
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
@@ -65,17 +71,18 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
         // Deliver a last event that lacks its closing blank line.
         parser.feed(`${tail}\n\n`);
         finished = true;
-        if (batch.length > 0) yield batch;
+        if (batch.length > 0) yield { items: batch, raw: tail };
         return;
       }
       bytes += value.byteLength;
       if (options.maxBytes !== undefined && bytes > options.maxBytes) throw new StreamTooLarge(`over ${options.maxBytes} bytes`);
-      parser.feed(decoder.decode(value, { stream: true }));
+      const raw = decoder.decode(value, { stream: true });
+      parser.feed(raw);
       if (batch.length > 0) {
-        const out = batch;
+        const items = batch;
         batch = [];
-        yield out;
-        if (out.some((item) => item.kind === 'overflow')) return;
+        yield { items, raw };
+        if (items.some((item) => item.kind === 'overflow')) return;
       }
     }
   } finally {

@@ -16,7 +16,9 @@
  *   quotation mark.
  *
  * Reasoning rarely opens a fence or quotes the tag; an answer that talks about the tag almost
- * always does one of these. When the rule still guesses wrong, nothing is lost: the moved text
+ * always does one of these. And when the gateway sends reasoning in its own field
+ * (`reasoning_content`, `reasoning`), it has already separated it: a lone `</think>` in the
+ * content can then only be a quotation, and is left alone (`separateReasoning`). When the rule still guesses wrong, nothing is lost: the moved text
  * is marked (`movedFromText`), kept in the reasoning, and the UI can put it back.
  */
 
@@ -43,11 +45,18 @@ function partialTagAtEnd(text: string, tag: string): number {
   return 0;
 }
 
-/** Characters kept of the current line while watching (enough to judge how a tag is quoted). */
-const LINE_TAIL = 4096;
+/**
+ * How many recent pieces the watcher keeps (a power of two): enough for the line a tag stands
+ * on. A line longer than that is judged by its last pieces.
+ */
+const RECENT = 64;
 const QUOTE_MARKS = '"\'“‘「『«`';
 
-/** Whether a lone `</think>` standing after `line` (its line so far) is quoted, not a tag. */
+function opensFence(text: string): boolean {
+  return text.includes('```') || text.includes('~~~');
+}
+
+/** Whether a lone `</think>` standing after `line` (its line so far) is quoted rather than a tag. */
 function quotedAt(line: string): boolean {
   if (/^\s*>/.test(line)) return true;
   if (line.length > 0 && QUOTE_MARKS.includes(line[line.length - 1] ?? '')) return true;
@@ -56,16 +65,30 @@ function quotedAt(line: string): boolean {
   return ticks % 2 === 1;
 }
 
-function opensFence(text: string): boolean {
-  return text.includes('```') || text.includes('~~~');
-}
-
 export class ThinkTagSplitter {
   private state: State = 'start';
   private pending = '';
   private emittedText = false;
-  /** While watching: the text of the current line so far (its tail). */
-  private line = '';
+  /**
+   * While watching: the last pieces of text emitted (references in a ring: one write a delta,
+   * which is all the common case can afford). They are read only when a lone `</think>`
+   * appears, to judge the line it stands on.
+   */
+  private readonly recent: string[] = new Array<string>(RECENT).fill('');
+  private count = 0;
+  /**
+   * False when the caller knows the coming pieces hold no backtick or tilde (a network read
+   * without any), so they need not be searched for a fence one by one.
+   */
+  fenceMarks = true;
+
+  /** The gateway sends reasoning in a field of its own: stop watching the content for a lone `</think>`. */
+  separateReasoning(): void {
+    if (this.state === 'watching') this.state = 'passthrough';
+    this.separate = true;
+  }
+
+  private separate = false;
 
   /** Splits one chunk of content, appending its segments to `out`. */
   push(chunk: string, out: SegmentSink): void {
@@ -76,7 +99,7 @@ export class ThinkTagSplitter {
         this.emitText(chunk, out);
         return;
       }
-      if (this.state === 'watching' && !chunk.includes('<') && !chunk.includes('`') && !chunk.includes('~')) {
+      if (this.state === 'watching' && !chunk.includes('<')) {
         this.emitWatched(chunk, out);
         return;
       }
@@ -114,7 +137,7 @@ export class ThinkTagSplitter {
             this.state = 'think';
             buf = trimmed.slice(OPEN.length);
           } else {
-            this.state = 'watching';
+            this.state = this.separate ? 'passthrough' : 'watching';
           }
           continue;
         }
@@ -141,9 +164,8 @@ export class ThinkTagSplitter {
           }
           if (end !== -1) {
             const before = buf.slice(0, end);
-            const nl = before.lastIndexOf('\n');
-            const line = nl === -1 ? this.line + before : before.slice(nl + 1);
-            if (opensFence(this.line + before) || quotedAt(line)) {
+            const prior = this.recentText() + before;
+            if (opensFence(prior) || quotedAt(prior.slice(prior.lastIndexOf('\n') + 1))) {
               // The answer shows code or quotes the tag: it stays text, and no later tag counts.
               this.state = 'passthrough';
               continue;
@@ -155,12 +177,7 @@ export class ThinkTagSplitter {
             continue;
           }
           const hold = Math.max(partialTagAtEnd(buf, CLOSE), partialTagAtEnd(buf, OPEN));
-          // A fence cut by the chunk boundary ("``" + "`") is seen once the rest arrives:
-          // the line's tail keeps the first part.
-          if (!this.emitWatched(buf.slice(0, buf.length - hold), out)) {
-            buf = buf.slice(buf.length - hold);
-            continue;
-          }
+          this.emitWatched(buf.slice(0, buf.length - hold), out);
           this.pending = buf.slice(buf.length - hold);
           return;
         }
@@ -181,22 +198,33 @@ export class ThinkTagSplitter {
     }
   }
 
-  /**
-   * Emits text while watching for a lone `</think>`, keeping the current line's tail. Returns
-   * false when the text opened a fenced code block: from there on nothing is a tag (the state
-   * is then passthrough).
-   */
-  private emitWatched(text: string, out: SegmentSink): boolean {
+  /** Emits text while watching for a lone `</think>`, keeping what is needed to judge one. */
+  private emitWatched(text: string, out: SegmentSink): void {
+    if (text === '') return;
     this.emitText(text, out);
-    const nl = text.lastIndexOf('\n');
-    const joined = nl === -1 ? this.line + text : text.slice(nl + 1);
-    if ((text.includes('`') || text.includes('~')) && opensFence(this.line + text)) {
-      this.state = 'passthrough';
-      this.line = '';
-      return false;
+    // After a fence no tag counts: stop watching (and paying for it on every delta).
+    if (this.fenceMarks && this.fenceIn(text)) this.state = 'passthrough';
+    this.recent[this.count++ & (RECENT - 1)] = text;
+  }
+
+  /** Whether `text` opens a fence, alone or with the end of the piece before it. */
+  private fenceIn(text: string): boolean {
+    const tick = text.indexOf('`');
+    const tilde = text.indexOf('~');
+    if (tick === -1 && tilde === -1) return false;
+    if (tick === 0 || tilde === 0) {
+      const before = this.recent[(this.count - 2) & (RECENT - 1)]! + this.recent[(this.count - 1) & (RECENT - 1)]!;
+      return opensFence(before.slice(-2) + text);
     }
-    this.line = joined.length > LINE_TAIL ? joined.slice(-LINE_TAIL) : joined;
-    return true;
+    return opensFence(text);
+  }
+
+  /** The recent pieces, oldest first. */
+  private recentText(): string {
+    const from = Math.max(0, this.count - RECENT);
+    let text = '';
+    for (let i = from; i < this.count; i++) text += this.recent[i & (RECENT - 1)];
+    return text;
   }
 
   private emitText(text: string, out: SegmentSink): void {

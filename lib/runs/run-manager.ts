@@ -30,9 +30,7 @@ export type RunProblem =
   /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
   | 'wait'
   /** The message is over a size limit: `params` say which and by how much. */
-  | 'text_too_long' | 'too_many_images' | 'images_too_large'
-  /** The conversation could not be written (a full disk, a blocked database). */
-  | 'save_failed';
+  | 'text_too_long' | 'too_many_images' | 'images_too_large';
 
 export type RunProblemParams = Record<string, string | number>;
 

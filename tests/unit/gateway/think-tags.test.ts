@@ -76,3 +76,23 @@ describe('a lone </think>: reasoning before it, unless the answer quotes the tag
     expect(split([whole])).toEqual({ reasoning: '', text: whole });
   });
 });
+
+describe('a fence far above a lone </think> still counts', () => {
+  it('a fence cut into single characters, then more than a screenful, then the tag', () => {
+    const whole = `Look:\n\n\`\`\`html\n<p>x</p>\n\`\`\`\n\n${'More words about the page. '.repeat(40)}\n</think>\nand so on`;
+    const pieces = [...Array.from(whole.slice(0, 20)), whole.slice(20, 60), ...whole.slice(60).match(/[\s\S]{1,5}/g)!];
+    expect(split(pieces)).toEqual({ reasoning: '', text: whole });
+  });
+});
+
+describe('reasoning in its own field', () => {
+  it('once the gateway separates reasoning, a lone </think> in the content is text', () => {
+    const splitter = new ThinkTagSplitter();
+    const out: Segment[] = [];
+    splitter.separateReasoning();
+    for (const piece of ['The answer mentions ', '</think> as a tag.']) splitter.push(piece, out);
+    splitter.flush(out);
+    expect(out.every((s) => s.type === 'text')).toBe(true);
+    expect(out.map((s) => s.text).join('')).toBe('The answer mentions </think> as a tag.');
+  });
+});
