@@ -188,10 +188,12 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       </div>
       {keyIssue !== undefined && <p role="alert" className="problem">{keyIssue.message}</p>}
       {keyElsewhere !== undefined && (
-        <div role="alert" aria-label="Key for another address" className="problem">
-          <p>This key was entered for {keyElsewhere.from}, but the address now points at {keyElsewhere.to}. Nothing is sent until you choose: paste the key for {keyElsewhere.to}, or keep this key if it belongs there too.</p>
-          <button type="button" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>Clear the key</button>
-          <button type="button" onClick={() => setKeyFor(keyElsewhere.to)}>Keep the key for the new address</button>
+        <div role="alert" aria-label="Key for another address" className="key-elsewhere">
+          <p>This key was entered for <code>{keyElsewhere.from}</code>, but the address now points at <code>{keyElsewhere.to}</code>. Nothing is sent until you choose: paste the key for the new address, or keep this key if it belongs there too.</p>
+          <div className="buttons">
+            <button type="button" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>Clear the key</button>
+            <button type="button" onClick={() => setKeyFor(keyElsewhere.to)}>Keep the key for the new address</button>
+          </div>
         </div>
       )}
       {keyCleared !== undefined && key === '' && (

@@ -290,3 +290,50 @@ describe('settings that cannot be read', () => {
     await page.close();
   });
 });
+
+describe('profiles and their conversations', () => {
+  const two = () => ({
+    ...settings(),
+    profiles: [
+      { id: 'p1', name: 'First', siteUrl: env.gateway.siteUrl, baseUrl: env.gateway.baseUrl, apiKey: env.gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1' },
+      { id: 'p2', name: 'Second', siteUrl: env.gateway.siteUrl, baseUrl: env.gateway.baseUrl, apiKey: env.gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1' },
+    ],
+    activeProfileId: 'p1',
+  });
+  const stored = (page: Page, key: string) => page.evaluate(async (k) => (await (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome.storage.local.get(k))[k], key);
+
+  it('deleting a profile forgets its cached catalogue; the other keeps its own', async () => {
+    await resetSettings(env.ext, two());
+    const page = await env.ext.open('options.html');
+    await page.getByRole('combobox', { name: 'Active profile' }).selectOption('p2');
+    await page.getByRole('button', { name: 'Refresh models' }).click();
+    await expect.poll(() => stored(page, 'catalogue:p2')).toBeTruthy();
+    await page.getByRole('combobox', { name: 'Active profile' }).selectOption('p1');
+    await page.getByRole('button', { name: 'Refresh models' }).click();
+    await expect.poll(() => stored(page, 'catalogue:p1')).toBeTruthy();
+    await page.getByRole('combobox', { name: 'Active profile' }).selectOption('p2');
+    await page.getByRole('button', { name: 'Delete profile' }).click();
+    await expect.poll(() => stored(page, 'catalogue:p2')).toBeUndefined();
+    expect(await stored(page, 'catalogue:p1')).toBeTruthy();
+    await page.close();
+  });
+
+  it('a conversation whose profile was deleted says so, and continues only where the user chooses', async () => {
+    await clearConversations(env.ext);
+    await resetSettings(env.ext, two());
+    const page = await env.ext.open('popup.html');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await send(page, 'on the first gateway');
+    await expect.poll(() => status(page)).toBe('complete');
+    // The first profile is deleted elsewhere (the options page).
+    await resetSettings(env.ext, { ...two(), profiles: [two().profiles[1]], activeProfileId: 'p2' });
+    await hasText(page.getByRole('alert', { name: 'Gateway profile deleted' }), 'This conversation\'s gateway profile was deleted');
+    expect(await page.getByRole('textbox', { name: 'Message', exact: true }).isDisabled()).toBe(true);
+    const before = env.gateway.requests.filter((r) => r.path === '/v1/chat/completions').length;
+    await page.getByRole('button', { name: 'Continue with Second' }).click();
+    await send(page, 'now on the second');
+    await expect.poll(() => shown(page)).toBe('Echo: now on the second');
+    expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(before + 1);
+    await page.close();
+  });
+});
