@@ -50,8 +50,8 @@ export const ConversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
-/** An earlier answer to the same question, kept when the reply was asked for again. */
-export const MessageVersionSchema = z.object({
+/** What a reply is, in each of its versions. */
+const ReplyFields = {
   text: z.string(),
   reasoning: z._default(z.string(), ''),
   status: z.enum(MESSAGE_STATUSES),
@@ -60,26 +60,22 @@ export const MessageVersionSchema = z.object({
   usage: z.optional(StoredUsageSchema),
   finishReason: z.optional(z.string()),
   createdAt: z.number(),
-});
+};
+
+/** An earlier answer to the same question, kept when the reply was asked for again. */
+export const MessageVersionSchema = z.object(ReplyFields);
 export type MessageVersion = z.infer<typeof MessageVersionSchema>;
 
 export const MessageSchema = z.object({
+  ...ReplyFields,
   id: z.string(),
   conversationId: z.string(),
   seq: z.number(),
   role: z.enum(['user', 'assistant']),
-  text: z.string(),
-  reasoning: z._default(z.string(), ''),
   /** Attached images as data: URLs. */
   images: z.optional(z.array(z.string())),
   /** Shown with the message: what happened to it on the way (a selection cut to fit, say). */
   notice: z.optional(z.string()),
-  status: z.enum(MESSAGE_STATUSES),
-  model: z.optional(z.string()),
-  error: z.optional(StoredErrorSchema),
-  usage: z.optional(StoredUsageSchema),
-  finishReason: z.optional(z.string()),
-  createdAt: z.number(),
   /** Earlier versions of an assistant reply, oldest first (a retry never destroys one). */
   versions: z.optional(z.array(MessageVersionSchema)),
   /**

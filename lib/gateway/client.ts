@@ -66,6 +66,11 @@ export interface GatewayClient {
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
+/** A read without a backtick or tilde cannot open a code fence in any delta it carries. */
+function mayHoldFence(raw: string): boolean {
+  return raw.includes('`') || raw.includes('~');
+}
+
 function isPiece(event: StreamEvent): boolean {
   return event.type === 'text' || event.type === 'reasoning';
 }
@@ -307,9 +312,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         return detail;
       };
       try {
-        for await (const batch of readSse(response.body, { timeLeft, onTimeout, maxBytes: limits.maxStreamBytes })) {
+        for await (const batch of readSse(response.body, { timeLeft, onTimeout, maxBytes: limits.maxStreamBytes, flag: mayHoldFence })) {
           let over = false;
-          decoder.readHolds(batch.raw);
+          decoder.fenceMarksPossible(batch.flagged);
           for (const item of batch.items) {
             if (decoder.item(item, out)) {
               over = true;

@@ -52,8 +52,8 @@ export interface ReplyDecoder {
   end(out: StreamEvent[]): void;
   /** The stream failed from outside (network, timeout, abort): keep what came, then the error. */
   fail(error: GatewayError, out: StreamEvent[]): void;
-  /** Called with each network read's text before its items: lets per-delta checks be skipped. */
-  readHolds(raw: string): void;
+  /** Before a batch of items: whether their text can hold a code fence's marks at all. */
+  fenceMarksPossible(possible: boolean): void;
   /**
    * True once the gateway has reported an error in the stream and the decoder only waits for
    * what may follow it (new-api's usage chunk, `[DONE]`): the caller gives that a short time.
@@ -81,9 +81,8 @@ abstract class ReplyState implements ReplyDecoder {
     return this.held !== undefined && !this.over;
   }
 
-  readHolds(raw: string): void {
-    // A read without a backtick or tilde cannot open a code fence in any of its deltas.
-    this.splitter.fenceMarks = raw.includes('`') || raw.includes('~');
+  fenceMarksPossible(possible: boolean): void {
+    this.splitter.fenceMarks = possible;
   }
 
   end(out: StreamEvent[]): void {

@@ -32,12 +32,18 @@ export interface ReadSseOptions {
   onTimeout(): string;
   /** Bytes after which the stream is given up. */
   maxBytes?: number;
+  /**
+   * A cheap test of each read's raw text. A batch is `flagged` when any read its items may
+   * have come from passed it (an event can start in an earlier read than the one that ends it).
+   */
+  flag?: (raw: string) => boolean;
 }
 
-/** The items of one network read, and that read's text (for cheap whole-read checks). */
+/** The items completed by one network read. */
 export interface SseBatch {
   items: SseItem[];
-  raw: string;
+  /** See `ReadSseOptions.flag`; true when no flag test was given. */
+  flagged: boolean;
 }
 
 /**
@@ -63,6 +69,9 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
   const reader = body.getReader();
   let finished = false;
   let bytes = 0;
+  // Whether a read since the last batch (the one that may hold a started event included) passed `flag`.
+  let carried = false;
+  const flag = options.flag;
   try {
     for (;;) {
       const { done, value } = await readWithDeadline(reader, options);
@@ -71,18 +80,24 @@ export async function* readSse(body: ReadableStream<Uint8Array>, options: ReadSs
         // Deliver a last event that lacks its closing blank line.
         parser.feed(`${tail}\n\n`);
         finished = true;
-        if (batch.length > 0) yield { items: batch, raw: tail };
+        if (batch.length > 0) yield { items: batch, flagged: flag === undefined || carried || flag(tail) };
         return;
       }
       bytes += value.byteLength;
       if (options.maxBytes !== undefined && bytes > options.maxBytes) throw new StreamTooLarge(`over ${options.maxBytes} bytes`);
       const raw = decoder.decode(value, { stream: true });
+      const passed = flag === undefined || flag(raw);
       parser.feed(raw);
       if (batch.length > 0) {
         const items = batch;
         batch = [];
-        yield { items, raw };
+        const flagged = carried || passed;
+        // This read may also hold the start of the next event.
+        carried = passed;
+        yield { items, flagged };
         if (items.some((item) => item.kind === 'overflow')) return;
+      } else {
+        carried ||= passed;
       }
     }
   } finally {

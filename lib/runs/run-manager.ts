@@ -201,7 +201,7 @@ export class RunManager {
         if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists; start a new one.');
       }
       const profile = conversation === undefined
-        ? this.profileFor(settings, input.profileId ?? settings.activeProfileId, true)
+        ? this.profileFor(settings, input.profileId ?? settings.activeProfileId, false)
         : this.profileFor(settings, input.switchProfileId ?? conversation.profileId, input.switchProfileId === undefined && input.profileId === undefined);
       const model = input.model ?? conversation?.model ?? profile.defaultModel;
       if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');

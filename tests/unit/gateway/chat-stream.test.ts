@@ -412,3 +412,16 @@ describe('the request', () => {
     expect(JSON.parse(String(fake.calls[0]?.init?.body))).not.toHaveProperty('stream_options');
   });
 });
+
+describe('a lone </think> after a code fence, whatever the network reads', () => {
+  it('a fence in a chunk cut across two reads (the second read holds no backtick) still counts', async () => {
+    const fenced = chunk({ content: 'The page:\n\n```html\n' });
+    const cut = fenced.indexOf('```') + 3;
+    const events = await streamOf({
+      // More pieces between the fence and the tag than the watcher keeps in view.
+      chunks: [fenced.slice(0, cut), fenced.slice(cut), ...Array.from({ length: 80 }, () => chunk({ content: 'line\n' })), chunk({ content: '</think>\n' }), chunk({ content: 'done' }), chunk({}, 'stop'), 'data: [DONE]\n\n'],
+    });
+    expect(reasoningOf(events)).toBe('');
+    expect(textOf(events)).toBe(`The page:\n\n\`\`\`html\n${'line\n'.repeat(80)}</think>\ndone`);
+  });
+});

@@ -197,6 +197,14 @@ describe('a conversation continues on its own profile', () => {
   });
 });
 
+describe('a new conversation for a profile deleted meanwhile', () => {
+  it('is refused as no_profile (there is no conversation to move yet)', async () => {
+    const runs = manager();
+    await expect(runs.start({ surface: 'popup', profileId: 'gone', text: 'hello' })).rejects.toMatchObject({ problem: 'no_profile' });
+    expect(chatRequests()).toHaveLength(0);
+  });
+});
+
 describe('Retry-After', () => {
   it('a 429 stores when Retry may go; an earlier retry is refused with that time, a later one runs', async () => {
     let now = 1_000_000;
