@@ -62,6 +62,13 @@ export function useConversation(store: ConversationStore, conversationId: string
         runs.set(event.messageId, { text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
         if (event.saveError !== undefined) setSaveError({ id: conversationId, text: event.saveError });
       }
+      // A reply's first words are shown at once; after them, at most one update a frame.
+      if (event.type === 'delta' && (current === undefined || (current.text === '' && current.reasoning === ''))) {
+        if (frame !== undefined) cancelAnimationFrame(frame);
+        frame = undefined;
+        setLive({ id: conversationId, runs: new Map(runs) });
+        return;
+      }
       frame ??= requestAnimationFrame(() => {
         frame = undefined;
         setLive({ id: conversationId, runs: new Map(runs) });

@@ -106,6 +106,8 @@ interface ActiveRun {
   saveError?: string;
   /** The range of `reasoning` moved there from the answer by a lone `</think>`. */
   moved?: [number, number];
+  /** Whether a delta has gone to watchers yet. */
+  flushedOnce?: boolean;
   done: Promise<void>;
 }
 
@@ -435,6 +437,12 @@ export class RunManager {
 
   private scheduleFlush(run: ActiveRun): void {
     if (run.flushTimer !== undefined) return;
+    // The first words go out at once: coalescing is for the stream that follows them.
+    if (!run.flushedOnce) {
+      run.flushedOnce = true;
+      this.flush(run);
+      return;
+    }
     run.flushTimer = setTimeout(() => this.flush(run), this.flushIntervalMs);
   }
 

@@ -23,6 +23,7 @@ interface Run {
   busyMs: number;
   longTasks: number[];
   finalDelayMs: number;
+  firstWordsDelayMs: number;
 }
 
 /**
@@ -35,6 +36,13 @@ function instrument(finalTail: string): string {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
     }).observe({ type: 'longtask', buffered: true });
+    window.__watchFirst = (selector) => {
+      const check = () => {
+        if ((document.querySelector(selector)?.textContent ?? '').trim() !== '') { window.__firstAt = Date.now(); return; }
+        requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    };
     window.__watchFinal = (selector) => {
       const tail = ${JSON.stringify(finalTail)};
       const check = () => {
@@ -61,12 +69,13 @@ async function collect(page: Page, busy: () => Promise<number>, gateway: Referen
   await pollPage(page, 'window.__finalAt !== undefined', 60_000);
   await page.waitForTimeout(300);
   const busyMs = await busy();
-  const { finalAt, longTasks } = await page.evaluate('({ finalAt: window.__finalAt, longTasks: window.__longTasks })') as { finalAt: number; longTasks: number[] };
+  const { finalAt, firstAt, longTasks } = await page.evaluate('({ finalAt: window.__finalAt, firstAt: window.__firstAt, longTasks: window.__longTasks })') as { finalAt: number; firstAt: number; longTasks: number[] };
   const visibility = await page.evaluate('document.visibilityState');
   if (visibility !== 'visible') throw new Error(`the measured page was ${String(visibility)}, so its frames were throttled`);
   const lastByte = gateway.streamEnds.at(-1);
-  if (lastByte === undefined) throw new Error('the gateway recorded no finished stream');
-  return { busyMs, longTasks, finalDelayMs: finalAt - lastByte };
+  const firstWords = gateway.streamFirstWords.at(-1);
+  if (lastByte === undefined || firstWords === undefined) throw new Error('the gateway recorded no finished stream');
+  return { busyMs, longTasks, finalDelayMs: finalAt - lastByte, firstWordsDelayMs: firstAt - firstWords };
 }
 
 const FLOOR_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title>
@@ -136,7 +145,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     const oursBusy = await taskDuration(ours, ext.context);
     await ours.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
     await ours.keyboard.press('Enter');
-    await ours.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child\')');
+    await ours.evaluate('window.__watchFirst(\'article[aria-label="Assistant message"] .markdown\'); window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child\')');
     const oursRun = await collect(ours, oursBusy, gateway);
     const rendered = await ours.getByRole('article', { name: 'Assistant message' }).locator('pre code').count();
     await ours.close();
@@ -148,7 +157,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     await floor.goto(floorUrl);
     await floor.waitForTimeout(300);
     const floorBusy = await taskDuration(floor, ext.context);
-    await floor.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(prompt)}, () => {}); window.__watchFinal('#out > div:last-child')`);
+    await floor.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(prompt)}, () => {}); window.__watchFirst('#out'); window.__watchFinal('#out > div:last-child')`);
     const floorRun = await collect(floor, floorBusy, gateway);
     await floor.close();
 
@@ -163,6 +172,8 @@ export async function benchStreamingRender(): Promise<Figure[]> {
       { label: 'floor: long tasks (> 50 ms)', value: `${floorRun.longTasks.length}, longest ${maxTask(floorRun).toFixed(0)} ms` },
       { label: 'ours: last byte → final text on screen', value: `${oursRun.finalDelayMs.toFixed(0)} ms`, budget: 50, actual: oursRun.finalDelayMs },
       { label: 'floor: last byte → final text on screen', value: `${floorRun.finalDelayMs.toFixed(0)} ms` },
+      { label: 'ours: first words from the gateway → on screen', value: `${oursRun.firstWordsDelayMs.toFixed(0)} ms`, budget: 16, actual: oursRun.firstWordsDelayMs },
+      { label: 'floor: first words from the gateway → on screen', value: `${floorRun.firstWordsDelayMs.toFixed(0)} ms` },
     ];
   } finally {
     await ext.close();

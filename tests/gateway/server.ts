@@ -84,6 +84,8 @@ export interface ReferenceGateway {
   readonly requests: LoggedRequest[];
   /** When each completed stream sent its last byte (Date.now()), in order: for latency benches. */
   readonly streamEnds: number[];
+  /** When each streamed chat reply wrote its first words (Date.now()), in order: for latency benches. */
+  readonly streamFirstWords: number[];
   /** Apply a fault to the next `times` requests to /v1 endpoints (default 1). */
   setFault(fault: Fault, times?: number): void;
   setPace(pace: Partial<Pace>): void;
@@ -206,6 +208,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   const faults: { fault: Fault; times: number }[] = [];
   const requests: LoggedRequest[] = [];
   const streamEnds: number[] = [];
+  const streamFirstWords: number[] = [];
 
   function resetState(): void {
     balances.clear();
@@ -215,6 +218,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     faults.length = 0;
     requests.length = 0;
     streamEnds.length = 0;
+    streamFirstWords.length = 0;
     pace = { ...DEFAULT_PACE, ...options.pace };
   }
   resetState();
@@ -477,7 +481,10 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       }
       await sleep(pace.delayMs);
       if (out.stopped || !out.write(chunk({ [piece.field]: piece.text }))) return;
-      if (piece.field === 'content') log.sentText += piece.text;
+      if (piece.field === 'content') {
+        if (log.sentText === '') streamFirstWords.push(Date.now());
+        log.sentText += piece.text;
+      }
       sentChunks++;
     }
     if (!out.write(chunk({}, finishReason))) return;
@@ -619,6 +626,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     demoKey: DEMO_KEY,
     requests,
     streamEnds,
+    streamFirstWords,
     setFault(fault, times = 1) {
       faults.push({ fault: Fault.parse(fault), times });
     },
