@@ -65,8 +65,12 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
   }
 }
 
-/** Streamed markdown, split into blocks; only the last, growing block is parsed again. */
-export function Markdown({ text }: { text: string }) {
+/**
+ * Streamed markdown, split into blocks; only the last, growing block is parsed again. While
+ * the renderer loads, a streaming reply shows as plain text (its words matter most) and a
+ * finished one waits for it: its first paint is rendered markdown, never raw markers.
+ */
+export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const render = useRenderer();
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
@@ -74,6 +78,7 @@ export function Markdown({ text }: { text: string }) {
     const split = splitter.split(text);
     return { closed: [...split.closed], open: split.open };
   }, [splitter, text]);
+  if (render === undefined && !streaming) return <div className="markdown" aria-busy="true" />;
   return (
     <div className="markdown" onClick={handleClick}>
       {closed.map((source, i) => <MarkdownBlock key={i} source={source} render={render} />)}

@@ -69,7 +69,7 @@ export const MessageView = memo(function MessageView({ message }: { message: Mes
           {putBack ? 'Fold the text before </think> into reasoning' : 'Show the text before </think> as part of the reply'}
         </button>
       )}
-      {text !== '' && <Markdown text={text} />}
+      {text !== '' && <Markdown text={text} streaming={streaming} />}
       {streaming && message.text === '' && message.reasoning === '' && <p className="waiting">Waiting for the first words…</p>}
       {STATUS_NOTE[message.status] !== undefined && <p className="status-note">{STATUS_NOTE[message.status]}</p>}
       {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} />}

@@ -113,8 +113,9 @@ async function retryCompletes(page: Page): Promise<string> {
 
 async function record(page: Page, fault: string, sent: string, expectedStatus: string, retry: (page: Page) => Promise<string> = retryCompletes): Promise<void> {
   await expect.poll(() => status(page), { timeout: 15_000 }).toBe(expectedStatus);
+  // A finished reply is painted once the markdown renderer is there (a moment after the popup opens).
+  await expect.poll(() => shown(page)).toBe(sent);
   const kept = await shown(page);
-  expect(kept).toBe(sent);
   await expect.poll(async () => (await saved(page)).text, { timeout: 5_000 }).toBe(sent);
   const statusNote = (await lastReply(page).locator('.status-note, .callout-title').first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '';
   const row: Row = { fault, sent: sent.length, kept: kept.length, status: `${expectedStatus}${statusNote === '' ? '' : ` ("${statusNote}")`}`, retry: '' };

@@ -1,0 +1,88 @@
+/**
+ * Details a first-time user hit (issue 9, item 4): the newest message in view, saved replies
+ * painted as rendered markdown, first run ending with a model, plural counts.
+ */
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { gatewayAndExtensionPerFile } from './fixture';
+import { clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+
+const env = gatewayAndExtensionPerFile();
+
+beforeEach(() => {
+  env.gateway.reset();
+});
+
+/** How far the chat history is from its bottom, in pixels. */
+const fromBottom = (page: Page) => page.getByRole('log', { name: 'Chat history' }).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+
+describe('the newest message stays in view', () => {
+  it('a reopened popup shows the end of a long reply; scrolling up stops the following and offers "Jump to latest"', async () => {
+    await clearConversations(env.ext);
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
+    const page = await env.ext.open('popup.html');
+    await page.setViewportSize({ width: 420, height: 600 });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    env.gateway.setPace({ delayMs: 5, chunkChars: 40 });
+    await send(page, 'write 12 kB');
+    // While it streams, the view follows it.
+    await expect.poll(async () => (await lastReply(page).textContent())?.length ?? 0).toBeGreaterThan(3000);
+    expect(await fromBottom(page)).toBeLessThan(40);
+    // The reader scrolls up: the view stays where they are, and offers the way back.
+    await page.getByRole('log', { name: 'Chat history' }).hover();
+    await page.mouse.wheel(0, -20_000);
+    await page.getByRole('button', { name: 'Jump to latest' }).waitFor();
+    await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('complete');
+    expect(await page.getByRole('log', { name: 'Chat history' }).evaluate((el) => el.scrollTop)).toBeLessThan(50);
+    await page.getByRole('button', { name: 'Jump to latest' }).click();
+    await expect.poll(() => fromBottom(page)).toBeLessThan(40);
+    await page.close();
+
+    const reopened = await env.ext.open('popup.html');
+    await reopened.setViewportSize({ width: 420, height: 600 });
+    await expect.poll(() => lastReply(reopened).getAttribute('data-status')).toBe('complete');
+    await expect.poll(() => fromBottom(reopened)).toBeLessThan(40);
+    await reopened.close();
+  });
+
+  it('after a failure the error and Retry are in view', async () => {
+    await clearConversations(env.ext);
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
+    const page = await env.ext.open('popup.html');
+    await page.setViewportSize({ width: 420, height: 600 });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await send(page, 'write 8 kB');
+    await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('complete');
+    env.gateway.setFault({ kind: 'server-error' });
+    await send(page, 'and again');
+    await page.getByRole('button', { name: 'Retry' }).waitFor();
+    await expect.poll(() => fromBottom(page)).toBeLessThan(40);
+    const log = await page.getByRole('log', { name: 'Chat history' }).boundingBox();
+    const retry = await page.getByRole('button', { name: 'Retry' }).boundingBox();
+    expect(retry !== null && log !== null && retry.y + retry.height <= log.y + log.height + 1).toBe(true);
+    await page.close();
+  });
+});
+
+describe('saved replies', () => {
+  it('the side panel paints a finished reply as rendered markdown from the first frame, never raw markers', async () => {
+    await clearConversations(env.ext);
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
+    const first = await env.ext.open('sidepanel.html');
+    await send(first, 'write 4 kB');
+    await expect.poll(() => lastReply(first).getAttribute('data-status'), { timeout: 20_000 }).toBe('complete');
+    await first.close();
+
+    const page = await env.ext.context.newPage();
+    await page.addInitScript({
+      content: `window.__rawSeen = 0;
+        new MutationObserver(() => {
+          for (const el of document.querySelectorAll('article[data-status="complete"] .md-plain')) window.__rawSeen++;
+        }).observe(document, { subtree: true, childList: true });`,
+    });
+    await page.goto(`chrome-extension://${env.ext.extensionId}/sidepanel.html`);
+    await lastReply(page).locator('.markdown h1, .markdown h2, .markdown ul, .markdown pre').first().waitFor();
+    expect(await page.evaluate('window.__rawSeen')).toBe(0);
+    await page.close();
+  });
+});
