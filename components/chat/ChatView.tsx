@@ -13,6 +13,7 @@ import { ErrorCallout } from './ErrorCallout';
 import { MessageView } from './MessageView';
 import { ModelPicker } from './ModelPicker';
 import { refusalText } from './words';
+import { firstChatModel } from '@/lib/catalogue/filter';
 
 interface ChatViewProps {
   surface: Surface;
@@ -97,7 +98,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const [freshChats, setFreshChats] = useState(0);
   const log = useRef<HTMLDivElement>(null);
   const picker = useRef<HTMLSelectElement>(null);
-  const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel;
+  // A profile without a default model still has one: the gateway's first chat model.
+  const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
   const last = view.messages.at(-1);
 
   // The view follows the newest message (on open, on send, while streaming, after a failure)
@@ -217,7 +219,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <div className="messages-inner" ref={content}>
         <UnreadableNote count={view.unreadable} what="messages" />
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
-        {view.messages.map((m) => <MessageView key={m.id} message={m} />)}
+        {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} />)}
         {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
           <div className="after-reply">
             {modelMissing && <button type="button" onClick={() => picker.current?.focus()}>Choose another model</button>}

@@ -15,18 +15,23 @@ const TITLES: Record<StoredError['kind'], string> = {
   bad_response: 'The gateway sent something unreadable',
 };
 
-/** A classified gateway error: what happened, where, and what to do (seed part 7). */
-export function ErrorCallout({ error }: { error: StoredError }) {
+/**
+ * A classified gateway error: what happened, where, and what to do (seed part 7).
+ * `modelListed`: the model is in the gateway's catalogue, so "does not exist" (new-api's 503
+ * "no channel available") means it cannot be served right now, not that it is misspelt.
+ */
+export function ErrorCallout({ error, modelListed = false }: { error: StoredError; modelListed?: boolean }) {
+  const unavailable = modelListed && error.kind === 'model_not_found';
   return (
     <div role="alert" className={`callout callout-${error.kind}`} data-error-kind={error.kind}>
-      <p className="callout-title">{TITLES[error.kind]}</p>
+      <p className="callout-title">{unavailable ? 'This model is listed but unavailable right now' : TITLES[error.kind]}</p>
       <p>
         Address called: <code>{error.url}</code>
         {error.status !== undefined && <> · status {error.status}</>}
         {error.code !== undefined && <> · code <code>{error.code}</code></>}
       </p>
       {error.gatewayMessage !== undefined && <p className="callout-gateway">The gateway said: “{error.gatewayMessage}”</p>}
-      <p className="callout-remedy">{error.remedy.text}</p>
+      <p className="callout-remedy">{unavailable ? 'The gateway lists this model, but none of its channels can serve it at the moment. Retry later, or choose another model.' : error.remedy.text}</p>
       {error.remedy.links.length > 0 && (
         <p className="callout-links">
           {error.remedy.links.map((link) => (

@@ -34,7 +34,7 @@ function EarlierVersions({ versions }: { versions: NonNullable<Message['versions
 }
 
 /** Memoised: while one reply streams, the other messages are not rendered again. */
-export const MessageView = memo(function MessageView({ message }: { message: Message }) {
+export const MessageView = memo(function MessageView({ message, modelListed = false }: { message: Message; /** The reply's model is in the catalogue (so "does not exist" means "unavailable now"). */ modelListed?: boolean }) {
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
   if (message.role === 'user') {
@@ -72,7 +72,7 @@ export const MessageView = memo(function MessageView({ message }: { message: Mes
       {text !== '' && <Markdown text={text} streaming={streaming} />}
       {streaming && message.text === '' && message.reasoning === '' && <p className="waiting">Waiting for the first words…</p>}
       {STATUS_NOTE[message.status] !== undefined && <p className="status-note">{STATUS_NOTE[message.status]}</p>}
-      {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} />}
+      {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} modelListed={modelListed} />}
       {message.usage !== undefined && <UsageLine usage={message.usage} />}
       {message.versions !== undefined && message.versions.length > 0 && <EarlierVersions versions={message.versions} />}
     </article>

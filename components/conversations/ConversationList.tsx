@@ -123,7 +123,7 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
     <section className="conversations" aria-label="Conversations">
       <div className="catalogue-row">
         <button type="button" onClick={onNew}>New chat</button>
-        <p aria-label="Conversation count">{conversations === undefined ? 'Loading…' : `${list.length}${complete ? '' : '+'} conversations`}</p>
+        <p aria-label="Conversation count">{conversations === undefined ? 'Loading…' : `${list.length}${complete ? '' : '+'} ${list.length === 1 && complete ? 'conversation' : 'conversations'}`}</p>
       </div>
       {problem !== undefined && <StoreProblemCallout {...problem} />}
       <UnreadableNote count={unreadable} what="conversations" />

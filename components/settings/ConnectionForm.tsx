@@ -8,6 +8,7 @@ import { newId } from '@/lib/conversations/store';
 import type { Profile } from '@/lib/settings/schema';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { saveCatalogue } from '@/lib/settings/storage.adapter';
+import { firstChatModel } from '@/lib/catalogue/filter';
 
 interface ConnectionFormProps {
   /** The profile being edited; a new one when absent. */
@@ -16,7 +17,7 @@ interface ConnectionFormProps {
   onSave(profile: Profile): Promise<string | undefined>;
 }
 
-type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number } | { state: 'failed'; error: StoredError };
+type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number; firstModel?: string } | { state: 'failed'; error: StoredError };
 
 function originOf(baseUrl: string): string {
   return new URL(baseUrl).origin;
@@ -111,7 +112,8 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       baseUrl: resolved.baseUrl,
       apiKey: normalizeApiKey(key),
       apiStyle,
-      defaultModel: profile?.defaultModel,
+      // A new gateway starts with its first chat model (changeable), so the first Send works.
+      defaultModel: profile?.defaultModel ?? (test.state === 'ok' ? test.firstModel : undefined),
       actionModel: profile?.actionModel,
       confirmedImageModels: profile?.confirmedImageModels ?? [],
     };
@@ -134,24 +136,35 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
     try {
       const models = await createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey }).listModels({ signal: run.controller.signal });
       if (testRun.current !== run) return;
-      setTest({ state: 'ok', count: models.length });
+      setSaveNote(undefined);
+      setTest({ state: 'ok', count: models.length, firstModel: firstChatModel(models) });
       await saveCatalogue(profileId, draft.baseUrl, models);
     } catch (error) {
       if (testRun.current !== run) return;
+      setSaveNote(undefined);
       const e = error instanceof GatewayError ? error : new GatewayError({ kind: 'bad_response', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: String(error) });
       setTest({ state: 'failed', error: storedError(e, draft.apiKey) });
     }
   };
 
-  const save = async (): Promise<void> => {
+  const [confirmSave, setConfirmSave] = useState(false);
+  const save = async (confirmed = false): Promise<void> => {
     const draft = profileFromForm();
     if (draft === undefined || !ready) return;
+    // The key or address just failed its test: saving it is the user's explicit choice.
+    if (test.state === 'failed' && !confirmed) {
+      setConfirmSave(true);
+      return;
+    }
+    setConfirmSave(false);
     const granted = await requestGatewayAccess(draft.baseUrl);
     if (!granted) {
       setSaveNote({ ok: false, text: `Not saved: without access to ${new URL(draft.baseUrl).origin} the extension cannot call the gateway. Click Save again and allow access.` });
       return;
     }
     const failure = await onSave(draft);
+    // One status per form: the save's replaces the test's.
+    if (failure === undefined) setTest({ state: 'idle' });
     setSaveNote(failure === undefined ? { ok: true, text: `Saved. Requests go to ${draft.baseUrl} only.` } : { ok: false, text: failure });
   };
 
@@ -213,6 +226,15 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       {test.state === 'testing' && <p role="status">Testing…</p>}
       {test.state === 'ok' && <p role="status" className="ok">Connected: {test.count} models available.</p>}
       {test.state === 'failed' && <ErrorCallout error={test.error} />}
+      {confirmSave && test.state === 'failed' && (
+        <div role="alert" aria-label="Save after a failed test" className="key-elsewhere">
+          <p>The connection test just failed. Save these settings anyway?</p>
+          <div className="buttons">
+            <button type="button" onClick={() => void save(true)}>Save anyway</button>
+            <button type="button" onClick={() => setConfirmSave(false)}>Cancel</button>
+          </div>
+        </div>
+      )}
       {saveNote !== undefined && <p role={saveNote.ok ? 'status' : 'alert'} className={saveNote.ok ? 'ok' : 'problem'}>{saveNote.text}</p>}
     </form>
   );

@@ -81,14 +81,15 @@ function Preferences({ settings }: { settings: Settings }) {
       <label htmlFor={ids.system}>System prompt</label>
       <textarea id={ids.system} rows={3} value={prefs.systemPrompt} onChange={(e) => setPrefs({ ...prefs, systemPrompt: e.target.value })} />
       <label htmlFor={ids.temperature}>Temperature</label>
-      <input id={ids.temperature} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder="the model's default" onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />
+      <input id={ids.temperature} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder="default" onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />
       <label htmlFor={ids.maxTokens}>Max tokens</label>
-      <input id={ids.maxTokens} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder="the model's default" onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />
+      <input id={ids.maxTokens} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder="default" onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />
       <label htmlFor={ids.firstToken}>Wait for the first words (seconds)</label>
       <input id={ids.firstToken} type="number" min={1} max={3600} step={1} value={deadlines.firstTokenSeconds} onChange={(e) => setDeadlines({ ...deadlines, firstTokenSeconds: seconds(e.target.value, deadlines.firstTokenSeconds) })} />
       <label htmlFor={ids.idle}>Give up on a silent reply after (seconds)</label>
       <input id={ids.idle} type="number" min={1} max={3600} step={1} value={deadlines.idleSeconds} onChange={(e) => setDeadlines({ ...deadlines, idleSeconds: seconds(e.target.value, deadlines.idleSeconds) })} />
       <p className="hint">Keep-alive pings from the gateway do not count as words: a reply that sends only pings ends at these deadlines, with what arrived kept.</p>
+      <p className="hint">Empty temperature or max tokens: each model's own default.</p>
       <button type="button" onClick={() => void save()}>Save preferences</button>
       {note !== undefined && <p role={note.ok ? 'status' : 'alert'}>{note.text}</p>}
     </section>

@@ -86,3 +86,12 @@ export class CatalogueIndex {
     return [...exact.map((e) => e.model), ...fuzzy.map((f) => f.entry.model)];
   }
 }
+
+/**
+ * The model a new profile starts with: the gateway's first model that can chat (stated, or
+ * not ruled out), skipping those that only embed or draw. Undefined for an empty catalogue.
+ */
+export function firstChatModel(models: readonly ModelInfo[]): string | undefined {
+  const chats = (m: ModelInfo): boolean => m.capabilities.chat !== false && m.capabilities.embeddings !== true && m.capabilities.imageGeneration !== true;
+  return (models.find((m) => m.capabilities.chat === true && chats(m)) ?? models.find(chats))?.id;
+}

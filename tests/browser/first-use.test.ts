@@ -86,3 +86,26 @@ describe('saved replies', () => {
     await page.close();
   });
 });
+
+describe('first run', () => {
+  it('ends with a model chosen: the first Send after setup gets a reply', async () => {
+    await clearConversations(env.ext);
+    await resetSettings(env.ext, undefined);
+    const page = await env.ext.open('popup.html');
+    await page.getByRole('textbox', { name: 'Gateway address' }).fill(env.gateway.baseUrl);
+    await page.getByLabel('API key').fill(env.gateway.demoKey);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+    await send(page, 'hello after setup');
+    await expect.poll(() => lastReply(page).getAttribute('data-status')).toBe('complete');
+    expect(await lastReply(page).textContent()).toContain('Echo: hello after setup');
+    await page.close();
+
+    const panel = await env.ext.open('sidepanel.html');
+    await panel.getByRole('tab', { name: 'Conversations', exact: true }).click();
+    await expect.poll(() => panel.getByLabel('Conversation count').textContent()).toBe('1 conversation');
+    await panel.close();
+  });
+});

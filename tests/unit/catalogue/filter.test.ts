@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogueIndex } from '@/lib/catalogue/filter';
+import { CatalogueIndex, firstChatModel } from '@/lib/catalogue/filter';
 import type { ModelInfo } from '@/lib/gateway';
 
 const U = 'unknown' as const;
@@ -48,5 +48,14 @@ describe('CatalogueIndex', () => {
   it('owner filter and owners with counts', () => {
     expect(ids(index.query({ text: 'o', capabilities: [], owner: 'openai', sort: 'name' }))).toEqual(['dall-e-3', 'gpt-4o', 'gpt-4o-mini']);
     expect(index.owners()).toEqual([{ owner: 'anthropic', count: 1 }, { owner: 'deepseek', count: 1 }, { owner: 'openai', count: 3 }]);
+  });
+});
+
+describe('firstChatModel', () => {
+  const model = (id: string, caps: Partial<ModelInfo['capabilities']>): ModelInfo => ({ id, capabilities: { chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown', ...caps } });
+  it('prefers a model stated to chat, skips embedding and drawing models, then takes one not ruled out', () => {
+    expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('dall-e-3', { imageGeneration: true }), model('mystery', {}), model('gpt-4o', { chat: true })])).toBe('gpt-4o');
+    expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('mystery', {})])).toBe('mystery');
+    expect(firstChatModel([])).toBeUndefined();
   });
 });

@@ -193,3 +193,17 @@ describe('what a retry or a lone </think> moved is never lost (issue 8)', () => 
     expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('the rest.');
   });
 });
+
+describe('a listed model the gateway cannot serve now (new-api 503 "no channel")', () => {
+  const noChannel = storedError(new GatewayError({ kind: 'model_not_found', url: 'https://gw.example.com/v1/chat/completions', status: 503, code: 'model_not_found', gatewayMessage: '当前分组 default 下对于模型 gpt-x 无可用渠道' }));
+  it('says it is listed but unavailable, not that it does not exist', () => {
+    render(<ErrorCallout error={noChannel} modelListed />);
+    expect(screen.getByRole('alert')).toHaveTextContent('This model is listed but unavailable right now');
+    expect(screen.getByRole('alert')).toHaveTextContent('Retry later, or choose another model.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('does not exist');
+  });
+  it('a model not in the catalogue still does not exist', () => {
+    render(<ErrorCallout error={noChannel} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('This model does not exist on the gateway');
+  });
+});

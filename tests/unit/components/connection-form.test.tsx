@@ -136,3 +136,45 @@ describe('the key stays with its address (issue 8)', () => {
     expect(screen.queryByRole('note', { name: 'Security warning' })).toBeNull();
   });
 });
+
+describe('one status per form, and a saved gateway that can chat (issue 9, item 4)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  function answering(response: () => Response): void {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => response());
+  }
+
+  it('Save after a failed test asks first; "Save anyway" saves, and its status replaces the test\'s', async () => {
+    answering(() => new Response(JSON.stringify({ error: { message: 'Invalid token', type: 'invalid_request_error', code: '' } }), { status: 401, headers: { 'content-type': 'application/json' } }));
+    const onSave = vi.fn(async () => undefined);
+    render(<ConnectionForm profile={saved} onSave={onSave} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('The API key was rejected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert', { name: 'Save after a failed test' })).toHaveTextContent('The connection test just failed.');
+    expect(onSave).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Save anyway' }));
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText(/^Saved\. Requests go to/)).toBeInTheDocument();
+    expect(screen.queryByText('The API key was rejected')).toBeNull();
+  });
+
+  it('a new gateway saved after a good test starts with its first chat model', async () => {
+    answering(() => new Response(JSON.stringify({ object: 'list', data: [
+      { id: 'text-embedding-3-small', object: 'model', supported_endpoint_types: ['embeddings'] },
+      { id: 'gpt-4o-mini', object: 'model', supported_endpoint_types: ['openai'] },
+    ] }), { headers: { 'content-type': 'application/json' } }));
+    const onSave = vi.fn(async (_profile: Profile) => undefined);
+    render(<ConnectionForm onSave={onSave} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Gateway address' }), 'https://gw.example.com');
+    await userEvent.type(screen.getByLabelText('API key'), KEY);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText(/Connected: 2 models available/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSave).toHaveBeenCalled());
+    expect(onSave.mock.calls[0]?.[0].defaultModel).toBe('gpt-4o-mini');
+  });
+});
