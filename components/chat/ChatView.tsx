@@ -219,7 +219,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <div className="messages-inner" ref={content}>
         <UnreadableNote count={view.unreadable} what="messages" />
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
-        {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} />)}
+        {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
         {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
           <div className="after-reply">
             {modelMissing && <button type="button" onClick={() => picker.current?.focus()}>Choose another model</button>}

@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
 import { Markdown } from './Markdown';
@@ -18,6 +19,23 @@ function UsageLine({ usage }: { usage: NonNullable<Message['usage']> }) {
   return <p className="usage" aria-label="Token usage">Tokens: {parts.join(' · ')}</p>;
 }
 
+/** Quoted page text longer than this is folded (its first lines stay visible in the summary). */
+const LONG_QUOTE = 600;
+
+/** A selection quoted from a page: a quote block, folded when long. */
+function QuotedSelection({ text, from }: { text: string; from: string | undefined }) {
+  const label = from === undefined || from === '' ? 'Quoted from the page' : `Quoted from “${from}”`;
+  if (text.length <= LONG_QUOTE) {
+    return <blockquote className="quoted" aria-label={label}><p className="quote-from">{label}</p><p className="user-text">{text}</p></blockquote>;
+  }
+  return (
+    <details className="quoted">
+      <summary aria-label={`${label} (${text.length.toLocaleString()} characters)`}>{label} · {text.length.toLocaleString()} characters</summary>
+      <blockquote aria-label={label}><p className="user-text">{text}</p></blockquote>
+    </details>
+  );
+}
+
 /** Earlier answers to the same question, kept when the reply was asked for again. */
 function EarlierVersions({ versions }: { versions: NonNullable<Message['versions']> }) {
   return (
@@ -34,13 +52,23 @@ function EarlierVersions({ versions }: { versions: NonNullable<Message['versions
 }
 
 /** Memoised: while one reply streams, the other messages are not rendered again. */
-export const MessageView = memo(function MessageView({ message, modelListed = false }: { message: Message; /** The reply's model is in the catalogue (so "does not exist" means "unavailable now"). */ modelListed?: boolean }) {
+interface MessageViewProps {
+  message: Message;
+  /** The reply's model is in the catalogue (so "does not exist" means "unavailable now"). */
+  modelListed?: boolean;
+  /** The title of the page a quoted selection came from. */
+  quotedFrom?: string;
+}
+
+export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom }: MessageViewProps) {
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
   if (message.role === 'user') {
     return (
       <article aria-label="User message" className="message message-user">
-        {message.text !== '' && <p className="user-text">{message.text}</p>}
+        {message.text !== '' && splitQuotedSelections(message.text).map((part, i) => (part.type === 'quote'
+          ? <QuotedSelection key={i} text={part.text} from={quotedFrom} />
+          : <p key={i} className="user-text">{part.text}</p>))}
         {message.notice !== undefined && <p role="note" className="notice">{message.notice}</p>}
         {/* Only inline pictures the user attached: a stored remote URL is never loaded. */}
         {message.images?.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={`Attached image ${i + 1}`} className="attached" />)}

@@ -50,3 +50,25 @@ export function languageName(tag: string): string {
     return tag;
   }
 }
+
+export type MessagePart = { type: 'text'; text: string } | { type: 'quote'; text: string };
+
+const QUOTED = /(`{3,})text\n([\s\S]*?)\n\1(?!`)/g;
+
+/**
+ * A user message split into its own words and the selections quoted in it by
+ * `quoteSelection`, so the UI can show a quote where the request holds a fence.
+ */
+export function splitQuotedSelections(text: string): MessagePart[] {
+  const parts: MessagePart[] = [];
+  let at = 0;
+  for (const match of text.matchAll(QUOTED)) {
+    const before = text.slice(at, match.index).trim();
+    if (before !== '') parts.push({ type: 'text', text: before });
+    parts.push({ type: 'quote', text: match[2] ?? '' });
+    at = match.index + match[0].length;
+  }
+  const rest = text.slice(at).trim();
+  if (rest !== '' || parts.length === 0) parts.push({ type: 'text', text: parts.length === 0 ? text : rest });
+  return parts;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { prepareSelection, estimateTokens } from '@/lib/actions/large-selection';
 import { MenuSync, buildMenu, type MenuEntry } from '@/lib/actions/menu';
 import { ActionSchema, DEFAULT_ACTIONS, type Action } from '@/lib/actions/schema';
-import { actionTitle, languageName, quoteSelection, renderTemplate } from '@/lib/actions/template';
+import { actionTitle, languageName, quoteSelection, renderTemplate, splitQuotedSelections } from '@/lib/actions/template';
 
 describe('renderTemplate', () => {
   it('fills every placeholder, the selection as quoted material', () => {
@@ -109,5 +109,21 @@ describe('the context menu', () => {
     await sync.apply(buildMenu(reordered, { model: 'reasoner-1', language: 'German' }));
     expect(created.at(-1)?.map((e) => e.title)).toEqual(['Explain with reasoner-1', 'More Gateway Chat actions', 'Summarise', 'Translate to German']);
     expect(api.removeAll).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('splitQuotedSelections', () => {
+  it('finds what quoteSelection quoted, backticks inside included, and keeps the words around it', () => {
+    const selection = 'code: ``` not a fence ``` and `x`';
+    const text = `Summarise this page.\n\n${quoteSelection(selection)}\n\nIn French.`;
+    expect(splitQuotedSelections(text)).toEqual([
+      { type: 'text', text: 'Summarise this page.' },
+      { type: 'quote', text: selection },
+      { type: 'text', text: 'In French.' },
+    ]);
+  });
+
+  it('a message without a quote is one text part, as typed', () => {
+    expect(splitQuotedSelections('  just words\n')).toEqual([{ type: 'text', text: '  just words\n' }]);
   });
 });

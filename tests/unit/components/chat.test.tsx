@@ -207,3 +207,20 @@ describe('a listed model the gateway cannot serve now (new-api 503 "no channel")
     expect(screen.getByRole('alert')).toHaveTextContent('This model does not exist on the gateway');
   });
 });
+
+describe('a quoted selection in a user message', () => {
+  it('shows as a quote from the page, without fence markers; a long one is folded', async () => {
+    const short = `Explain this.\n\n\`\`\`text\nA short passage.\n\`\`\``;
+    const { unmount } = render(<MessageView message={message({ role: 'user', text: short })} quotedFrom="Example page" />);
+    const quote = screen.getByRole('blockquote', { name: 'Quoted from “Example page”' });
+    expect(quote).toHaveTextContent('A short passage.');
+    expect(screen.getByRole('article', { name: 'User message' })).not.toHaveTextContent('```');
+    unmount();
+    const long = `Summarise.\n\n\`\`\`text\n${'word '.repeat(200)}\n\`\`\``;
+    render(<MessageView message={message({ role: 'user', text: long })} quotedFrom="Example page" />);
+    const details = screen.getByText(/Quoted from “Example page” · 1,000 characters/).closest('details')!;
+    expect(details).not.toHaveAttribute('open');
+    await userEvent.click(screen.getByText(/Quoted from “Example page” · 1,000 characters/));
+    expect(details).toHaveAttribute('open');
+  });
+});
