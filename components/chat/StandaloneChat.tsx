@@ -5,6 +5,8 @@ import { useSettings } from '@/components/hooks/useSettings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
+import { ThemeSelect } from '@/components/settings/ThemeSelect';
+import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
 
@@ -18,6 +20,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   const parsed = useSettings();
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);
+  useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
 
   useEffect(() => {
     if (restored) return;
@@ -40,6 +43,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   return (
     <main aria-label={NAMES[surface]} className={surface}>
       <h1 className="visually-hidden">Gateway Chat: {NAMES[surface]}</h1>
+      {parsed.ok && <div className="surface-tools"><ThemeSelect settings={parsed.settings} /></div>}
       {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
         ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
         : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} />}

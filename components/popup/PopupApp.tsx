@@ -5,6 +5,8 @@ import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import { ConnectionForm } from '@/components/settings/ConnectionForm';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
+import { ThemeSelect } from '@/components/settings/ThemeSelect';
+import { useTheme } from '@/components/theme';
 import { activeProfile, defaultSettings, type Profile } from '@/lib/settings/schema';
 import { saveSettings } from '@/lib/settings/storage.adapter';
 import { currentWindowId, openInSidePanel, openInTab } from '@/lib/surfaces/open.adapter';
@@ -32,6 +34,7 @@ export function PopupApp() {
   const [conversationId, setConversationId] = useState<string | undefined>();
   const [restored, setRestored] = useState(false);
   const [windowId, setWindowId] = useState<number | undefined>();
+  useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
 
   useEffect(() => {
     void conversationStore().latestConversation('popup').then((c) => {
@@ -62,6 +65,7 @@ export function PopupApp() {
             <button type="button" onClick={() => void openInSidePanel(conversationId, windowId)}>Continue in side panel</button>
             <button type="button" onClick={() => void openInTab(conversationId)}>Open in a tab</button>
             <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>Settings</button>
+            <ThemeSelect settings={parsed.settings} />
           </>
         }
       />

@@ -7,6 +7,8 @@ import { releaseGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { removeCatalogue, saveSettings } from '@/lib/settings/storage.adapter';
 import { ActionsEditor } from './ActionsEditor';
 import { ConnectionForm } from './ConnectionForm';
+import { ThemeSelect } from './ThemeSelect';
+import { useTheme } from '@/components/theme';
 
 async function persist(settings: Settings): Promise<string | undefined> {
   const result = await saveSettings(settings);
@@ -100,6 +102,7 @@ function Preferences({ settings }: { settings: Settings }) {
 export function OptionsApp() {
   const parsed = useSettings();
   const [startOver, setStartOver] = useState(false);
+  useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
   const [editing, setEditing] = useState<string | 'new' | undefined>();
   // The form is remounted only when the user picks another profile, not when one is saved.
   const [formKey, setFormKey] = useState(0);
@@ -167,6 +170,11 @@ export function OptionsApp() {
       </section>
       {current !== undefined && <DefaultModel settings={settings} profile={current} />}
       <Preferences settings={settings} />
+      <section aria-label="Appearance">
+        <h2>Appearance</h2>
+        <label className="field-row">Theme <ThemeSelect settings={settings} /></label>
+        <p className="hint">System follows your browser's light or dark setting.</p>
+      </section>
       <ActionsEditor settings={settings} onSave={persist} />
     </main>
   );

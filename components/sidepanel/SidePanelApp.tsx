@@ -7,6 +7,8 @@ import { conversationStore } from '@/components/data';
 import { useCatalogue } from '@/components/hooks/useCatalogue';
 import { useSettings } from '@/components/hooks/useSettings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
+import { ThemeSelect } from '@/components/settings/ThemeSelect';
+import { useTheme } from '@/components/theme';
 import { activeProfile, type Profile } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 
@@ -60,11 +62,13 @@ function Panel({ profile, profiles }: { profile: Profile; profiles: readonly Pro
 /** The side panel: a conversation beside the page, every conversation, and the model catalogue. */
 export function SidePanelApp() {
   const parsed = useSettings();
+  useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
   if (parsed === undefined) return <main aria-label="Side panel" aria-busy="true" />;
   const profile = activeProfile(parsed.settings);
   return (
     <main aria-label="Side panel" className="sidepanel">
       <h1 className="visually-hidden">Gateway Chat</h1>
+      {parsed.ok && <div className="surface-tools"><ThemeSelect settings={parsed.settings} /></div>}
       {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
         ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
         : <Panel profile={profile} profiles={parsed.settings.profiles} />}

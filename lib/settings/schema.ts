@@ -43,6 +43,14 @@ export const DeadlinesSchema = z.object({
 });
 export type Deadlines = z.infer<typeof DeadlinesSchema>;
 
+/** Light, dark, or as the system says (the default). */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export const AppearanceSchema = z.object({
+  theme: z._default(z.enum(THEMES), 'system'),
+});
+
 export const SettingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
   profiles: z.array(ProfileSchema),
@@ -54,6 +62,7 @@ export const SettingsSchema = z.object({
   language: z.optional(z.string()),
   largeSelection: z._default(LargeSelectionSchema, () => ({ maxTokens: 12_000 })),
   deadlines: z._default(DeadlinesSchema, () => ({ firstTokenSeconds: 120, idleSeconds: 90 })),
+  appearance: z._default(AppearanceSchema, () => ({ theme: 'system' as const })),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -43,6 +43,13 @@ export async function saveSettings(settings: Settings, options: { replaceUnreada
   }
 }
 
+/** Changes the settings as stored now (another surface may have saved since), not a stale copy. */
+export async function updateSettings(change: (settings: Settings) => Settings): Promise<{ ok: true } | { ok: false; message: string }> {
+  const loaded = await loadSettings();
+  if (!loaded.ok) return { ok: false, message: `Not saved: ${loaded.message}` };
+  return saveSettings(change(loaded.settings));
+}
+
 /** Changes one profile from the settings as stored now (another surface may have saved since). */
 export async function updateProfile(profileId: string, change: (profile: Profile) => Profile): Promise<{ ok: true } | { ok: false; message: string }> {
   const { settings } = await loadSettings();

@@ -109,3 +109,27 @@ describe('first run', () => {
     await panel.close();
   });
 });
+
+describe('themes', () => {
+  it('Dark chosen in the options page: every surface opens dark from its first frame', async () => {
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
+    const options = await env.ext.open('options.html');
+    await options.getByRole('combobox', { name: 'Theme' }).first().selectOption('dark');
+    await expect.poll(() => options.evaluate(() => document.documentElement.style.colorScheme)).toBe('dark');
+    await options.close();
+    for (const surface of ['popup.html', 'sidepanel.html', 'chat.html']) {
+      const page = await env.ext.context.newPage();
+      // Recorded when the page's body starts, before any of its modules run.
+      await page.addInitScript({
+        content: `new MutationObserver((_, observer) => {
+          if (document.body !== null) { window.__firstScheme = document.documentElement.style.colorScheme; observer.disconnect(); }
+        }).observe(document, { subtree: true, childList: true });`,
+      });
+      await page.goto(`chrome-extension://${env.ext.extensionId}/${surface}`);
+      await page.getByRole('combobox', { name: 'Theme' }).waitFor();
+      expect(await page.evaluate('window.__firstScheme'), surface).toBe('dark');
+      expect(await page.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');
+      await page.close();
+    }
+  });
+});
