@@ -20,6 +20,7 @@ describe('parseSettings', () => {
     expected.actions = DEFAULT_ACTIONS;
     expected.largeSelection = { maxTokens: 12_000 };
     expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90 };
+    expected.appearance = { theme: 'system' };
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
   });
 
