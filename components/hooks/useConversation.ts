@@ -7,6 +7,8 @@ import type { RunEvent } from '@/lib/runs/run-manager';
 interface LiveRun {
   text: string;
   reasoning: string;
+  /** The messages the run wrote when it started, shown until storage reports them. */
+  records?: Message[];
   ended?: { status: MessageStatus; error?: StoredError; usage?: StoredUsage; finishReason?: string };
 }
 
@@ -54,12 +56,12 @@ export function useConversation(store: ConversationStore, conversationId: string
     const apply = (event: RunEvent): void => {
       const current = runs.get(event.messageId);
       if (event.type === 'snapshot') {
-        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning });
+        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(event.records === undefined ? {} : { records: event.records }) });
       } else if (event.type === 'delta') {
-        runs.set(event.messageId, { text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
+        runs.set(event.messageId, { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
       } else {
         const { status, error, usage, finishReason } = event;
-        runs.set(event.messageId, { text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
+        runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
         if (event.saveError !== undefined) setSaveError({ id: conversationId, text: event.saveError });
       }
       // A reply's first words are shown at once; after them, at most one update a frame.
@@ -94,7 +96,11 @@ export function useConversation(store: ConversationStore, conversationId: string
   return useMemo(() => {
     const mine = <T extends { id: string }>(tagged: T | undefined): T | undefined => (tagged?.id === conversationId ? tagged : undefined);
     const runs = mine(live)?.runs;
-    const messages = (mine(saved)?.messages ?? []).map((message) => {
+    // A run's new messages are shown from its first event; storage reports them a moment later.
+    const stored = mine(saved)?.messages ?? [];
+    const known = new Set(stored.map((m) => m.id));
+    const pending = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined ? run.records ?? [] : [])).filter((m) => !known.has(m.id));
+    const messages = (pending.length === 0 ? stored : [...stored, ...pending].sort((a, b) => a.seq - b.seq)).map((message) => {
       const run = runs?.get(message.id);
       if (run === undefined) return message;
       // A saved final state (after a later retry, say) wins over an older live one.

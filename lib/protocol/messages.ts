@@ -4,7 +4,7 @@
  * they receive with these schemas.
  */
 import * as z from 'zod/mini';
-import { MESSAGE_STATUSES, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
+import { MESSAGE_STATUSES, MessageSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';
 
@@ -64,7 +64,7 @@ export const PortRequestSchema = z.discriminatedUnion('type', [
 export type PortRequest = z.infer<typeof PortRequestSchema>;
 
 export const RunEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('snapshot'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string() }),
+  z.object({ type: z.literal('snapshot'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string(), records: z.optional(z.array(MessageSchema)) }),
   z.object({ type: z.literal('delta'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string() }),
   z.object({
     type: z.literal('end'),

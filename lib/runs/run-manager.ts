@@ -13,7 +13,11 @@ import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
-  | { type: 'snapshot'; conversationId: string; messageId: string; text: string; reasoning: string }
+  | {
+      type: 'snapshot'; conversationId: string; messageId: string; text: string; reasoning: string;
+      /** When a run starts: the messages it just wrote, so a page shows them before storage tells it. */
+      records?: Message[];
+    }
   /** What arrived since the last event. */
   | { type: 'delta'; conversationId: string; messageId: string; text: string; reasoning: string }
   | {
@@ -108,6 +112,8 @@ interface ActiveRun {
   moved?: [number, number];
   /** Whether a delta has gone to watchers yet. */
   flushedOnce?: boolean;
+  /** The messages written when the run started (sent with snapshots while it runs). */
+  records?: Message[];
   done: Promise<void>;
 }
 
@@ -226,7 +232,7 @@ export class RunManager {
       await this.deps.store.addMessage(user);
       await this.deps.store.addMessage(assistant);
 
-      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user]));
+      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user]), [user, assistant]);
       return { conversationId: conversation.id, messageId: assistant.id };
     } catch (error) {
       this.release(conversationId);
@@ -304,7 +310,7 @@ export class RunManager {
     set.add(listener);
     for (const run of this.active.values()) {
       if (run.conversationId === conversationId) {
-        listener({ type: 'snapshot', conversationId, messageId: run.messageId, text: run.text, reasoning: run.reasoning });
+        listener({ type: 'snapshot', conversationId, messageId: run.messageId, text: run.text, reasoning: run.reasoning, ...(run.records === undefined ? {} : { records: run.records }) });
       }
     }
     return () => {
@@ -342,14 +348,16 @@ export class RunManager {
     for (const listener of this.watchers.get(conversationId) ?? []) listener(event);
   }
 
-  private launch(conversationId: string, messageId: string, client: GatewayClient, apiKey: string, request: ChatRequest): void {
+  private launch(conversationId: string, messageId: string, client: GatewayClient, apiKey: string, request: ChatRequest, records?: Message[]): void {
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
       flushTimer: undefined, lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(),
+      // Images stay out: they can be megabytes, and storage delivers them a moment later.
+      ...(records === undefined ? {} : { records: records.map(({ images: _images, ...m }) => m) }),
     };
     this.active.set(messageId, run);
-    this.emit(conversationId, { type: 'snapshot', conversationId, messageId, text: '', reasoning: '' });
+    this.emit(conversationId, { type: 'snapshot', conversationId, messageId, text: '', reasoning: '', ...(run.records === undefined ? {} : { records: run.records }) });
     run.done = this.execute(run, client, request, apiKey);
   }
 

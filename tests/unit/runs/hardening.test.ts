@@ -291,3 +291,21 @@ describe('the key is in no saved text', () => {
     for (const piece of pieces(key)) expect(saved).not.toContain(piece);
   });
 });
+
+describe('first words without waiting', () => {
+  it('a watcher gets the run\'s new messages with its snapshot (no image bytes), and the first delta without the coalescing wait', async () => {
+    gateway.setPace({ delayMs: 200, chunkChars: 4 });
+    const runs = manager({ flushIntervalMs: 1_000 });
+    const started = await runs.start({ surface: 'popup', model: 'vision-1', text: 'look', images: ['data:image/png;base64,AAAA'] });
+    const events: { type: string; at: number; records?: number; images?: boolean }[] = [];
+    const t0 = Date.now();
+    runs.watch(started.conversationId, (e) => {
+      events.push({ type: e.type, at: Date.now() - t0, ...(e.type === 'snapshot' && e.records !== undefined ? { records: e.records.length, images: e.records.some((m) => m.images !== undefined) } : {}) });
+    });
+    await runs.whenIdle();
+    expect(events[0]).toMatchObject({ type: 'snapshot', records: 2, images: false });
+    const firstDelta = events.find((e) => e.type === 'delta');
+    // The gateway's first words come after its 200 ms pace; the 1 s coalescing did not hold them.
+    expect(firstDelta?.at).toBeLessThan(900);
+  });
+});
