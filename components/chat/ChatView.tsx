@@ -215,7 +215,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       {profileGone && conversationId !== undefined && (
         <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
       )}
-      <div className="messages" role="log" aria-label="Chat history" ref={log} onScroll={onScroll} onWheel={onWheel}>
+      {/* Focusable, so the history scrolls by keyboard too. */}
+      <div className="messages" role="log" aria-label="Chat history" tabIndex={0} ref={log} onScroll={onScroll} onWheel={onWheel}>
         <div className="messages-inner" ref={content}>
         <UnreadableNote count={view.unreadable} what="messages" />
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
