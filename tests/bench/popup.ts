@@ -27,11 +27,23 @@ export function popupInitialScripts(dir: string): { file: string; raw: number; g
   });
 }
 
+/** The style sheets popup.html links. */
+export function popupStyles(dir: string): { file: string; raw: number; gzip: number }[] {
+  const html = readFileSync(join(dir, 'popup.html'), 'utf8');
+  const files = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="\/?([^"]+\.css)"|<link[^>]+href="\/?([^"]+\.css)"[^>]+rel="stylesheet"/g)].map((m) => (m[1] ?? m[2])!);
+  return files.map((file) => {
+    const bytes = readFileSync(join(dir, file));
+    return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+}
+
 export async function benchPopup(): Promise<Figure[]> {
   build('production');
   const scripts = popupInitialScripts(join(root, '.output/chrome-mv3'));
   const gzip = scripts.reduce((n, s) => n + s.gzip, 0);
   const raw = scripts.reduce((n, s) => n + s.raw, 0);
+  const styles = popupStyles(join(root, '.output/chrome-mv3'));
+  const cssGzip = styles.reduce((n, s) => n + s.gzip, 0);
 
   build('e2e');
   const gateway = await startReferenceGateway();
@@ -67,6 +79,7 @@ export async function benchPopup(): Promise<Figure[]> {
   const focus = median(focusTimes.slice(2));
   return [
     { label: `popup initial JS (${scripts.length} files, production build)`, value: `${(raw / 1024).toFixed(0)} kB raw, ${(gzip / 1024).toFixed(1)} kB gzip`, budget: 150, actual: gzip / 1024 },
+    { label: `popup CSS (${styles.length} file${styles.length === 1 ? '' : 's'}, production build)`, value: `${(cssGzip / 1024).toFixed(1)} kB gzip`, budget: 25, actual: cssGzip / 1024 },
     { label: 'popup open → focused composer (median of 5 after 2 warm-ups)', value: `${focus.toFixed(0)} ms (all: ${focusTimes.map((t) => t.toFixed(0)).join(', ')})` },
   ];
 }

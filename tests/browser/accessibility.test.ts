@@ -1,6 +1,7 @@
 /**
  * Accessibility as a tested property (issue 9): axe-core on every page and its main states in
- * both themes (no serious or critical violation), and the daily path by keyboard alone.
+ * both themes (no serious or critical violation), and the daily path by keyboard alone. Each
+ * state is also saved as a screenshot under test-results/screens/.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -62,6 +63,8 @@ describe('axe: no serious or critical violations', () => {
         await page.setViewportSize(state.surface === 'popup.html' ? { width: 400, height: 600 } : state.surface === 'sidepanel.html' ? { width: 400, height: 900 } : { width: 1280, height: 800 });
         await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
         await state.reach?.(page);
+        // Kept as artifacts: what each surface looks like, in each theme, at its real size.
+        await page.screenshot({ path: `test-results/screens/${theme}-${state.name.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '').toLowerCase()}.png` });
         for (const line of await violations(page)) found.push(`${state.name}: ${line}`);
         await page.close();
       }
