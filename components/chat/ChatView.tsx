@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type WheelEvent } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useFollowLatest } from '@/components/hooks/useFollowLatest';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
 import { useCatalogue } from '@/components/hooks/useCatalogue';
@@ -96,65 +97,16 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const [chosenModel, setChosenModel] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [freshChats, setFreshChats] = useState(0);
-  const log = useRef<HTMLDivElement>(null);
   const picker = useRef<HTMLSelectElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
   const last = view.messages.at(-1);
 
-  // The view follows the newest message (on open, on send, while streaming, after a failure)
-  // unless the reader scrolled up; then "Jump to latest" brings them back.
-  const [following, setFollowing] = useState<{ conversationId: string | undefined; value: boolean }>({ conversationId, value: true });
-  const follows = following.conversationId !== conversationId || following.value;
-  // Read by scroll handlers and the resize observer between renders.
-  const followsNow = useRef(follows);
-  const lastAuto = useRef(0);
-  const follow = (value: boolean): void => {
-    followsNow.current = value;
-    setFollowing({ conversationId, value });
-  };
-  const toLatest = (): void => {
-    const el = log.current;
-    if (el === null) return;
-    el.scrollTop = el.scrollHeight;
-    lastAuto.current = el.scrollTop;
-  };
-  const onScroll = (): void => {
-    const el = log.current;
-    if (el === null) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) {
-      if (!followsNow.current) follow(true);
-    } else if (el.scrollTop < lastAuto.current - 1 && followsNow.current) {
-      // Moved up by the reader, not left behind by content that grew.
-      follow(false);
-    }
-  };
-  const onWheel = (event: WheelEvent<HTMLDivElement>): void => {
-    if (event.deltaY < 0 && followsNow.current) follow(false);
-  };
-  const lastText = last?.text;
-  const lastState = `${last?.id ?? ''}:${last?.status ?? ''}:${last?.error?.kind ?? ''}`;
-  useLayoutEffect(() => {
-    if (follows) toLatest();
-  }, [follows, lastText, lastState, view.messages.length, notice]);
-  // Content also grows without a state change here (markdown rendered, an image loaded).
-  const content = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    followsNow.current = follows;
-  }, [follows]);
-  useEffect(() => {
-    const el = content.current;
-    if (el === null || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (followsNow.current) toLatest();
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest } = useFollowLatest(conversationId, [last?.text, last?.id, last?.status, last?.error?.kind, view.messages.length, notice]);
 
   const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);
-    follow(true);
+    jumpToLatest();
     const input = {
       surface, conversationId, model, text,
       ...(conversationId === undefined ? { profileId: active.id } : {}),
@@ -216,8 +168,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
       )}
       {/* Focusable, so the history scrolls by keyboard too. */}
-      <div className="messages" role="log" aria-label="Chat history" tabIndex={0} ref={log} onScroll={onScroll} onWheel={onWheel}>
-        <div className="messages-inner" ref={content}>
+      <div className="messages" role="log" aria-label="Chat history" tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
+        <div className="messages-inner" ref={contentRef}>
         <UnreadableNote count={view.unreadable} what="messages" />
         {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
         {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
@@ -229,8 +181,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         )}
         </div>
       </div>
-      {!follows && view.messages.length > 0 && (
-        <button type="button" className="jump-latest" onClick={() => { follow(true); toLatest(); }}>Jump to latest</button>
+      {!following && view.messages.length > 0 && (
+        <button type="button" className="jump-latest" onClick={jumpToLatest}>Jump to latest</button>
       )}
       {view.saveError !== undefined && <p role="alert" className="notice">{view.saveError}</p>}
       {notice !== undefined && <p role="alert" className="notice">{notice}</p>}

@@ -1,0 +1,79 @@
+import { useEffect, useLayoutEffect, useRef, useState, type WheelEvent } from 'react';
+
+export interface FollowLatest {
+  /** The scrolling history element. */
+  logRef: React.RefObject<HTMLDivElement | null>;
+  /** Its content (watched for growth that happens without a state change: markdown, images). */
+  contentRef: React.RefObject<HTMLDivElement | null>;
+  /** Whether the view follows the newest message. */
+  following: boolean;
+  onScroll(): void;
+  onWheel(event: WheelEvent<HTMLDivElement>): void;
+  /** Follow again, from now (on send, on "Jump to latest"). */
+  jumpToLatest(): void;
+}
+
+/**
+ * The view follows the newest message (on open, on send, while streaming, after a failure)
+ * unless the reader scrolled up. `view` names what is shown (a conversation): a new one is
+ * followed from its start. `changes` are the values whose change may add to the bottom.
+ */
+export function useFollowLatest(view: string | undefined, changes: readonly unknown[]): FollowLatest {
+  const logRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<{ view: string | undefined; following: boolean }>({ view, following: true });
+  const following = state.view !== view || state.following;
+  // Read by scroll handlers and the resize observer between renders.
+  const followsNow = useRef(following);
+  const lastAuto = useRef(0);
+
+  const set = (value: boolean): void => {
+    followsNow.current = value;
+    setState({ view, following: value });
+  };
+  const toBottom = (): void => {
+    const el = logRef.current;
+    if (el === null) return;
+    el.scrollTop = el.scrollHeight;
+    lastAuto.current = el.scrollTop;
+  };
+
+  useLayoutEffect(() => {
+    followsNow.current = following;
+    if (following) toBottom();
+    // `changes` are the caller's values whose change may add to the bottom.
+  }, [following, ...changes]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const el = contentRef.current;
+    if (el === null || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (followsNow.current) toBottom();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  return {
+    logRef,
+    contentRef,
+    following,
+    onScroll() {
+      const el = logRef.current;
+      if (el === null) return;
+      if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) {
+        if (!followsNow.current) set(true);
+      } else if (el.scrollTop < lastAuto.current - 1 && followsNow.current) {
+        // Moved up by the reader, not left behind by content that grew.
+        set(false);
+      }
+    },
+    onWheel(event) {
+      if (event.deltaY < 0 && followsNow.current) set(false);
+    },
+    jumpToLatest() {
+      set(true);
+      toBottom();
+    },
+  };
+}
