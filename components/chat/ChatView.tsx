@@ -102,7 +102,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
   const last = view.messages.at(-1);
 
-  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest } = useFollowLatest(conversationId, [last?.text, last?.id, last?.status, last?.error?.kind, view.messages.length, notice]);
+  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest } = useFollowLatest(conversationId);
 
   const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);

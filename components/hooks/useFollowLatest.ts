@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type WheelEvent } from 'r
 export interface FollowLatest {
   /** The scrolling history element. */
   logRef: React.RefObject<HTMLDivElement | null>;
-  /** Its content (watched for growth that happens without a state change: markdown, images). */
+  /** Its content (watched for growth). */
   contentRef: React.RefObject<HTMLDivElement | null>;
   /** Whether the view follows the newest message. */
   following: boolean;
@@ -16,9 +16,10 @@ export interface FollowLatest {
 /**
  * The view follows the newest message (on open, on send, while streaming, after a failure)
  * unless the reader scrolled up. `view` names what is shown (a conversation): a new one is
- * followed from its start. `changes` are the values whose change may add to the bottom.
+ * followed from its start. Growth is seen by a resize observer (after layout, before paint:
+ * one scroll a frame however many deltas arrived), not by effects on every change of text.
  */
-export function useFollowLatest(view: string | undefined, changes: readonly unknown[]): FollowLatest {
+export function useFollowLatest(view: string | undefined): FollowLatest {
   const logRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<{ view: string | undefined; following: boolean }>({ view, following: true });
@@ -41,16 +42,18 @@ export function useFollowLatest(view: string | undefined, changes: readonly unkn
   useLayoutEffect(() => {
     followsNow.current = following;
     if (following) toBottom();
-    // `changes` are the caller's values whose change may add to the bottom.
-  }, [following, ...changes]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [following, view]);
 
   useEffect(() => {
-    const el = contentRef.current;
-    if (el === null || typeof ResizeObserver === 'undefined') return;
+    const content = contentRef.current;
+    const log = logRef.current;
+    if (content === null || log === null || typeof ResizeObserver === 'undefined') return;
+    // The content grows (a delta, a new message, an error); the box shrinks (a notice below it).
     const observer = new ResizeObserver(() => {
       if (followsNow.current) toBottom();
     });
-    observer.observe(el);
+    observer.observe(content);
+    observer.observe(log);
     return () => observer.disconnect();
   }, []);
 
