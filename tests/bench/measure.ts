@@ -31,7 +31,8 @@ export function median(values: readonly number[]): number {
 export async function compare<T>(baseline: Contender<T>, candidate: Contender<T>): Promise<[Timing, Timing]> {
   const contenders = [baseline, candidate];
   const warmups = 2;
-  const rounds = 7;
+  // Enough rounds for a stable median on a shared two-core machine.
+  const rounds = 15;
   const samples = contenders.map(() => [] as number[]);
   for (let round = 0; round < warmups + rounds; round++) {
     for (const [i, contender] of contenders.entries()) {
