@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayClient, type GatewayClient, type StreamEvent } from '@/lib/gateway';
 import { ConversationStore } from '@/lib/conversations/store';
 import { RunError, RunManager, type RunEvent } from '@/lib/runs/run-manager';
-import { defaultSettings, type Settings } from '@/lib/settings/schema';
+import { defaultSettings, type Profile, type Settings } from '@/lib/settings/schema';
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 
 let gateway: ReferenceGateway;
@@ -17,15 +17,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
 });
+function profile(id: string, extra: Partial<Profile> = {}): Profile {
+  return { id, name: id === 'p1' ? 'Reference' : id, siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1', confirmedImageModels: [], ...extra };
+}
+
 beforeEach(() => {
   gateway.reset();
   store = new ConversationStore(`test-${dbCount++}`);
-  settings = {
-    ...defaultSettings(),
-    profiles: [{ id: 'p1', name: 'Reference', siteUrl: gateway.siteUrl, baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, apiStyle: 'chat', defaultModel: 'echo-1', confirmedImageModels: [] }],
-    activeProfileId: 'p1',
-  };
+  settings = { ...defaultSettings(), profiles: [profile('p1')], activeProfileId: 'p1' };
 });
+
+const chatRequests = () => gateway.requests.filter((r) => r.path === '/v1/chat/completions');
 
 function manager(overrides: Partial<ConstructorParameters<typeof RunManager>[0]> = {}): RunManager {
   return new RunManager({
@@ -259,5 +261,275 @@ describe('retry with another model', () => {
     await runs.whenIdle();
     expect(await store.getMessage(messageId)).toMatchObject({ status: 'complete', text: 'Echo: hi', model: 'echo-1' });
     expect((await store.getConversation(conversationId))?.model).toBe('echo-1');
+  });
+});
+
+// Issue 8: nothing lost, nothing charged twice, the key never follows a new address. Each case
+// below failed on the main before the fix.
+
+/** A client that counts calls and replies with the given events. */
+function counting(events: StreamEvent[]): GatewayClient & { calls: number } {
+  const client = {
+    calls: 0,
+    baseUrl: 'x', siteUrl: 'x',
+    listModels: async () => [],
+    async *streamChat() {
+      client.calls++;
+      for (const e of events) yield e;
+    },
+  };
+  return client;
+}
+
+describe('one run per reply', () => {
+  it('two concurrent retries of one reply: one request, the other refused as busy', async () => {
+    const runs = manager();
+    const { messageId } = await runs.start({ surface: 'popup', text: 'first' });
+    await runs.whenIdle();
+    gateway.reset();
+    const results = await Promise.allSettled([runs.retry(messageId), runs.retry(messageId)]);
+    await runs.whenIdle();
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((r) => r.status === 'rejected');
+    expect(refused?.status === 'rejected' && refused.reason instanceof RunError && refused.reason.problem).toBe('busy');
+    expect(chatRequests()).toHaveLength(1);
+  });
+
+  it('two concurrent sends into one conversation (two surfaces): one request, unique seq', async () => {
+    const runs = manager();
+    const { conversationId } = await runs.start({ surface: 'popup', text: 'first' });
+    await runs.whenIdle();
+    gateway.reset();
+    const results = await Promise.allSettled([
+      runs.start({ surface: 'popup', conversationId, text: 'from the popup' }),
+      runs.start({ surface: 'sidepanel', conversationId, text: 'from the panel' }),
+    ]);
+    await runs.whenIdle();
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(chatRequests()).toHaveLength(1);
+    const seqs = (await store.messages(conversationId)).map((m) => m.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
+  it('a retry racing a send in the same conversation: only one of them asks the gateway', async () => {
+    const runs = manager();
+    const { conversationId, messageId } = await runs.start({ surface: 'popup', text: 'first' });
+    await runs.whenIdle();
+    gateway.reset();
+    const results = await Promise.allSettled([runs.retry(messageId), runs.start({ surface: 'popup', conversationId, text: 'second' })]);
+    await runs.whenIdle();
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(chatRequests()).toHaveLength(1);
+  });
+
+  it('the keep-alive count never drops to 0 while a stream lives, and is 0 once all ended', async () => {
+    // Streams that end when the test says so; `live` counts those still open.
+    let live = 0;
+    const enders: (() => void)[] = [];
+    const client: GatewayClient = {
+      baseUrl: 'x', siteUrl: 'x',
+      listModels: async () => [],
+      async *streamChat() {
+        live++;
+        try {
+          yield { type: 'text', text: 'part' };
+          await new Promise<void>((resolve) => enders.push(resolve));
+          yield { type: 'done' };
+        } finally {
+          live--;
+        }
+      },
+    };
+    const seen: { count: number; live: number }[] = [];
+    const runs = manager({ clientFor: () => client, onActiveRunsChange: (count) => seen.push({ count, live }) });
+    const endNext = async (): Promise<void> => {
+      for (let i = 0; i < 100 && enders.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      enders.shift()?.();
+      // Let that run end and report before the next one does.
+      await new Promise((r) => setTimeout(r, 20));
+    };
+    const first = await runs.start({ surface: 'popup', text: 'first' });
+    await endNext();
+    await runs.whenIdle();
+    // A double-clicked Retry.
+    await Promise.allSettled([runs.retry(first.messageId), runs.retry(first.messageId)]);
+    while (live > 0) await endNext();
+    await runs.whenIdle();
+    expect(seen.filter((s) => s.count === 0 && s.live > 0)).toEqual([]);
+    expect(seen.at(-1)?.count).toBe(0);
+    expect(live).toBe(0);
+  });
+});
+
+describe('retry never destroys what was kept', () => {
+  it('a retry that fails keeps the earlier text as a version', async () => {
+    gateway.setFault({ kind: 'drop', afterBytes: 600 });
+    const runs = manager();
+    const { messageId } = await runs.start({ surface: 'popup', text: 'one two three four five six seven eight' });
+    await runs.whenIdle();
+    const cut = await store.getMessage(messageId);
+    expect(cut?.status).toBe('interrupted');
+    const kept = cut?.text ?? '';
+    expect(kept.length).toBeGreaterThan(0);
+
+    gateway.setFault({ kind: 'server-error' });
+    await runs.retry(messageId);
+    await runs.whenIdle();
+    const after = await store.getMessage(messageId);
+    expect(after?.status).toBe('error');
+    expect(after?.versions?.map((v) => [v.text, v.status])).toEqual([[kept, 'interrupted']]);
+
+    await runs.retry(messageId);
+    await runs.whenIdle();
+    const done = await store.getMessage(messageId);
+    expect(done?.status).toBe('complete');
+    expect(done?.text).toBe('Echo: one two three four five six seven eight');
+    // The empty failed attempt is not a version; the kept text still is.
+    expect(done?.versions?.map((v) => v.text)).toEqual([kept]);
+  });
+});
+
+describe('a conversation continues on its own profile', () => {
+  it('sending in an old conversation uses its profile, not the active one', async () => {
+    const used: string[] = [];
+    settings = { ...settings, profiles: [profile('p1'), profile('p2', { apiKey: 'sk-other-gateway-key-0123456789' })], activeProfileId: 'p1' };
+    const runs = manager({ clientFor: (p) => { used.push(p.id); return createGatewayClient({ baseUrl: p.baseUrl, apiKey: p.apiKey }); } });
+    const { conversationId } = await runs.start({ surface: 'popup', text: 'on p1' });
+    await runs.whenIdle();
+    settings = { ...settings, activeProfileId: 'p2' };
+    // A surface passing the active profile does not move the conversation.
+    await runs.start({ surface: 'popup', conversationId, profileId: 'p2', text: 'still p1' });
+    await runs.whenIdle();
+    expect(used).toEqual(['p1', 'p1']);
+    expect((await store.getConversation(conversationId))?.profileId).toBe('p1');
+  });
+
+  it('its profile deleted: refused as profile_gone, for send and retry; the user chooses another', async () => {
+    settings = { ...settings, profiles: [profile('p1'), profile('p2')], activeProfileId: 'p1' };
+    const runs = manager();
+    const { conversationId, messageId } = await runs.start({ surface: 'popup', text: 'on p1' });
+    await runs.whenIdle();
+    settings = { ...settings, profiles: [profile('p2')], activeProfileId: 'p2' };
+    gateway.reset();
+    await expect(runs.start({ surface: 'popup', conversationId, text: 'more' })).rejects.toMatchObject({ problem: 'profile_gone' });
+    await expect(runs.retry(messageId)).rejects.toMatchObject({ problem: 'profile_gone' });
+    expect(chatRequests()).toHaveLength(0);
+    await runs.start({ surface: 'popup', conversationId, switchProfileId: 'p2', text: 'more' });
+    await runs.whenIdle();
+    expect((await store.getConversation(conversationId))?.profileId).toBe('p2');
+    expect(chatRequests()).toHaveLength(1);
+  });
+});
+
+describe('a new conversation for a profile deleted meanwhile', () => {
+  it('is refused as no_profile (there is no conversation to move yet)', async () => {
+    const runs = manager();
+    await expect(runs.start({ surface: 'popup', profileId: 'gone', text: 'hello' })).rejects.toMatchObject({ problem: 'no_profile' });
+    expect(chatRequests()).toHaveLength(0);
+  });
+});
+
+describe('Retry-After', () => {
+  it('a 429 stores when Retry may go; an earlier retry is refused with that time, a later one runs', async () => {
+    let now = 1_000_000;
+    const runs = manager({ now: () => now });
+    gateway.setFault({ kind: 'rate-limit', retryAfter: 7 });
+    const { messageId } = await runs.start({ surface: 'popup', text: 'hello' });
+    await runs.whenIdle();
+    const limited = await store.getMessage(messageId);
+    expect(limited?.error).toMatchObject({ kind: 'rate_limited', retryAfter: 7, retryAt: 1_007_000 });
+    gateway.reset();
+    await expect(runs.retry(messageId)).rejects.toMatchObject({ problem: 'wait', params: { retryAt: 1_007_000 } });
+    expect(chatRequests()).toHaveLength(0);
+    now = 1_007_001;
+    await runs.retry(messageId);
+    await runs.whenIdle();
+    expect((await store.getMessage(messageId))?.status).toBe('complete');
+  });
+});
+
+describe('deleting mid-reply', () => {
+  it('stopConversation stops the run and resolves once its end is saved', async () => {
+    gateway.setPace({ delayMs: 10, chunkChars: 2 });
+    const runs = manager();
+    const { conversationId, messageId } = await runs.start({ surface: 'popup', text: 'a long message that streams slowly enough to stop' });
+    await new Promise((r) => setTimeout(r, 80));
+    await expect(runs.stopConversation(conversationId)).resolves.toBe(true);
+    expect(runs.activeCount).toBe(0);
+    const saved = await store.getMessage(messageId);
+    expect(saved?.status).toBe('stopped');
+    const deleted = await store.deleteConversation(conversationId);
+    expect(deleted?.messages.find((m) => m.id === messageId)?.text).toBe(saved?.text);
+  });
+
+  it('Undo of a conversation deleted while streaming brings the reply back interrupted, not streaming', async () => {
+    const conversation = await store.createConversation({ profileId: 'p1', model: 'echo-1', surface: 'popup', title: 't' });
+    await store.addMessage({ id: 'u', conversationId: conversation.id, seq: 0, role: 'user', text: 'q', reasoning: '', status: 'complete', createdAt: 1 });
+    await store.addMessage({ id: 'a', conversationId: conversation.id, seq: 1, role: 'assistant', text: 'part', reasoning: '', status: 'streaming', createdAt: 1 });
+    const deleted = await store.deleteConversation(conversation.id);
+    await store.restoreConversation(deleted!);
+    expect(await store.getMessage('a')).toMatchObject({ status: 'interrupted', text: 'part' });
+  });
+});
+
+describe('size limits on what users send', () => {
+  it('an oversized message is refused with its numbers before anything is written or sent', async () => {
+    const client = counting([{ type: 'done' }]);
+    const runs = manager({ clientFor: () => client, messageLimits: { maxTextTokens: 100, maxImages: 2, maxImageBytes: 1000 } });
+    await expect(runs.start({ surface: 'popup', text: 'word '.repeat(200) })).rejects.toMatchObject({ problem: 'text_too_long', params: { tokens: 250, limit: 100 } });
+    await expect(runs.start({ surface: 'popup', text: 'x', images: ['data:a', 'data:b', 'data:c'] })).rejects.toMatchObject({ problem: 'too_many_images', params: { count: 3, limit: 2 } });
+    await expect(runs.start({ surface: 'popup', text: 'x', images: [`data:${'a'.repeat(2000)}`] })).rejects.toMatchObject({ problem: 'images_too_large', params: { limit: 1000 } });
+    expect(client.calls).toBe(0);
+    expect(await store.listConversations()).toEqual([]);
+  });
+});
+
+describe('the key is in no saved text', () => {
+  /** Every 8-character piece of the key. */
+  const pieces = (key: string) => Array.from({ length: key.length - 7 }, (_, i) => key.slice(i, i + 8));
+
+  it.each([
+    ['with the sk- prefix', 'sk-Zq8vR2mN5pL7xT4wK9yB3cD6fG1hJ0aE'],
+    ['without a prefix', 'Zq8vR2mN5pL7xT4wK9yB3cD6fG1hJ0aEuu'],
+  ])('%s: errors that echo it (whole, cut, inside a chunk) keep none of it', async (_name, key) => {
+    const bodies = [
+      // A 401 body quoting the key.
+      new Response(JSON.stringify({ error: { message: `Invalid token ${key}`, type: 'invalid_request_error', code: '' } }), { status: 401, headers: { 'content-type': 'application/json' } }),
+      // A 500 whose plain-text body quotes the key after 190 characters (cut at 200).
+      new Response(`${'x'.repeat(190)} ${key} and more`, { status: 500, headers: { 'content-type': 'text/plain' } }),
+      // A malformed chunk quoting the key after 110 characters (cut at 120).
+      new Response(`data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: {"oops": "${'y'.repeat(100)}${key}\n\n`, { headers: { 'content-type': 'text/event-stream' } }),
+      // An in-stream error quoting the first half of the key.
+      new Response(`data: {"error":{"message":"key ${key.slice(0, 16)}… exhausted","code":"quota"}}\n\n`, { headers: { 'content-type': 'text/event-stream' } }),
+    ];
+    settings = { ...settings, profiles: [profile('p1', { apiKey: key })] };
+    const runs = manager({ clientFor: (p) => createGatewayClient({ baseUrl: p.baseUrl, apiKey: p.apiKey, fetch: async () => bodies.shift()! }) });
+    const errors: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { messageId } = await runs.start({ surface: 'popup', text: `ask ${i}` });
+      await runs.whenIdle();
+      errors.push((await store.getMessage(messageId))?.error);
+    }
+    expect(errors.every((e) => e !== undefined)).toBe(true);
+    const saved = JSON.stringify(errors);
+    for (const piece of pieces(key)) expect(saved).not.toContain(piece);
+  });
+});
+
+describe('first words without waiting', () => {
+  it('a watcher gets the run\'s new messages with its snapshot (no image bytes), and the first delta without the coalescing wait', async () => {
+    gateway.setPace({ delayMs: 200, chunkChars: 4 });
+    const runs = manager({ flushIntervalMs: 1_000 });
+    const started = await runs.start({ surface: 'popup', model: 'vision-1', text: 'look', images: ['data:image/png;base64,AAAA'] });
+    const events: { type: string; at: number; records?: number; images?: boolean }[] = [];
+    const t0 = Date.now();
+    runs.watch(started.conversationId, (e) => {
+      events.push({ type: e.type, at: Date.now() - t0, ...(e.type === 'snapshot' && e.records !== undefined ? { records: e.records.length, images: e.records.some((m) => m.images !== undefined) } : {}) });
+    });
+    await runs.whenIdle();
+    expect(events[0]).toMatchObject({ type: 'snapshot', records: 2, images: false });
+    const firstDelta = events.find((e) => e.type === 'delta');
+    // The gateway's first words come after its 200 ms pace; the 1 s coalescing did not hold them.
+    expect(firstDelta?.at).toBeLessThan(900);
   });
 });
