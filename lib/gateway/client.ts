@@ -141,8 +141,8 @@ function megabytes(bytes: number): string {
 
 /**
  * Reads a body that is not streamed, within a deadline and a size. Past the deadline the call
- * is aborted (a `timeout`); past the size the body is cancelled and `onTooLarge` decides:
- * an error body is simply cut (`cut`), a reply is refused.
+ * is aborted (a `timeout`); past the size the body is cancelled and `tooLarge` set: an error
+ * body keeps its first bytes (`cut`), a reply is refused by the caller.
  */
 async function readBody(call: Call, response: Response, limits: { timeoutMs: number; maxBytes: number; cut?: boolean }): Promise<{ text: string; tooLarge: boolean }> {
   if (response.body === null) return { text: '', tooLarge: false };

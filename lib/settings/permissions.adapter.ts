@@ -21,14 +21,6 @@ export async function requestGatewayAccess(baseUrl: string): Promise<boolean> {
   }
 }
 
-export async function hasGatewayAccess(baseUrl: string): Promise<boolean> {
-  try {
-    return await browser.permissions.contains({ origins: [originPattern(baseUrl)] });
-  } catch {
-    return false;
-  }
-}
-
 /** Gives back a deleted profile's host access when no other profile uses that origin. */
 export async function releaseGatewayAccess(removed: { baseUrl: string }, remaining: readonly { baseUrl: string }[]): Promise<void> {
   const origins = patternsToRelease(removed, remaining, WITH_PORT);
