@@ -98,8 +98,10 @@ export function useConversation(store: ConversationStore, conversationId: string
     const runs = mine(live)?.runs;
     // A run's new messages are shown from its first event; storage reports them a moment later.
     const stored = mine(saved)?.messages ?? [];
-    const known = new Set(stored.map((m) => m.id));
-    const pending = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined ? run.records ?? [] : [])).filter((m) => !known.has(m.id));
+    const records = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined ? run.records ?? [] : []));
+    // The run's records are the newest messages: once stored, they are at the end (a few ids to look at, not all).
+    const tail = records.length === 0 ? [] : stored.slice(-records.length).map((m) => m.id);
+    const pending = records.filter((m) => !tail.includes(m.id));
     const messages = (pending.length === 0 ? stored : [...stored, ...pending].sort((a, b) => a.seq - b.seq)).map((message) => {
       const run = runs?.get(message.id);
       if (run === undefined) return message;
