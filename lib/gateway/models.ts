@@ -1,7 +1,8 @@
 /**
  * The model catalogue (`GET /models`) in the shapes real gateways send, normalised to
  * `ModelInfo`. A capability is `true`/`false` only where the gateway states it (new-api's
- * `supported_endpoint_types`, OpenRouter's `architecture`), otherwise `'unknown'`.
+ * `supported_endpoint_types`, OpenRouter's `architecture` and
+ * `supported_parameters`), otherwise `'unknown'`.
  */
 import type { ApiStyle, ModelCapabilities, ModelInfo } from './types';
 import { ModelListWire, ModelWire } from './wire';
@@ -12,6 +13,8 @@ const UNKNOWN: ModelCapabilities = {
   imageInput: 'unknown',
   imageGeneration: 'unknown',
   embeddings: 'unknown',
+  reasoning: 'unknown',
+  tools: 'unknown',
 };
 
 const ENDPOINT_API: Record<string, ApiStyle> = { openai: 'chat', 'openai-response': 'responses' };
@@ -64,6 +67,11 @@ export function normalizeModel(wire: ModelWire): ModelInfo {
     const stated = fromModalities(arch.input_modalities ?? split?.input, arch.output_modalities ?? split?.output);
     if (capabilities.chat !== 'unknown') delete stated.chat;
     capabilities = { ...capabilities, ...stated };
+  }
+  const parameters = wire.supported_parameters;
+  if (parameters != null) {
+    capabilities.reasoning = parameters.includes('reasoning') || parameters.includes('include_reasoning');
+    capabilities.tools = parameters.includes('tools');
   }
   info.capabilities = capabilities;
   return info;

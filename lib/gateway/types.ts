@@ -61,6 +61,10 @@ export interface ModelCapabilities {
   imageInput: Capability;
   imageGeneration: Capability;
   embeddings: Capability;
+  /** Thinks before answering (OpenRouter's `supported_parameters` has `reasoning`). */
+  reasoning: Capability;
+  /** Calls tools (OpenRouter's `supported_parameters` has `tools`). */
+  tools: Capability;
 }
 
 export interface ModelInfo {

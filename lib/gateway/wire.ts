@@ -146,6 +146,8 @@ export const ModelWire = z.looseObject({
   name: optionalString,
   context_length: optionalNumber,
   supported_endpoint_types: z.optional(z.nullable(z.array(z.string()))),
+  /** OpenRouter: the request parameters the model takes (`tools`, `reasoning`, …). */
+  supported_parameters: z.optional(z.nullable(z.array(z.string()))),
   architecture: z.optional(z.nullable(z.looseObject({
     input_modalities: z.optional(z.nullable(z.array(z.string()))),
     output_modalities: z.optional(z.nullable(z.array(z.string()))),

@@ -24,6 +24,10 @@ export const ProfileSchema = z.object({
   actionModel: z.optional(z.string()),
   /** Models the user has confirmed take images, where the gateway does not say (seed part 4, rule 2). */
   confirmedImageModels: z._default(z.array(z.string()), []),
+  /** Models the user starred: first in every model picker. */
+  favouriteModels: z.optional(z.array(z.string())),
+  /** Models chosen lately, newest first (at most RECENT_MODELS): next in the pickers. */
+  recentModels: z.optional(z.array(z.string())),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -68,6 +72,22 @@ export type Settings = z.infer<typeof SettingsSchema>;
 
 export function defaultSettings(): Settings {
   return SettingsSchema.parse({ version: SETTINGS_VERSION, profiles: [], chat: { systemPrompt: '' } });
+}
+
+/** How many recently used models a profile remembers. */
+export const RECENT_MODELS = 5;
+
+/** The profile with `model` first among its recent models. */
+export function withRecentModel(profile: Profile, model: string): Profile {
+  const recent = profile.recentModels ?? [];
+  if (recent[0] === model) return profile;
+  return { ...profile, recentModels: [model, ...recent.filter((m) => m !== model)].slice(0, RECENT_MODELS) };
+}
+
+/** The profile with `model` starred, or no longer starred. */
+export function withFavouriteModel(profile: Profile, model: string, favourite: boolean): Profile {
+  const rest = (profile.favouriteModels ?? []).filter((m) => m !== model);
+  return { ...profile, favouriteModels: favourite ? [...rest, model] : rest };
 }
 
 export function activeProfile(settings: Settings): Profile | undefined {

@@ -67,7 +67,9 @@ const ModelInfoSchema = z.object({
   ownedBy: z.optional(z.string()),
   name: z.optional(z.string()),
   contextLength: z.optional(z.number()),
-  capabilities: z.object({ chat: Capability, responses: Capability, imageInput: Capability, imageGeneration: Capability, embeddings: Capability }),
+  capabilities: z.object({ chat: Capability, responses: Capability, imageInput: Capability, imageGeneration: Capability, embeddings: Capability,
+    // Older caches have neither: the gateway said nothing about them, as far as we know.
+    reasoning: z._default(Capability, 'unknown'), tools: z._default(Capability, 'unknown') }),
   endpointTypes: z.optional(z.array(z.string())),
   preferredApi: z.optional(z.enum(['chat', 'responses'])),
 });

@@ -17,7 +17,7 @@ function syntheticModels(): unknown[] {
   return Array.from({ length: MODELS }, (_, i) => {
     const owner = OWNERS[i % OWNERS.length]!;
     const id = `${owner}/${WORDS[i % WORDS.length]}-${WORDS[(i * 7) % WORDS.length]}-${i}`;
-    const caps = { chat: true, responses: i % 3 === 0, imageInput: i % 4 === 0 ? true : 'unknown', imageGeneration: i % 50 === 0, embeddings: false };
+    const caps = { chat: true, responses: i % 3 === 0, imageInput: i % 4 === 0 ? true : 'unknown', imageGeneration: i % 50 === 0, embeddings: false, reasoning: i % 5 === 0, tools: i % 2 === 0 };
     return { id, ownedBy: owner, capabilities: caps };
   });
 }

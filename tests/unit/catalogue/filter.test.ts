@@ -4,7 +4,7 @@ import type { ModelInfo } from '@/lib/gateway';
 
 const U = 'unknown' as const;
 function model(id: string, ownedBy: string | undefined, caps: Partial<ModelInfo['capabilities']> = {}): ModelInfo {
-  return { id, ...(ownedBy === undefined ? {} : { ownedBy }), capabilities: { chat: U, responses: U, imageInput: U, imageGeneration: U, embeddings: U, ...caps } };
+  return { id, ...(ownedBy === undefined ? {} : { ownedBy }), capabilities: { chat: U, responses: U, imageInput: U, imageGeneration: U, embeddings: U, reasoning: U, tools: U, ...caps } };
 }
 
 const models = [
@@ -52,7 +52,7 @@ describe('CatalogueIndex', () => {
 });
 
 describe('firstChatModel', () => {
-  const model = (id: string, caps: Partial<ModelInfo['capabilities']>): ModelInfo => ({ id, capabilities: { chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown', ...caps } });
+  const model = (id: string, caps: Partial<ModelInfo['capabilities']>): ModelInfo => ({ id, capabilities: { chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown', ...caps } });
   it('prefers a model stated to chat, skips embedding and drawing models, then takes one not ruled out', () => {
     expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('dall-e-3', { imageGeneration: true }), model('mystery', {}), model('gpt-4o', { chat: true })])).toBe('gpt-4o');
     expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('mystery', {})])).toBe('mystery');

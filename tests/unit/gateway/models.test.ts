@@ -33,13 +33,13 @@ describe('listModels', () => {
       ownedBy: 'openai',
       endpointTypes: ['openai', 'openai-response'],
       preferredApi: 'chat',
-      capabilities: { chat: true, responses: true, imageInput: 'unknown', imageGeneration: false, embeddings: false },
+      capabilities: { chat: true, responses: true, imageInput: 'unknown', imageGeneration: false, embeddings: false, reasoning: 'unknown', tools: 'unknown' },
     });
     expect(models[1]).toMatchObject({ preferredApi: 'responses', capabilities: { chat: false, responses: true } });
     expect(models[2]?.capabilities).toMatchObject({ chat: false, imageGeneration: true });
     expect(models[3]?.capabilities).toMatchObject({ chat: false, embeddings: true });
     // [] means the gateway does not know: every capability stays unknown.
-    expect(models[4]?.capabilities).toEqual({ chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown' });
+    expect(models[4]?.capabilities).toEqual({ chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown' });
     expect(models[4]?.preferredApi).toBeUndefined();
   });
 
@@ -48,7 +48,7 @@ describe('listModels', () => {
       data: [{ id: 'gpt-3.5-turbo', created: 1626777600, owned_by: 'openai', permission: [{ id: 'modelperm-x', allow_sampling: true }], root: 'gpt-3.5-turbo', parent: null }],
       success: true,
     });
-    expect(models).toEqual([{ id: 'gpt-3.5-turbo', ownedBy: 'openai', capabilities: { chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown' } }]);
+    expect(models).toEqual([{ id: 'gpt-3.5-turbo', ownedBy: 'openai', capabilities: { chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown' } }]);
   });
 
   it('OpenRouter: architecture modalities, context length and name; no object fields', async () => {
@@ -67,10 +67,23 @@ describe('listModels', () => {
       id: 'openai/gpt-4o',
       name: 'OpenAI: GPT-4o',
       contextLength: 128000,
-      capabilities: { chat: true, responses: 'unknown', imageInput: true, imageGeneration: false, embeddings: 'unknown' },
+      capabilities: { chat: true, responses: 'unknown', imageInput: true, imageGeneration: false, embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown' },
     });
     expect(models[1]?.capabilities).toMatchObject({ imageInput: true, imageGeneration: true, chat: true });
     expect(models[2]?.capabilities).toMatchObject({ imageInput: false, chat: true });
+  });
+
+  it("OpenRouter's supported_parameters state reasoning and tools; without them both stay unknown", async () => {
+    const { models } = await list({
+      data: [
+        { id: 'deepseek/deepseek-r1', supported_parameters: ['max_tokens', 'reasoning', 'include_reasoning', 'tools', 'tool_choice'] },
+        { id: 'meta/llama-3-8b', supported_parameters: ['max_tokens', 'temperature'] },
+        { id: 'plain' },
+      ],
+    });
+    expect(models[0]?.capabilities).toMatchObject({ reasoning: true, tools: true });
+    expect(models[1]?.capabilities).toMatchObject({ reasoning: false, tools: false });
+    expect(models[2]?.capabilities).toMatchObject({ reasoning: 'unknown', tools: 'unknown' });
   });
 
   it('Ollama may answer data: null', async () => {
