@@ -1,3 +1,4 @@
+import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'wxt';
 
 // Least privilege: no host access at install. The gateway's origin is requested at runtime
@@ -10,7 +11,7 @@ export default defineConfig({
     // The e2e build differs from production only by its pre-granted loopback host: same
     // React production bundle, so tests and benches measure what users run.
     if (mode === 'e2e') process.env.NODE_ENV = 'production';
-    return {};
+    return { plugins: [tailwindcss()] };
   },
   manifest: ({ mode, browser, manifestVersion }) => ({
     name: 'Gateway Chat',

@@ -1,3 +1,4 @@
+import { Callout } from '@/components/ui/Callout';
 import type { StoreProblem } from '@/lib/conversations/store';
 
 const WHAT_TO_DO: Record<StoreProblem, string> = {
@@ -11,11 +12,10 @@ const WHAT_TO_DO: Record<StoreProblem, string> = {
 /** The conversation database failed: say so and what to do, instead of showing an empty history. */
 export function StoreProblemCallout({ problem, detail }: { problem: StoreProblem; detail: string }) {
   return (
-    <div role="alert" className="callout" aria-label="Saved conversations unavailable">
-      <p className="callout-title">Your saved conversations could not be read</p>
+    <Callout role="alert" tone="danger" label="Saved conversations unavailable" title="Your saved conversations could not be read">
       <p className="callout-remedy">{WHAT_TO_DO[problem]}</p>
-      <p className="hint">The browser said: <code>{detail}</code></p>
-    </div>
+      <p className="text-xs text-muted">The browser said: <code>{detail}</code></p>
+    </Callout>
   );
 }
 
@@ -23,7 +23,7 @@ export function StoreProblemCallout({ problem, detail }: { problem: StoreProblem
 export function UnreadableNote({ count, what }: { count: number; what: 'conversations' | 'messages' }) {
   if (count === 0) return null;
   return (
-    <p role="note" className="notice">
+    <p role="note" className="notice border-l-2 border-warning pl-2 text-xs text-muted">
       {count} saved {count === 1 ? what.slice(0, -1) : what} could not be read (damaged, or saved by a newer version of Gateway Chat) and {count === 1 ? 'is' : 'are'} not shown. {count === 1 ? 'It is' : 'They are'} left as {count === 1 ? 'it is' : 'they are'}.
     </p>
   );

@@ -16,7 +16,7 @@ export function VirtualList<T>({ label, items, estimateSize, itemKey, renderItem
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => estimateSize, overscan: 6 });
   return (
-    <div className="virtual-scroller" ref={scroller}>
+    <div className="virtual-scroller min-h-0 flex-1 overflow-y-auto [contain:strict]" ref={scroller}>
       <div role="list" aria-label={label} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index]!;

@@ -1,4 +1,9 @@
+import { ArrowDown, MessageSquareText, SquarePen } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { IconButton } from '@/components/ui/IconButton';
 import { useFollowLatest } from '@/components/hooks/useFollowLatest';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
@@ -9,6 +14,7 @@ import { askBackground } from '@/lib/protocol/background.adapter';
 import type { Profile } from '@/lib/settings/schema';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
 import { updateProfile } from '@/lib/settings/storage.adapter';
+import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { MessageView } from './MessageView';
@@ -24,8 +30,10 @@ interface ChatViewProps {
   profiles: readonly Profile[];
   conversationId: string | undefined;
   onConversationChange(id: string | undefined): void;
-  /** Surface-specific actions (continue in side panel, open in a tab). */
+  /** Surface-specific header buttons (continue in side panel, open in a tab, the menu). */
   actions?: ReactNode;
+  /** Prompts offered on an empty conversation (the first run's suggestion). */
+  suggestions?: readonly string[];
 }
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
@@ -58,9 +66,9 @@ function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetr
     }
   };
   return (
-    <button type="button" className="retry" disabled={starting || wait > 0} aria-busy={starting} onClick={() => void click()}>
+    <Button size="sm" variant="primary" className="retry" disabled={starting || wait > 0} aria-busy={starting} onClick={() => void click()}>
       {wait > 0 ? `Retry in ${wait} s` : 'Retry'}
-    </button>
+    </Button>
   );
 }
 
@@ -68,22 +76,21 @@ function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetr
 function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profile[]; chosen: string | undefined; onChoose(id: string): void }) {
   const target = profiles.find((p) => p.id === chosen);
   return (
-    <div role="alert" aria-label="Gateway profile deleted" className="callout">
-      <p className="callout-title">This conversation's gateway profile was deleted</p>
+    <Callout role="alert" tone="warning" label="Gateway profile deleted" title="This conversation's gateway profile was deleted">
       {target === undefined
         ? <p>Its messages stay here. To continue it, choose a gateway: the whole conversation is sent there with that gateway's key.</p>
         : <p>Your next message goes to {target.name} ({new URL(target.baseUrl).origin}), with the whole conversation.</p>}
-      <p className="callout-links">
+      <p className="flex flex-wrap gap-1.5">
         {profiles.map((p) => (
-          <button key={p.id} type="button" aria-pressed={p.id === chosen} onClick={() => onChoose(p.id)}>Continue with {p.name}</button>
+          <Button key={p.id} size="sm" aria-pressed={p.id === chosen} className="aria-pressed:border-accent aria-pressed:bg-accent-soft" onClick={() => onChoose(p.id)}>Continue with {p.name}</Button>
         ))}
       </p>
-    </div>
+    </Callout>
   );
 }
 
 /** One conversation: messages streamed by the background, a model picker and a composer. */
-export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions }: ChatViewProps) {
+export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [] }: ChatViewProps) {
   const store = conversationStore();
   const view = useConversation(store, conversationId);
   // A conversation continues on its own profile (its history and key stay with its gateway).
@@ -97,7 +104,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const [chosenModel, setChosenModel] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [freshChats, setFreshChats] = useState(0);
-  const picker = useRef<HTMLSelectElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
   const last = view.messages.at(-1);
@@ -119,6 +126,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       return false;
     }
     if (result.conversationId !== conversationId) onConversationChange(result.conversationId);
+    if (model !== undefined && profile.recentModels?.[0] !== model) void updateProfile(profile.id, (p) => withRecentModel(p, model));
     return true;
   };
 
@@ -148,47 +156,79 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   };
   const modelMissing = last?.error?.kind === 'model_not_found';
 
+  const newChat = (): void => {
+    setChosenModel(undefined);
+    setFreshChats((n) => n + 1);
+    onConversationChange(undefined);
+  };
+  const source = view.conversation?.source;
+
   return (
-    <section className="chat" aria-label="Conversation">
-      <header className="chat-head">
-        <ModelPicker catalogue={catalogue} value={model} onChange={setChosenModel} selectRef={picker} />
-        <button type="button" onClick={() => { setChosenModel(undefined); setFreshChats((n) => n + 1); onConversationChange(undefined); }}>New chat</button>
+    <section className="chat flex min-h-0 flex-1 flex-col" aria-label="Conversation">
+      <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
+        <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={setChosenModel} inputRef={picker} />
+        <span className="ml-auto flex shrink-0 items-center gap-1">
+          <IconButton size="sm" label="New chat" icon={<SquarePen aria-hidden />} onClick={newChat} />
+          {actions}
+        </span>
       </header>
-      {view.conversation?.source !== undefined && (
-        <p className="hint source">
-          From the page{' '}
-          {/^https?:\/\//i.test(view.conversation.source.url)
-            ? <a href={view.conversation.source.url} target="_blank" rel="noopener noreferrer">{view.conversation.source.title || view.conversation.source.url}</a>
-            : <span>{view.conversation.source.title || view.conversation.source.url}</span>}
-        </p>
-      )}
-      {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
-      {view.storeError !== undefined && <StoreProblemCallout {...view.storeError} />}
-      {profileGone && conversationId !== undefined && (
-        <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
-      )}
-      {/* Focusable, so the history scrolls by keyboard too. */}
-      <div className="messages" role="log" aria-label="Chat history" tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
-        <div className="messages-inner" ref={contentRef}>
-        <UnreadableNote count={view.unreadable} what="messages" />
-        {view.messages.length === 0 && <p className="empty">Ask {model ?? 'a model'} anything.</p>}
-        {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
-        {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
-          <div className="after-reply">
-            {modelMissing && <button type="button" onClick={() => picker.current?.focus()}>Choose another model</button>}
-            <RetryButton key={last.id} retryAt={last.error?.retryAt} onRetry={() => retry(last.id)} />
-          </div>
+      <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden [&>*:first-child]:mt-2">
+        {source !== undefined && (
+          <p className="source truncate text-xs text-muted">
+            From the page{' '}
+            {/^https?:\/\//i.test(source.url)
+              ? <a href={source.url} target="_blank" rel="noopener noreferrer">{source.title || source.url}</a>
+              : <span>{source.title || source.url}</span>}
+          </p>
         )}
-        </div>
+        {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
+        {view.storeError !== undefined && <StoreProblemCallout {...view.storeError} />}
+        {profileGone && conversationId !== undefined && (
+          <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
+        )}
       </div>
-      {!following && view.messages.length > 0 && (
-        <button type="button" className="jump-latest" onClick={jumpToLatest}>Jump to latest</button>
+      <div className="relative flex min-h-0 flex-1 flex-col">
+        {/* Focusable, so the history scrolls by keyboard too. */}
+        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label="Chat history" tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
+          <div className="messages-inner mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-3" ref={contentRef}>
+            <UnreadableNote count={view.unreadable} what="messages" />
+            {view.messages.length === 0 && (
+              <EmptyState icon={<MessageSquareText aria-hidden />} title={`Ask ${model ?? 'a model'} anything`}>
+                <p>Enter sends, Shift+Enter starts a new line.</p>
+                {suggestions.length > 0 && (
+                  <div className="mt-3 flex flex-col gap-1.5">
+                    {suggestions.map((prompt) => (
+                      <Button key={prompt} size="sm" className="h-auto min-h-7 py-1 whitespace-normal text-left" onClick={() => void send(prompt, [])}>{prompt}</Button>
+                    ))}
+                  </div>
+                )}
+              </EmptyState>
+            )}
+            {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
+            {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
+              <div className="after-reply flex gap-2 pl-9">
+                {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>Choose another model</Button>}
+                <RetryButton key={last.id} retryAt={last.error?.retryAt} onRetry={() => retry(last.id)} />
+              </div>
+            )}
+          </div>
+        </div>
+        {!following && view.messages.length > 0 && (
+          <Button size="sm" className="jump-latest absolute bottom-2 left-1/2 -translate-x-1/2 rounded-full shadow-pop" onClick={jumpToLatest}>
+            <ArrowDown aria-hidden />Jump to latest
+          </Button>
+        )}
+      </div>
+      {(view.saveError !== undefined || notice !== undefined) && (
+        <div className="shrink-0 px-3 pb-1">
+          {view.saveError !== undefined && <Callout role="alert" tone="warning">{view.saveError}</Callout>}
+          {notice !== undefined && <Callout role="alert" tone="warning">{notice}</Callout>}
+        </div>
       )}
-      {view.saveError !== undefined && <p role="alert" className="notice">{view.saveError}</p>}
-      {notice !== undefined && <p role="alert" className="notice">{notice}</p>}
       {/* A new conversation gets a fresh, focused composer. */}
-      <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={send} onStop={stop} />
-      {actions !== undefined && <footer className="chat-actions">{actions}</footer>}
+      <div className="mx-auto w-full max-w-3xl">
+        <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={send} onStop={stop} />
+      </div>
     </section>
   );
 }

@@ -1,4 +1,10 @@
+import { ArrowUp, Camera, ImagePlus, Square, X } from 'lucide-react';
 import { useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { buttonClass } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { IconButton } from '@/components/ui/IconButton';
+import { Tooltip } from '@/components/ui/Tooltip';
+import { cx } from '@/components/ui/cx';
 import { checkMessageSize } from '@/lib/runs/limits';
 import { tooLargeText } from './words';
 
@@ -31,18 +37,29 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
+/** Why images are off for this model, in a sentence (the attach button's tooltip). */
+function imagesOffText(images: ImageSupport): string | undefined {
+  if (images.accepts === true) return undefined;
+  if (images.accepts === false) return `Images are off: the gateway's catalogue lists ${images.model} as text-only.`;
+  return `Images are off: the gateway does not say whether ${images.model} accepts images. Check its page in the catalogue first.`;
+}
+
+/** Shown when an image is added to a model that does not take images: why, and the way out. */
 function ImageGate({ images }: { images: ImageSupport }) {
-  if (images.accepts === true) return null;
-  if (images.accepts === false) {
-    return <p className="hint" role="note">Images are off: the gateway's catalogue lists {images.model} as text-only.</p>;
-  }
+  const text = imagesOffText(images);
+  if (text === undefined) return null;
   return (
-    <p className="hint" role="note">
-      Images are off: the gateway does not say whether {images.model} accepts images. Check its page in the catalogue first.{' '}
-      <button type="button" className="link" onClick={images.onConfirm}>{images.model} accepts images</button>
-    </p>
+    <Callout role="note" tone="info">
+      <p>{text}</p>
+      {images.accepts === 'unknown' && (
+        <p><button type="button" className={buttonClass('secondary', 'sm')} onClick={images.onConfirm}>{images.model} accepts images</button></p>
+      )}
+    </Callout>
   );
 }
+
+/** Above this many characters the composer shows the message's size. */
+const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
 export function Composer({ streaming, disabled = false, images, onSend, onStop }: ComposerProps) {
@@ -50,6 +67,8 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
   const [attached, setAttached] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
+  // The capability note appears when the user tries to add an image, not before.
+  const [gateShown, setGateShown] = useState(false);
   // Two Enters (or clicks) in one tick both see the same render: the ref refuses the second.
   const inFlight = useRef(false);
   const canAttach = images?.accepts === true && !disabled;
@@ -59,6 +78,7 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
     const list = [...files].filter((f) => f.type.startsWith('image/'));
     if (list.length === 0) return;
     if (!canAttach) {
+      setGateShown(true);
       setProblem(images === undefined ? 'Images cannot be attached here.' : images.accepts === false ? `${images.model} does not accept images.` : `Confirm first that ${images.model} accepts images.`);
       return;
     }
@@ -132,22 +152,33 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
     void send();
   };
 
+  const offText = images === undefined ? undefined : imagesOffText(images);
+  const empty = text.trim() === '' && attached.length === 0;
   return (
-    <form className="composer-form" onSubmit={onSubmit} onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
-      {attached.length > 0 && (
-        <ul className="attachments" aria-label="Attached images">
-          {attached.map((src, i) => (
-            <li key={i}>
-              <img src={src} alt={`Attached image ${i + 1}`} />
-              <button type="button" onClick={() => setAttached((now) => now.filter((_, j) => j !== i))}>Remove image {i + 1}</button>
-            </li>
-          ))}
-        </ul>
+    <form className="composer-form shrink-0 px-3 pt-1 pb-3" onSubmit={onSubmit} onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
+      {(problem !== undefined || (gateShown && images !== undefined && offText !== undefined)) && (
+        <div className="mb-2 flex flex-col gap-2">
+          {problem !== undefined && <Callout role="alert" tone="danger" className="problem">{problem}</Callout>}
+          {gateShown && images !== undefined && <ImageGate images={images} />}
+        </div>
       )}
-      <div className="composer">
+      <div className="composer rounded-lg border border-line bg-raised shadow-xs transition-colors focus-within:border-ring focus-within:outline-2 focus-within:outline-ring/30">
+        {attached.length > 0 && (
+          <ul className="attachments flex flex-wrap gap-2 px-2.5 pt-2.5" aria-label="Attached images">
+            {attached.map((src, i) => (
+              <li key={i} className="relative">
+                <img src={src} alt={`Attached image ${i + 1}`} className="size-14 rounded-md border border-line object-cover" />
+                <button type="button" aria-label={`Remove image ${i + 1}`} className="absolute -top-1.5 -right-1.5 flex size-5 cursor-pointer items-center justify-center rounded-full border border-line bg-raised text-fg shadow-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-ring" onClick={() => setAttached((now) => now.filter((_, j) => j !== i))}>
+                  <X aria-hidden className="size-3" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
         <textarea
           aria-label="Message"
-          placeholder="Ask anything (Enter sends, Shift+Enter for a new line)"
+          placeholder="Ask anything"
+          className="block max-h-48 min-h-11 w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-sm leading-relaxed text-fg outline-none placeholder:text-muted [field-sizing:content] focus-visible:outline-none"
           value={text}
           rows={2}
           autoFocus
@@ -156,24 +187,32 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
-        {streaming
-          ? <button type="button" onClick={onStop}>Stop</button>
-          : <button type="submit" disabled={disabled || sending || (text.trim() === '' && attached.length === 0)}>Send</button>}
-      </div>
-      {images !== undefined && (
-        <div className="attach-row">
-          <label className={canAttach ? 'attach' : 'attach disabled'}>
-            Attach image
-            <input type="file" accept="image/*" multiple aria-label="Attach image" disabled={!canAttach} onChange={(e) => {
-              if (e.target.files !== null) void attach(e.target.files);
-              e.target.value = '';
-            }} />
-          </label>
-          {images.onCapture !== undefined && <button type="button" disabled={!canAttach} onClick={() => void capture()}>Capture visible tab</button>}
-          <ImageGate images={images} />
+        <div className="flex items-center gap-1 px-1.5 pb-1.5">
+          {images !== undefined && (
+            <Tooltip content={offText ?? 'Attach image'} side="top">
+              <label
+                className={cx(buttonClass('ghost', 'sm', '!w-7 !px-0 attach'), 'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring', !canAttach && 'opacity-50 !cursor-not-allowed')}
+                onClick={() => { if (!canAttach) setGateShown(true); }}
+              >
+                <ImagePlus aria-hidden />
+                <input type="file" accept="image/*" multiple aria-label="Attach image" className="sr-only" disabled={!canAttach} onChange={(e) => {
+                  if (e.target.files !== null) void attach(e.target.files);
+                  e.target.value = '';
+                }} />
+              </label>
+            </Tooltip>
+          )}
+          {images?.onCapture !== undefined && (
+            <IconButton size="sm" label="Capture visible tab" tip={offText ?? 'Capture visible tab'} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />
+          )}
+          <span className="ml-auto px-1 text-2xs text-muted" aria-live="polite">
+            {text.length >= SIZE_HINT_FROM ? `${text.length.toLocaleString()} characters` : ''}
+          </span>
+          {streaming
+            ? <IconButton size="sm" variant="secondary" label="Stop" tooltipSide="top" icon={<Square aria-hidden className="fill-current" />} onClick={onStop} />
+            : <IconButton size="sm" variant="primary" type="submit" label="Send" tip="Send (Enter)" tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty} />}
         </div>
-      )}
-      {problem !== undefined && <p role="alert" className="problem">{problem}</p>}
+      </div>
     </form>
   );
 }

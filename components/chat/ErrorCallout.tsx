@@ -1,3 +1,5 @@
+import { ExternalLink } from 'lucide-react';
+import { Callout } from '@/components/ui/Callout';
 import type { StoredError } from '@/lib/conversations/records';
 
 const TITLES: Record<StoredError['kind'], string> = {
@@ -23,22 +25,21 @@ const TITLES: Record<StoredError['kind'], string> = {
 export function ErrorCallout({ error, modelListed = false }: { error: StoredError; modelListed?: boolean }) {
   const unavailable = modelListed && error.kind === 'model_not_found';
   return (
-    <div role="alert" className={`callout callout-${error.kind}`} data-error-kind={error.kind}>
-      <p className="callout-title">{unavailable ? 'This model is listed but unavailable right now' : TITLES[error.kind]}</p>
-      <p>
-        Address called: <code>{error.url}</code>
+    <Callout role="alert" tone="danger" className={`callout-${error.kind}`} data={{ 'data-error-kind': error.kind }} title={unavailable ? 'This model is listed but unavailable right now' : TITLES[error.kind]}>
+      <p className="text-xs text-muted">
+        Address called: <code className="break-all">{error.url}</code>
         {error.status !== undefined && <> · status {error.status}</>}
         {error.code !== undefined && <> · code <code>{error.code}</code></>}
       </p>
       {error.gatewayMessage !== undefined && <p className="callout-gateway">The gateway said: “{error.gatewayMessage}”</p>}
       <p className="callout-remedy">{unavailable ? 'The gateway lists this model, but none of its channels can serve it at the moment. Retry later, or choose another model.' : error.remedy.text}</p>
       {error.remedy.links.length > 0 && (
-        <p className="callout-links">
+        <p className="callout-links flex flex-wrap gap-x-3 gap-y-1">
           {error.remedy.links.map((link) => (
-            <a key={link.label} href={link.url} target="_blank" rel="noopener noreferrer">{link.label}</a>
+            <a key={link.label} href={link.url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-medium">{link.label}<ExternalLink aria-hidden className="size-3" /></a>
           ))}
         </p>
       )}
-    </div>
+    </Callout>
   );
 }

@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { toast } from '@/components/ui/Toast';
 import { MarkdownBlockSplitter } from '@/lib/render/blocks';
 
 type Renderer = (source: string) => string;
@@ -47,11 +48,12 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
   if (copy !== null) {
     const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
     void navigator.clipboard.writeText(code).then(() => {
+      toast('Copied');
       copy.textContent = 'Copied';
       setTimeout(() => {
         copy.textContent = 'Copy';
       }, 1500);
-    });
+    }, () => toast('Could not copy', 'error'));
     return;
   }
   const load = target.closest<HTMLButtonElement>('button[data-load-image]');

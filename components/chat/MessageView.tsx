@@ -1,4 +1,7 @@
+import { Copy, Sparkles } from 'lucide-react';
 import { memo, useState } from 'react';
+import { IconButton } from '@/components/ui/IconButton';
+import { toast } from '@/components/ui/Toast';
 import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
@@ -16,7 +19,7 @@ function UsageLine({ usage }: { usage: NonNullable<Message['usage']> }) {
   if (usage.reasoningTokens !== undefined && usage.reasoningTokens > 0) parts.push(`${usage.reasoningTokens} reasoning`);
   if (usage.cost !== undefined) parts.push(`cost ${usage.cost}`);
   if (parts.length === 0) return null;
-  return <p className="usage" aria-label="Token usage">Tokens: {parts.join(' · ')}</p>;
+  return <p className="usage text-2xs text-muted" aria-label="Token usage">Tokens: {parts.join(' · ')}</p>;
 }
 
 /** Quoted page text longer than this is folded (its first lines stay visible in the summary). */
@@ -26,12 +29,17 @@ const LONG_QUOTE = 600;
 function QuotedSelection({ text, from }: { text: string; from: string | undefined }) {
   const label = from === undefined || from === '' ? 'Quoted from the page' : `Quoted from “${from}”`;
   if (text.length <= LONG_QUOTE) {
-    return <blockquote className="quoted" aria-label={label}><p className="quote-from">{label}</p><p className="user-text">{text}</p></blockquote>;
+    return (
+      <blockquote className="quoted my-1 border-l-2 border-line-strong pl-2.5" aria-label={label}>
+        <p className="quote-from text-2xs text-muted">{label}</p>
+        <p className="user-text whitespace-pre-wrap text-muted">{text}</p>
+      </blockquote>
+    );
   }
   return (
-    <details className="quoted">
-      <summary aria-label={`${label} (${text.length.toLocaleString()} characters)`}>{label} · {text.length.toLocaleString()} characters</summary>
-      <blockquote aria-label={label}><p className="user-text">{text}</p></blockquote>
+    <details className="quoted my-1 border-l-2 border-line-strong pl-2.5">
+      <summary className="cursor-pointer text-2xs text-muted" aria-label={`${label} (${text.length.toLocaleString()} characters)`}>{label} · {text.length.toLocaleString()} characters</summary>
+      <blockquote aria-label={label}><p className="user-text whitespace-pre-wrap text-muted">{text}</p></blockquote>
     </details>
   );
 }
@@ -39,12 +47,12 @@ function QuotedSelection({ text, from }: { text: string; from: string | undefine
 /** Earlier answers to the same question, kept when the reply was asked for again. */
 function EarlierVersions({ versions }: { versions: NonNullable<Message['versions']> }) {
   return (
-    <details className="versions">
-      <summary>Earlier {versions.length === 1 ? 'version' : `versions (${versions.length})`}</summary>
+    <details className="versions text-xs">
+      <summary className="cursor-pointer text-muted hover:text-fg">Earlier {versions.length === 1 ? 'version' : `versions (${versions.length})`}</summary>
       {versions.map((v, i) => (
-        <section key={i} aria-label={`Earlier version ${i + 1}`} className="version">
-          <p className="hint">{v.model ?? ''}{v.status === 'complete' ? '' : ` · ${v.status}`}</p>
-          {v.text !== '' ? <Markdown text={v.text} /> : <p className="hint">(reasoning only)</p>}
+        <section key={i} aria-label={`Earlier version ${i + 1}`} className="version mt-2 border-l-2 border-line pl-3 text-sm">
+          <p className="text-2xs text-muted">{v.model ?? ''}{v.status === 'complete' ? '' : ` · ${v.status}`}</p>
+          {v.text !== '' ? <Markdown text={v.text} /> : <p className="text-2xs text-muted">(reasoning only)</p>}
         </section>
       ))}
     </details>
@@ -65,13 +73,15 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
   const [putBack, setPutBack] = useState(false);
   if (message.role === 'user') {
     return (
-      <article aria-label="User message" className="message message-user">
+      <article aria-label="User message" className="message message-user ml-auto flex max-w-[85%] flex-col gap-1 rounded-lg rounded-br-sm bg-user px-3 py-2 text-sm text-fg [overflow-wrap:anywhere]">
         {message.text !== '' && splitQuotedSelections(message.text).map((part, i) => (part.type === 'quote'
           ? <QuotedSelection key={i} text={part.text} from={quotedFrom} />
-          : <p key={i} className="user-text">{part.text}</p>))}
-        {message.notice !== undefined && <p role="note" className="notice">{message.notice}</p>}
+          : <p key={i} className="user-text whitespace-pre-wrap">{part.text}</p>))}
+        {message.notice !== undefined && <p role="note" className="notice border-l-2 border-warning pl-2 text-xs text-muted">{message.notice}</p>}
         {/* Only inline pictures the user attached: a stored remote URL is never loaded. */}
-        {message.images?.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={`Attached image ${i + 1}`} className="attached" />)}
+        {message.images?.filter((src) => src.startsWith('data:image/')).length
+          ? <div className="flex flex-wrap gap-1.5">{message.images.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={`Attached image ${i + 1}`} className="attached max-h-32 max-w-40 rounded-md border border-line object-cover" />)}</div>
+          : null}
       </article>
     );
   }
@@ -84,25 +94,40 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
     text = `${reasoning.slice(start, end)}</think>${text === '' ? '' : `\n\n${text}`}`;
     reasoning = reasoning.slice(0, start) + reasoning.slice(end);
   }
+  const copy = (): void => {
+    void navigator.clipboard.writeText(message.text).then(() => toast('Copied'), () => toast('Could not copy', 'error'));
+  };
   return (
-    <article aria-label="Assistant message" aria-busy={streaming} className={`message message-assistant status-${message.status}`} data-status={message.status}>
-      {reasoning !== '' && (
-        <details className="reasoning">
-          <summary>Reasoning{streaming && message.text === '' ? '…' : ''}</summary>
-          <div className="reasoning-text">{reasoning}</div>
-        </details>
-      )}
-      {moved !== undefined && (
-        <button type="button" className="link" aria-pressed={putBack} onClick={() => setPutBack(!putBack)}>
-          {putBack ? 'Fold the text before </think> into reasoning' : 'Show the text before </think> as part of the reply'}
-        </button>
-      )}
-      {text !== '' && <Markdown text={text} streaming={streaming} />}
-      {streaming && message.text === '' && message.reasoning === '' && <p className="waiting">Waiting for the first words…</p>}
-      {STATUS_NOTE[message.status] !== undefined && <p className="status-note">{STATUS_NOTE[message.status]}</p>}
-      {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} modelListed={modelListed} />}
-      {message.usage !== undefined && <UsageLine usage={message.usage} />}
-      {message.versions !== undefined && message.versions.length > 0 && <EarlierVersions versions={message.versions} />}
+    <article aria-label="Assistant message" aria-busy={streaming} className={`message message-assistant group flex gap-2.5 status-${message.status}`} data-status={message.status}>
+      <span aria-hidden className="mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full bg-accent-soft text-accent-soft-fg [&_svg]:size-3.5"><Sparkles /></span>
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5 text-sm">
+        {reasoning !== '' && (
+          <details className="reasoning rounded-md border border-line bg-surface px-2.5 py-1.5 text-xs text-muted">
+            <summary className="cursor-pointer font-medium">Reasoning{streaming && message.text === '' ? '…' : ''}</summary>
+            <div className="reasoning-text mt-1 whitespace-pre-wrap">{reasoning}</div>
+          </details>
+        )}
+        {moved !== undefined && (
+          <button type="button" className="self-start text-xs text-accent underline underline-offset-2" aria-pressed={putBack} onClick={() => setPutBack(!putBack)}>
+            {putBack ? 'Fold the text before </think> into reasoning' : 'Show the text before </think> as part of the reply'}
+          </button>
+        )}
+        {text !== '' && <Markdown text={text} streaming={streaming} />}
+        {streaming && message.text === '' && message.reasoning === '' && (
+          <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />Waiting for the first words…</p>
+        )}
+        {STATUS_NOTE[message.status] !== undefined && <p className="status-note text-xs text-muted">{STATUS_NOTE[message.status]}</p>}
+        {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} modelListed={modelListed} />}
+        {(message.usage !== undefined || (!streaming && message.text !== '')) && (
+          <div className="flex min-h-7 items-center gap-2">
+            {message.usage !== undefined && <UsageLine usage={message.usage} />}
+            {!streaming && message.text !== '' && (
+              <IconButton size="sm" label="Copy reply" icon={<Copy aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={copy} />
+            )}
+          </div>
+        )}
+        {message.versions !== undefined && message.versions.length > 0 && <EarlierVersions versions={message.versions} />}
+      </div>
     </article>
   );
 });

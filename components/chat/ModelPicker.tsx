@@ -1,32 +1,105 @@
-import type { RefObject } from 'react';
+import { Brain, Clock, Eye, RefreshCw, Star, Wrench } from 'lucide-react';
+import { useCallback, useMemo, type KeyboardEvent, type Ref } from 'react';
 import type { Catalogue } from '@/components/hooks/useCatalogue';
+import { Badge } from '@/components/ui/Badge';
+import { Combobox } from '@/components/ui/Combobox';
+import { IconButton } from '@/components/ui/IconButton';
+import { cx } from '@/components/ui/cx';
+import { CatalogueIndex } from '@/lib/catalogue/filter';
+import { pickerRows, type PickerRow } from '@/lib/catalogue/picker';
+import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
+import { updateProfile } from '@/lib/settings/storage.adapter';
+import { catalogueAge } from './words';
 
 interface ModelPickerProps {
   catalogue: Catalogue;
+  /** Whose starred and recent models come first (and where a star is saved). */
+  profile: Profile;
   value: string | undefined;
   onChange(model: string): void;
-  selectRef?: RefObject<HTMLSelectElement | null>;
+  inputRef?: Ref<HTMLInputElement>;
+  /** Without the refresh button (the catalogue tab has its own). */
+  compact?: boolean;
+  /** The accessible name: "Model" in a chat, "Default model" in the settings. */
+  label?: string;
 }
 
-function age(fetchedAt: number | undefined): string {
-  if (fetchedAt === undefined) return 'not fetched yet';
-  const minutes = Math.round((Date.now() - fetchedAt) / 60_000);
-  return minutes < 1 ? 'fetched just now' : minutes < 60 ? `fetched ${minutes} min ago` : `fetched ${Math.round(minutes / 60)} h ago`;
-}
-
-/** The catalogue's models; a model missing from it is still shown, marked, so nothing changes silently. */
-export function ModelPicker({ catalogue, value, onChange, selectRef }: ModelPickerProps) {
-  const known = value === undefined || catalogue.models.some((m) => m.id === value);
+/** What the gateway states about a model, as small badges (nothing where it says nothing). */
+export function CapabilityBadges({ row }: { row: PickerRow }) {
+  const c = row.model?.capabilities;
+  if (row.model === undefined) return <Badge tone="warning">not in the catalogue</Badge>;
   return (
-    <div className="model-picker">
-      <select aria-label="Model" ref={selectRef} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
-        {value === undefined && <option value="" disabled>Choose a model</option>}
-        {!known && value !== undefined && <option value={value}>{value} (not in the catalogue)</option>}
-        {catalogue.models.map((m) => <option key={m.id} value={m.id}>{m.id}</option>)}
-      </select>
-      <button type="button" onClick={() => void catalogue.refresh()} disabled={catalogue.loading} title={age(catalogue.fetchedAt)}>
-        {catalogue.loading ? 'Refreshing…' : 'Refresh models'}
-      </button>
+    <>
+      {c?.imageInput === true && <Badge tone="accent" title="Takes images"><Eye aria-hidden />vision</Badge>}
+      {c?.reasoning === true && <Badge tone="accent" title="Reasons before answering"><Brain aria-hidden />reasoning</Badge>}
+      {c?.tools === true && <Badge tone="accent" title="Calls tools"><Wrench aria-hidden />tools</Badge>}
+      {row.model.preferredApi === 'responses' && <Badge>Responses</Badge>}
+    </>
+  );
+}
+
+function Row({ row, favourite }: { row: PickerRow; favourite: boolean }) {
+  return (
+    <>
+      <span className="flex size-4 shrink-0 items-center justify-center text-muted [&_svg]:size-3.5">
+        {favourite ? <Star aria-hidden className="fill-current text-warning" /> : row.group === 'recent' ? <Clock aria-hidden /> : null}
+      </span>
+      <span className="min-w-0 flex-1 truncate" title={row.id}>
+{row.id}</span>
+      <span className="flex shrink-0 gap-1"><CapabilityBadges row={row} /></span>
+    </>
+  );
+}
+
+/**
+ * The model picker of every surface: a combobox named "Model" over the whole catalogue,
+ * starred models first, then recent ones; Ctrl+S stars the highlighted model.
+ */
+export function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label = 'Model' }: ModelPickerProps) {
+  const index = useMemo(() => new CatalogueIndex(catalogue.models), [catalogue.models]);
+  const byId = useMemo(() => new Map(catalogue.models.map((m) => [m.id, m])), [catalogue.models]);
+  const favourites = useMemo(() => new Set(profile.favouriteModels ?? []), [profile.favouriteModels]);
+  const lists = useMemo(() => ({
+    favourites: profile.favouriteModels ?? [],
+    // The chosen model stays offered even when the catalogue no longer lists it.
+    recent: value === undefined || byId.has(value) || (profile.recentModels ?? []).includes(value) ? profile.recentModels ?? [] : [value, ...(profile.recentModels ?? [])],
+  }), [profile.favouriteModels, profile.recentModels, value, byId]);
+  const search = useCallback((query: string) => pickerRows(index, byId, query, lists), [index, byId, lists]);
+
+  const onItemKey = (event: KeyboardEvent<HTMLInputElement>, row: PickerRow): boolean => {
+    if (!(event.key === 's' && (event.ctrlKey || event.metaKey))) return false;
+    void updateProfile(profile.id, (p) => withFavouriteModel(p, row.id, !favourites.has(row.id)));
+    return true;
+  };
+
+  const listed = value === undefined || byId.has(value) || catalogue.models.length === 0;
+  return (
+    <div className="model-picker flex min-w-0 max-w-[26rem] flex-1 items-center gap-1">
+      <Combobox<PickerRow>
+        label={label}
+        className={cx('flex-1', !listed && '[&_input]:border-warning')}
+        display={value ?? ''}
+        placeholder={catalogue.loading ? 'Loading models…' : 'Choose a model'}
+        search={search}
+        itemKey={(row) => row.id}
+        renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} />}
+        itemLabel={(row) => `${row.id}${favourites.has(row.id) ? ' (starred)' : ''}${row.model === undefined ? ' (not in the catalogue)' : ''}`}
+        onSelect={(row) => onChange(row.id)}
+        onItemKey={onItemKey}
+        emptyText={catalogue.models.length === 0 ? 'No models yet: refresh the catalogue.' : 'No model matches.'}
+        footer={<>{catalogue.models.length.toLocaleString()} models · {catalogueAge(catalogue.fetchedAt)} · Ctrl+S stars the highlighted model</>}
+        inputRef={inputRef}
+      />
+      {!compact && (
+        <IconButton
+          size="sm"
+          label="Refresh models"
+          tip={`Refresh models (${catalogueAge(catalogue.fetchedAt)})`}
+          icon={<RefreshCw aria-hidden className={catalogue.loading ? 'animate-spin motion-reduce:animate-none' : undefined} />}
+          disabled={catalogue.loading}
+          onClick={() => void catalogue.refresh()}
+        />
+      )}
     </div>
   );
 }

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { browser } from 'wxt/browser';
 import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
-import { ThemeSelect } from '@/components/settings/ThemeSelect';
+import { NoGateway } from '@/components/sidepanel/SidePanelApp';
+import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
+import { ConversationList } from '@/components/conversations/ConversationList';
+import { Waypoints } from 'lucide-react';
 import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
@@ -38,15 +40,26 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
     history.replaceState(null, '', url);
   };
 
-  if (parsed === undefined || !restored) return <main aria-label={NAMES[surface]} aria-busy="true" />;
+  if (parsed === undefined || !restored) return <main aria-label={NAMES[surface]} aria-busy="true" className="h-screen" />;
   const profile = activeProfile(parsed.settings);
   return (
-    <main aria-label={NAMES[surface]} className={surface}>
-      <h1 className="visually-hidden">Gateway Chat: {NAMES[surface]}</h1>
-      {parsed.ok && <div className="surface-tools"><ThemeSelect settings={parsed.settings} /></div>}
-      {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
-        ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
-        : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} />}
-    </main>
+    <div className="flex h-screen">
+      {/* The conversation rail: every conversation, the open one marked. */}
+      {parsed.ok && profile !== undefined && (
+        <nav aria-label="Conversations" className="hidden w-72 shrink-0 flex-col border-r border-line bg-surface md:flex">
+          <div className="flex h-[45px] shrink-0 items-center gap-2 border-b border-line px-3">
+            <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-3.5" /></span>
+            <span className="text-sm font-semibold">Gateway Chat</span>
+          </div>
+          <ConversationList activeId={conversationId} onOpen={change} onNew={() => change(undefined)} />
+        </nav>
+      )}
+      <main aria-label={NAMES[surface]} className={`${surface} flex min-w-0 flex-1 flex-col`}>
+        <h1 className="sr-only">Gateway Chat: {NAMES[surface]}</h1>
+        {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
+          ? <NoGateway />
+          : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} />}
+      </main>
+    </div>
   );
 }

@@ -38,3 +38,13 @@ export function refusalText(refusal: { problem: string; message: string; params?
       return refusal.message;
   }
 }
+
+/** How old the cached catalogue is ("fetched 5 min ago"). */
+export function catalogueAge(fetchedAt: number | undefined, now = Date.now()): string {
+  if (fetchedAt === undefined) return 'not fetched yet';
+  const minutes = Math.round((now - fetchedAt) / 60_000);
+  if (minutes < 1) return 'fetched just now';
+  if (minutes < 60) return `fetched ${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `fetched ${hours} h ago` : `fetched ${Math.round(hours / 24)} days ago`;
+}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { GatewayError, createGatewayClient, type ModelInfo } from '@/lib/gateway';
-import { storedError, type StoredError } from '@/lib/conversations/records';
+import type { ModelInfo } from '@/lib/gateway';
+import type { StoredError } from '@/lib/conversations/records';
 import type { Profile } from '@/lib/settings/schema';
 import { loadCatalogue, saveCatalogue } from '@/lib/settings/storage.adapter';
 
@@ -41,6 +41,8 @@ export function useCatalogue(profile: Profile | undefined): Catalogue {
     const controller = new AbortController();
     current.current = controller;
     setLoadingKey(key);
+    // The gateway client is fetched when a catalogue is: a cached one is shown without it.
+    const [{ GatewayError, createGatewayClient }, { storedError }] = await Promise.all([import('@/lib/gateway'), import('@/lib/conversations/records')]);
     try {
       const list = await createGatewayClient({ baseUrl, siteUrl, apiKey }).listModels({ signal: controller.signal });
       if (controller.signal.aborted) return;

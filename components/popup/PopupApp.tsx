@@ -1,32 +1,23 @@
-import { useEffect, useState } from 'react';
+import { AppWindow, PanelRight, Settings as SettingsIcon } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatView } from '@/components/chat/ChatView';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
-import { ConnectionForm } from '@/components/settings/ConnectionForm';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
-import { ThemeSelect } from '@/components/settings/ThemeSelect';
+import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
 import { useTheme } from '@/components/theme';
-import { activeProfile, defaultSettings, type Profile } from '@/lib/settings/schema';
-import { saveSettings } from '@/lib/settings/storage.adapter';
+import { preloadComboboxList } from '@/components/ui/Combobox';
+import { IconButton } from '@/components/ui/IconButton';
+import { activeProfile } from '@/lib/settings/schema';
 import { currentWindowId, openInSidePanel, openInTab } from '@/lib/surfaces/open.adapter';
 import { browser } from 'wxt/browser';
 
-/** First run: nothing set yet, so the popup is a short setup form. */
-function FirstRun() {
-  const save = async (profile: Profile): Promise<string | undefined> => {
-    const result = await saveSettings({ ...defaultSettings(), profiles: [profile], activeProfileId: profile.id });
-    return result.ok ? undefined : result.message;
-  };
-  return (
-    <main aria-label="Set up" className="popup first-run">
-      <h1>Connect your gateway</h1>
-      <p>Paste what your gateway's keys page gave you, or enter its address and an API key. The key stays in this browser and goes only to that address.</p>
-      <ConnectionForm onSave={save} />
-      <p><button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the full settings</button></p>
-    </main>
-  );
-}
+/** The prompt a new user is offered once connected: short, and shows streaming at once. */
+const FIRST_PROMPTS = ['Say hello and tell me in two sentences what you can help me with.'];
+
+/** Only a new user needs the setup form: its code is fetched only then. */
+const FirstRun = lazy(() => import('./FirstRun'));
 
 /** The popup: quick chat in the most recent popup conversation, or the first-run setup. */
 export function PopupApp() {
@@ -34,6 +25,8 @@ export function PopupApp() {
   const [conversationId, setConversationId] = useState<string | undefined>();
   const [restored, setRestored] = useState(false);
   const [windowId, setWindowId] = useState<number | undefined>();
+  /** Set when setup has just ended: the chat greets with the connection and a first prompt. */
+  const [connected, setConnected] = useState<{ models: number | undefined } | undefined>();
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
 
   useEffect(() => {
@@ -42,30 +35,45 @@ export function PopupApp() {
       setRestored(true);
     });
     void currentWindowId().then(setWindowId);
-    // Fetch the markdown renderer once the popup is up, before the first reply needs it.
-    const idle = setTimeout(() => void loadMarkdownRenderer(), 50);
+    // Fetch the markdown renderer and the model list once the popup is up, before they are needed.
+    const idle = setTimeout(() => {
+      void loadMarkdownRenderer();
+      preloadComboboxList();
+    }, 50);
     return () => clearTimeout(idle);
   }, []);
 
-  if (parsed === undefined || !restored) return <main aria-label="Quick chat" aria-busy="true" className="popup" />;
-  if (!parsed.ok) return <main aria-label="Quick chat" className="popup"><SettingsProblem message={parsed.message} /></main>;
+  if (parsed === undefined || !restored) return <main aria-label="Quick chat" aria-busy="true" className="popup h-[600px] w-[400px]" />;
+  if (!parsed.ok) return <main aria-label="Quick chat" className="popup w-[400px]"><SettingsProblem message={parsed.message} /></main>;
   const profile = activeProfile(parsed.settings);
-  if (profile === undefined) return <FirstRun />;
+  if (profile === undefined) {
+    return (
+      <Suspense fallback={<main aria-label="Set up" aria-busy="true" className="popup h-[600px] w-[400px]" />}>
+        <FirstRun onConnected={(models) => setConnected({ models })} />
+      </Suspense>
+    );
+  }
 
   return (
-    <main aria-label="Quick chat" className="popup">
+    <main aria-label="Quick chat" className="popup flex h-[600px] w-[400px] flex-col">
+      {connected !== undefined && conversationId === undefined && (
+        <p role="status" className="flex shrink-0 items-center gap-1.5 bg-success-soft px-3 py-1.5 text-xs font-medium text-success">
+          Connected{connected.models !== undefined ? ` · ${connected.models} models` : ''}
+        </p>
+      )}
       <ChatView
         surface="popup"
         profile={profile}
         profiles={parsed.settings.profiles}
         conversationId={conversationId}
         onConversationChange={setConversationId}
+        suggestions={connected !== undefined ? FIRST_PROMPTS : []}
         actions={
           <>
-            <button type="button" onClick={() => void openInSidePanel(conversationId, windowId)}>Continue in side panel</button>
-            <button type="button" onClick={() => void openInTab(conversationId)}>Open in a tab</button>
-            <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>Settings</button>
-            <ThemeSelect settings={parsed.settings} />
+            <IconButton size="sm" label="Continue in side panel" icon={<PanelRight aria-hidden />} onClick={() => void openInSidePanel(conversationId, windowId)} />
+            <IconButton size="sm" label="Open in a tab" icon={<AppWindow aria-hidden />} onClick={() => void openInTab(conversationId)} />
+            <IconButton size="sm" label="Settings" icon={<SettingsIcon aria-hidden />} onClick={() => void browser.runtime.openOptionsPage()} />
+            <SurfaceMenu settings={parsed.settings} />
           </>
         }
       />

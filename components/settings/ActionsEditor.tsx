@@ -1,4 +1,13 @@
-import { useId, useState } from 'react';
+import { ArrowDown, ArrowUp, Plus, RotateCcw, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/Badge';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { Field } from '@/components/ui/Field';
+import { IconButton } from '@/components/ui/IconButton';
+import { Input, Textarea } from '@/components/ui/Input';
+import { Switch } from '@/components/ui/Switch';
+import { cx } from '@/components/ui/cx';
 import { ActionSchema, DEFAULT_ACTIONS, type Action } from '@/lib/actions/schema';
 import { newId } from '@/lib/conversations/store';
 import type { Settings } from '@/lib/settings/schema';
@@ -8,32 +17,30 @@ interface ActionsEditorProps {
   onSave(settings: Settings): Promise<string | undefined>;
 }
 
-function ActionFields({ action, index, count, onChange, onMove, onRemove }: {
+/** The editor panel for one action. */
+function ActionFields({ action, index, onChange, onRemove }: {
   action: Action;
   index: number;
-  count: number;
   onChange(action: Action): void;
-  onMove(by: -1 | 1): void;
   onRemove(): void;
 }) {
-  const ids = { name: useId(), template: useId(), model: useId() };
   const problem = ActionSchema.safeParse(action);
   return (
-    <fieldset className="action" aria-label={`Action ${index + 1}`}>
-      <legend>{action.name.trim() === '' ? `Action ${index + 1}` : action.name}</legend>
-      <label><input type="checkbox" checked={action.enabled} onChange={(e) => onChange({ ...action, enabled: e.target.checked })} /> Enabled</label>
-      <label htmlFor={ids.name}>Action name</label>
-      <input id={ids.name} value={action.name} onChange={(e) => onChange({ ...action, name: e.target.value })} />
-      <label htmlFor={ids.template}>Prompt template</label>
-      <textarea id={ids.template} rows={4} value={action.template} onChange={(e) => onChange({ ...action, template: e.target.value })} />
-      <label htmlFor={ids.model}>Model for this action (empty: the right-click model)</label>
-      <input id={ids.model} value={action.model ?? ''} onChange={(e) => onChange({ ...action, model: e.target.value.trim() === '' ? undefined : e.target.value.trim() })} />
-      {!problem.success && <p role="alert" className="problem">{problem.error.issues[0]?.message}</p>}
-      <div className="buttons">
-        <button type="button" disabled={index === 0} onClick={() => onMove(-1)}>Move up</button>
-        <button type="button" disabled={index === count - 1} onClick={() => onMove(1)}>Move down</button>
-        <button type="button" onClick={onRemove}>Remove action</button>
-      </div>
+    <fieldset className="action flex min-w-0 flex-1 flex-col gap-4" aria-label={`Action ${index + 1}`}>
+      <legend className="sr-only">{action.name.trim() === '' ? `Action ${index + 1}` : action.name}</legend>
+      <Field label="Enabled" inline>
+        {(control) => <Switch {...control} checked={action.enabled} onCheckedChange={(enabled) => onChange({ ...action, enabled })} />}
+      </Field>
+      <Field label="Action name">
+        {(control) => <Input {...control} value={action.name} onChange={(e) => onChange({ ...action, name: e.target.value })} />}
+      </Field>
+      <Field label="Prompt template" hint="{{selection}} is required; {{title}}, {{url}} and {{language}} are filled in too." error={problem.success ? undefined : problem.error.issues[0]?.message}>
+        {(control) => <Textarea {...control} rows={5} className="font-mono text-xs" value={action.template} onChange={(e) => onChange({ ...action, template: e.target.value })} />}
+      </Field>
+      <Field label="Model for this action (empty: the right-click model)">
+        {(control) => <Input {...control} value={action.model ?? ''} placeholder="The right-click model" onChange={(e) => onChange({ ...action, model: e.target.value.trim() === '' ? undefined : e.target.value.trim() })} />}
+      </Field>
+      <div><Button size="sm" variant="danger" onClick={onRemove}><Trash2 aria-hidden />Remove action</Button></div>
     </fieldset>
   );
 }
@@ -48,18 +55,26 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
   const [language, setLanguage] = useState(settings.language ?? '');
   const [limit, setLimit] = useState(String(settings.largeSelection.maxTokens));
   const [note, setNote] = useState<{ ok: boolean; text: string } | undefined>();
-  const ids = { language: useId(), limit: useId() };
+  const [selected, setSelected] = useState(0);
+  const shown = Math.min(selected, actions.length - 1);
   const valid = actions.every((a) => ActionSchema.safeParse(a).success);
   const limitNumber = Number(limit);
   const limitOk = Number.isInteger(limitNumber) && limitNumber >= 500 && limitNumber <= 1_000_000;
 
   const change = (i: number, action: Action): void => setActions((now) => now.map((a, j) => (j === i ? action : a)));
-  const move = (i: number, by: -1 | 1): void => setActions((now) => {
-    const next = [...now];
-    const [moved] = next.splice(i, 1);
-    next.splice(i + by, 0, moved!);
-    return next;
-  });
+  const move = (i: number, by: -1 | 1): void => {
+    setActions((now) => {
+      const next = [...now];
+      const [moved] = next.splice(i, 1);
+      next.splice(i + by, 0, moved!);
+      return next;
+    });
+    if (shown === i) setSelected(i + by);
+  };
+  const add = (): void => {
+    setActions((now) => [...now, { id: newId(), name: 'New action', template: 'Do this with the text below.\n\n{{selection}}', enabled: true }]);
+    setSelected(actions.length);
+  };
 
   const save = async (): Promise<void> => {
     if (!valid || !limitOk) return;
@@ -73,23 +88,47 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
   };
 
   return (
-    <section aria-label="Right-click actions">
-      <h2>Right-click actions</h2>
-      <p className="hint">The selected text is sent as quoted material in your message, never as instructions. The first enabled action is the menu's top entry and runs with Alt+Shift+S.</p>
-      <label htmlFor={ids.language}>Answer language (empty: the browser's)</label>
-      <input id={ids.language} value={language} placeholder="e.g. English, Français, 中文" onChange={(e) => setLanguage(e.target.value)} />
-      <label htmlFor={ids.limit}>Selection limit (tokens)</label>
-      <input id={ids.limit} type="number" min={500} max={1_000_000} value={limit} onChange={(e) => setLimit(e.target.value)} />
-      {!limitOk && <p role="alert" className="problem">The limit must be a whole number from 500 to 1,000,000 tokens.</p>}
-      {actions.map((action, i) => (
-        <ActionFields key={action.id} action={action} index={i} count={actions.length} onChange={(a) => change(i, a)} onMove={(by) => move(i, by)} onRemove={() => setActions((now) => now.filter((_, j) => j !== i))} />
-      ))}
-      <div className="buttons">
-        <button type="button" onClick={() => setActions((now) => [...now, { id: newId(), name: 'New action', template: 'Do this with the text below.\n\n{{selection}}', enabled: true }])}>Add action</button>
-        <button type="button" onClick={() => setActions(DEFAULT_ACTIONS.map((a) => ({ ...a })))}>Restore the default actions</button>
-        <button type="button" disabled={!valid || !limitOk} onClick={() => void save()}>Save actions</button>
+    <section id="actions" aria-label="Right-click actions" className="scroll-mt-6">
+      <h2 className="text-lg font-semibold">Right-click actions</h2>
+      <p className="mt-0.5 text-sm text-muted">The selected text is sent as quoted material in your message, never as instructions. The first enabled action is the menu's top entry and runs with Alt+Shift+S.</p>
+      <div className="mt-3 flex flex-col gap-4 rounded-lg border border-line bg-raised p-5 shadow-xs">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Answer language (empty: the browser's)">
+            {(control) => <Input {...control} value={language} placeholder="e.g. English, Français, 中文" onChange={(e) => setLanguage(e.target.value)} />}
+          </Field>
+          <Field label="Selection limit (tokens)" error={limitOk ? undefined : 'The limit must be a whole number from 500 to 1,000,000 tokens.'}>
+            {(control) => <Input {...control} type="number" min={500} max={1_000_000} value={limit} onChange={(e) => setLimit(e.target.value)} />}
+          </Field>
+        </div>
+        <div className="flex flex-col gap-4 border-t border-line pt-4 md:flex-row">
+          <div className="flex w-full shrink-0 flex-col gap-2 md:w-60">
+            <ol aria-label="Actions" className="flex flex-col gap-1">
+              {actions.map((action, i) => (
+                <li key={action.id} className={cx('flex items-center gap-1 rounded-md border pl-1', i === shown ? 'border-accent bg-accent-soft' : 'border-line')}>
+                  <button type="button" aria-current={i === shown ? 'true' : undefined} onClick={() => setSelected(i)} className="min-w-0 flex-1 cursor-pointer truncate rounded-sm px-2 py-1.5 text-left text-sm focus-visible:outline-2 focus-visible:outline-ring">
+                    <span className="mr-1.5 text-muted">{i + 1}.</span>{action.name.trim() === '' ? `Action ${i + 1}` : action.name}
+                    {!action.enabled && <Badge tone="muted" className="ml-1.5">off</Badge>}
+                    {!ActionSchema.safeParse(action).success && <Badge tone="danger" className="ml-1.5">fix</Badge>}
+                  </button>
+                  <IconButton size="sm" label={`Move ${action.name || `action ${i + 1}`} up`} icon={<ArrowUp aria-hidden />} disabled={i === 0} onClick={() => move(i, -1)} />
+                  <IconButton size="sm" label={`Move ${action.name || `action ${i + 1}`} down`} icon={<ArrowDown aria-hidden />} disabled={i === actions.length - 1} onClick={() => move(i, 1)} />
+                </li>
+              ))}
+            </ol>
+            <div className="flex flex-wrap gap-2">
+              <Button size="sm" onClick={add}><Plus aria-hidden />Add action</Button>
+              <Button size="sm" variant="ghost" onClick={() => { setActions(DEFAULT_ACTIONS.map((a) => ({ ...a }))); setSelected(0); }}><RotateCcw aria-hidden />Restore the default actions</Button>
+            </div>
+          </div>
+          {actions[shown] !== undefined && (
+            <ActionFields key={actions[shown].id} action={actions[shown]} index={shown} onChange={(a) => change(shown, a)} onRemove={() => setActions((now) => now.filter((_, j) => j !== shown))} />
+          )}
+        </div>
+        <div className="flex items-center gap-3 border-t border-line pt-4">
+          <Button variant="primary" disabled={!valid || !limitOk} onClick={() => void save()}>Save actions</Button>
+          {note !== undefined && (note.ok ? <p role="status" className="text-sm text-success">{note.text}</p> : <Callout role="alert" tone="danger">{note.text}</Callout>)}
+        </div>
       </div>
-      {note !== undefined && <p role={note.ok ? 'status' : 'alert'}>{note.text}</p>}
     </section>
   );
 }

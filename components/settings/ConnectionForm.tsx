@@ -1,5 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { CircleCheck, ClipboardPaste, Eye, EyeOff, LoaderCircle, PlugZap } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { Field } from '@/components/ui/Field';
+import { IconButton } from '@/components/ui/IconButton';
+import { Input, Textarea } from '@/components/ui/Input';
+import { NativeSelect } from '@/components/ui/Select';
 import { importConnection } from '@/lib/connection/import';
 import { checkApiKey, maskApiKey, normalizeApiKey } from '@/lib/connection/key-check';
 import { storedError, type StoredError } from '@/lib/conversations/records';
@@ -15,6 +22,8 @@ interface ConnectionFormProps {
   profile?: Profile;
   /** Persist the profile; returns an error sentence when it could not be saved. */
   onSave(profile: Profile): Promise<string | undefined>;
+  /** After a save: where the connection ended (the first run goes on to its first prompt). */
+  onSaved?: (profile: Profile, models: number | undefined) => void;
 }
 
 type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number; firstModel?: string } | { state: 'failed'; error: StoredError };
@@ -31,7 +40,7 @@ function originOf(baseUrl: string): string {
  * and when the address moves to another origin, nothing is sent (Test and Save wait) until
  * the user clears the key or says it belongs to the new address too.
  */
-export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
+export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps) {
   // The profile's id is fixed when the form opens, so saving twice never makes two profiles.
   const [profileId] = useState(() => profile?.id ?? newId());
   const [name, setName] = useState(profile?.name ?? '');
@@ -46,7 +55,6 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
   const [imported, setImported] = useState<{ ok: boolean; text: string; warning?: string } | undefined>();
   const [test, setTest] = useState<TestState>({ state: 'idle' });
   const [saveNote, setSaveNote] = useState<{ ok: boolean; text: string } | undefined>();
-  const ids = { address: useId(), key: useId(), name: useId(), style: useId(), paste: useId() };
 
   const resolved = address.trim() === '' ? undefined : tryResolveGatewayAddress(address);
   const origin = resolved?.ok === true ? originOf(resolved.baseUrl) : undefined;
@@ -116,6 +124,8 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
       defaultModel: profile?.defaultModel ?? (test.state === 'ok' ? test.firstModel : undefined),
       actionModel: profile?.actionModel,
       confirmedImageModels: profile?.confirmedImageModels ?? [],
+      ...(profile?.favouriteModels === undefined ? {} : { favouriteModels: profile.favouriteModels }),
+      ...(profile?.recentModels === undefined ? {} : { recentModels: profile.recentModels }),
     };
   };
 
@@ -164,78 +174,94 @@ export function ConnectionForm({ profile, onSave }: ConnectionFormProps) {
     }
     const failure = await onSave(draft);
     // One status per form: the save's replaces the test's.
-    if (failure === undefined) setTest({ state: 'idle' });
+    if (failure === undefined) {
+      onSaved?.(draft, test.state === 'ok' ? test.count : undefined);
+      setTest({ state: 'idle' });
+    }
     setSaveNote(failure === undefined ? { ok: true, text: `Saved. Requests go to ${draft.baseUrl} only.` } : { ok: false, text: failure });
   };
 
   return (
-    <form className="connection" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-      <fieldset>
-        <legend>Paste to import</legend>
-        <label htmlFor={ids.paste}>Paste what the keys page gave you (a “Use Key” link, connection info, a curl command, OPENAI_* lines)</label>
-        <textarea id={ids.paste} aria-label="Paste to import" rows={3} value={pasted} onChange={(e) => setPasted(e.target.value)} />
-        <button type="button" onClick={doImport} disabled={pasted.trim() === ''}>Import</button>
+    <form className="connection flex flex-col gap-4" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <section aria-label="Paste to import" className="flex flex-col gap-2 rounded-lg border border-dashed border-line-strong bg-surface p-3">
+        <Field label={<span className="inline-flex items-center gap-1.5"><ClipboardPaste aria-hidden className="size-4 text-muted" />Paste what the keys page gave you</span>} hint="A “Use Key” link, the connection info, a curl command or OPENAI_* lines: the address and key are picked out.">
+          {(control) => <Textarea {...control} aria-label="Paste to import" rows={2} value={pasted} onChange={(e) => setPasted(e.target.value)} className="font-mono text-xs" />}
+        </Field>
+        <div className="flex items-center gap-2">
+          <Button size="sm" onClick={doImport} disabled={pasted.trim() === ''}>Import</Button>
+        </div>
         {imported !== undefined && (
-          <p role={imported.ok ? 'status' : 'alert'} className={imported.ok ? 'ok' : 'problem'}>{imported.text}</p>
+          <Callout role={imported.ok ? 'status' : 'alert'} tone={imported.ok ? 'success' : 'danger'} className={imported.ok ? 'ok' : 'problem'}>{imported.text}</Callout>
         )}
-        {imported?.warning !== undefined && <p role="alert" className="problem">{imported.warning}</p>}
-      </fieldset>
+        {imported?.warning !== undefined && <Callout role="alert" tone="warning" className="problem">{imported.warning}</Callout>}
+      </section>
 
-      <label htmlFor={ids.name}>Profile name</label>
-      <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} placeholder="My gateway" />
-
-      <label htmlFor={ids.address}>Gateway address</label>
-      <input id={ids.address} value={address} onChange={(e) => changeAddress(e.target.value)} placeholder="https://your-gateway.example or https://your-gateway.example/v1" spellCheck={false} autoComplete="off" />
-      {resolved?.ok === false && <p role="alert" className="problem">{resolved.error.message}</p>}
-      {endpoint !== undefined && <p className="hint" aria-label="Endpoint">Requests go to <code>{endpoint}</code></p>}
+      <Field label="Gateway address" error={resolved?.ok === false ? resolved.error.message : undefined} hint={endpoint !== undefined ? <span role="note" aria-label="Endpoint">Requests go to <code>{endpoint}</code></span> : 'The site’s address, with or without /v1.'}>
+        {(control) => <Input {...control} value={address} onChange={(e) => changeAddress(e.target.value)} placeholder="https://your-gateway.example" spellCheck={false} autoComplete="off" />}
+      </Field>
       {cleartext && (
-        <p role="note" aria-label="Security warning" className="problem">
+        <Callout role="note" tone="warning" label="Security warning">
           This address uses plain http:// to another machine: the API key would cross the network unencrypted. Use https:// if the gateway offers it.
-        </p>
+        </Callout>
       )}
 
-      <label htmlFor={ids.key}>API key</label>
-      <div className="key-row">
-        <input id={ids.key} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => changeKey(e.target.value)} spellCheck={false} autoComplete="off" placeholder="sk-…" />
-        <button type="button" onClick={() => setReveal(!reveal)} aria-pressed={reveal}>{reveal ? 'Hide key' : 'Show key'}</button>
-      </div>
-      {keyIssue !== undefined && <p role="alert" className="problem">{keyIssue.message}</p>}
-      {keyElsewhere !== undefined && (
-        <div role="alert" aria-label="Key for another address" className="key-elsewhere">
-          <p>This key was entered for <code>{keyElsewhere.from}</code>, but the address now points at <code>{keyElsewhere.to}</code>. Nothing is sent until you choose: paste the key for the new address, or keep this key if it belongs there too.</p>
-          <div className="buttons">
-            <button type="button" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>Clear the key</button>
-            <button type="button" onClick={() => setKeyFor(keyElsewhere.to)}>Keep the key for the new address</button>
+      <Field label="API key" error={keyIssue?.message} hint="Kept in this browser only, sent to this gateway only.">
+        {(control) => (
+          <div className="key-row flex gap-1.5">
+            <Input {...control} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => changeKey(e.target.value)} spellCheck={false} autoComplete="off" placeholder="sk-…" className="font-mono" />
+            <IconButton variant="secondary" label={reveal ? 'Hide key' : 'Show key'} aria-pressed={reveal} icon={reveal ? <EyeOff aria-hidden /> : <Eye aria-hidden />} onClick={() => setReveal(!reveal)} />
           </div>
-        </div>
+        )}
+      </Field>
+      {keyElsewhere !== undefined && (
+        <Callout role="alert" tone="warning" label="Key for another address" className="key-elsewhere">
+          <p>This key was entered for <code>{keyElsewhere.from}</code>, but the address now points at <code>{keyElsewhere.to}</code>. Nothing is sent until you choose: paste the key for the new address, or keep this key if it belongs there too.</p>
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>Clear the key</Button>
+            <Button size="sm" onClick={() => setKeyFor(keyElsewhere.to)}>Keep the key for the new address</Button>
+          </div>
+        </Callout>
       )}
       {keyCleared !== undefined && key === '' && (
-        <p role="status" className="problem">The key for {keyCleared.from} was cleared: paste the key for {keyCleared.to}.</p>
+        <Callout role="status" tone="warning" className="problem">The key for {keyCleared.from} was cleared: paste the key for {keyCleared.to}.</Callout>
       )}
 
-      <label htmlFor={ids.style}>API style</label>
-      <select id={ids.style} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as ApiStyle)}>
-        <option value="chat">Chat Completions (/chat/completions)</option>
-        <option value="responses">Responses API (/responses)</option>
-      </select>
-
-      <div className="buttons">
-        <button type="button" onClick={() => void testConnection()} disabled={!ready || test.state === 'testing'}>Test connection</button>
-        <button type="submit" disabled={!ready}>Save</button>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Profile name" hint="Shown where you pick a gateway.">
+          {(control) => <Input {...control} value={name} onChange={(e) => setName(e.target.value)} placeholder="My gateway" />}
+        </Field>
+        <Field label="API style" hint="Most gateways speak Chat Completions.">
+          {(control) => (
+            <NativeSelect {...control} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as ApiStyle)}>
+              <option value="chat">Chat Completions (/chat/completions)</option>
+              <option value="responses">Responses API (/responses)</option>
+            </NativeSelect>
+          )}
+        </Field>
       </div>
-      {test.state === 'testing' && <p role="status">Testing…</p>}
-      {test.state === 'ok' && <p role="status" className="ok">Connected: {test.count} models available.</p>}
+
+      <div className="flex flex-wrap items-center gap-2">
+        <Button onClick={() => void testConnection()} disabled={!ready || test.state === 'testing'}>
+          {test.state === 'testing' ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <PlugZap aria-hidden />}Test connection
+        </Button>
+        <Button type="submit" variant="primary" disabled={!ready}>Save</Button>
+      </div>
+      {test.state === 'testing' && <p role="status" className="text-sm text-muted">Testing…</p>}
+      {test.state === 'ok' && <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">Connected: {test.count} models available.</span>} />}
       {test.state === 'failed' && <ErrorCallout error={test.error} />}
       {confirmSave && test.state === 'failed' && (
-        <div role="alert" aria-label="Save after a failed test" className="key-elsewhere">
-          <p>The connection test just failed. Save these settings anyway?</p>
-          <div className="buttons">
-            <button type="button" onClick={() => void save(true)}>Save anyway</button>
-            <button type="button" onClick={() => setConfirmSave(false)}>Cancel</button>
+        <Callout role="alert" tone="warning" label="Save after a failed test" title="The connection test just failed. Save these settings anyway?">
+          <div className="flex flex-wrap gap-2">
+            <Button size="sm" variant="primary" onClick={() => void save(true)}>Save anyway</Button>
+            <Button size="sm" onClick={() => setConfirmSave(false)}>Cancel</Button>
           </div>
-        </div>
+        </Callout>
       )}
-      {saveNote !== undefined && <p role={saveNote.ok ? 'status' : 'alert'} className={saveNote.ok ? 'ok' : 'problem'}>{saveNote.text}</p>}
+      {saveNote !== undefined && (
+        <Callout role={saveNote.ok ? 'status' : 'alert'} tone={saveNote.ok ? 'success' : 'danger'} className={saveNote.ok ? 'ok' : 'problem'}>
+          {saveNote.ok && <CircleCheck aria-hidden className="sr-only" />}{saveNote.text}
+        </Callout>
+      )}
     </form>
   );
 }

@@ -1,10 +1,20 @@
-import { useId, useState } from 'react';
+import { Database, MessageSquare, MousePointerClick, Palette, Plus, Server, Trash2, Waypoints } from 'lucide-react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
+import { ModelPicker } from '@/components/chat/ModelPicker';
+import { Badge } from '@/components/ui/Badge';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { ConfirmDialog } from '@/components/ui/Dialog';
+import { Field } from '@/components/ui/Field';
+import { Input, Textarea } from '@/components/ui/Input';
+import { toast } from '@/components/ui/Toast';
+import { cx } from '@/components/ui/cx';
 import { useCatalogue } from '@/components/hooks/useCatalogue';
 import { useSettings } from '@/components/hooks/useSettings';
-import { activeProfile, type ChatPreferences, type Deadlines, type Profile, type Settings } from '@/lib/settings/schema';
+import { activeProfile, withRecentModel, type ChatPreferences, type Deadlines, type Profile, type Settings } from '@/lib/settings/schema';
 import { releaseGatewayAccess } from '@/lib/settings/permissions.adapter';
-import { removeCatalogue, saveSettings } from '@/lib/settings/storage.adapter';
+import { removeCatalogue, saveSettings, updateProfile } from '@/lib/settings/storage.adapter';
 import { ActionsEditor } from './ActionsEditor';
 import { ConnectionForm } from './ConnectionForm';
 import { ThemeSelect } from './ThemeSelect';
@@ -22,43 +32,51 @@ async function persist(settings: Settings): Promise<string | undefined> {
 function UnreadableSettings({ message, onStartOver }: { message: string; onStartOver(): void }) {
   const [confirming, setConfirming] = useState(false);
   return (
-    <section aria-label="Settings unreadable" className="callout" role="alert">
-      <h2>Your settings could not be read</h2>
-      <p>{message}</p>
-      <p>They are kept as they are. If this version of Gateway Chat is older than the one that saved them, update the extension and they come back.</p>
-      {!confirming
-        ? <button type="button" onClick={() => setConfirming(true)}>Start over…</button>
-        : (
-          <p>
-            Starting over replaces the stored settings, with every gateway profile and key in them, once you save.{' '}
-            <button type="button" onClick={onStartOver}>Replace the stored settings</button>{' '}
-            <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
-          </p>
-        )}
+    <section aria-label="Settings unreadable" role="alert">
+      <Callout tone="danger" title={<h2>Your settings could not be read</h2>}>
+        <p>{message}</p>
+        <p>They are kept as they are. If this version of Gateway Chat is older than the one that saved them, update the extension and they come back.</p>
+        <p><Button size="sm" onClick={() => setConfirming(true)}>Start over…</Button></p>
+      </Callout>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Start over?"
+        description="Starting over replaces the stored settings, with every gateway profile and key in them, once you save."
+        confirm="Replace the stored settings"
+        danger
+        onConfirm={onStartOver}
+      />
     </section>
   );
 }
 
-function DefaultModel({ settings, profile }: { settings: Settings; profile: Profile }) {
+function DefaultModel({ profile }: { profile: Profile }) {
   const catalogue = useCatalogue(profile);
-  const id = useId();
   const choose = (model: string): void => {
-    void persist({ ...settings, profiles: settings.profiles.map((p) => (p.id === profile.id ? { ...p, defaultModel: model } : p)) });
+    void updateProfile(profile.id, (p) => withRecentModel({ ...p, defaultModel: model }, model)).then((r) => {
+      if (r.ok) toast('Saved');
+    });
   };
   return (
-    <section aria-label="Default model">
-      <h2>Default model</h2>
-      <label htmlFor={id}>Default model</label>
-      <select id={id} value={profile.defaultModel ?? ''} onChange={(e) => choose(e.target.value)}>
-        <option value="" disabled>Choose a model</option>
-        {profile.defaultModel !== undefined && !catalogue.models.some((m) => m.id === profile.defaultModel) && (
-          <option value={profile.defaultModel}>{profile.defaultModel} (not in the catalogue)</option>
-        )}
-        {catalogue.models.map((m) => <option key={m.id} value={m.id}>{m.id}{m.ownedBy !== undefined ? ` (${m.ownedBy})` : ''}</option>)}
-      </select>
-      <button type="button" onClick={() => void catalogue.refresh()} disabled={catalogue.loading}>{catalogue.loading ? 'Refreshing…' : 'Refresh models'}</button>
-      <p className="hint">{catalogue.models.length} models{catalogue.fetchedAt !== undefined ? `, fetched ${new Date(catalogue.fetchedAt).toLocaleString()}` : ''}. Prices and details: <a href={`${profile.siteUrl}/models`} target="_blank" rel="noopener noreferrer">the gateway's model catalogue</a>.</p>
+    <div className="flex flex-col gap-1.5">
+      <p className="text-sm font-medium">Default model</p>
+      <ModelPicker label="Default model" catalogue={catalogue} profile={profile} value={profile.defaultModel} onChange={choose} />
+      <p className="text-xs text-muted">
+        {catalogue.models.length} {catalogue.models.length === 1 ? 'model' : 'models'}{catalogue.fetchedAt !== undefined ? `, fetched ${new Date(catalogue.fetchedAt).toLocaleString()}` : ''}. Prices and details: <a href={`${profile.siteUrl}/models`} target="_blank" rel="noopener noreferrer">the gateway's model catalogue</a>.
+      </p>
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
+    </div>
+  );
+}
+
+/** One settings section: a heading, a line on what it is for, its fields in a card. */
+function Section({ id, title, intro, children }: { id: string; title: string; intro?: ReactNode; children: ReactNode }) {
+  return (
+    <section id={id} aria-label={title} className="scroll-mt-6">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {intro !== undefined && <p className="mt-0.5 text-sm text-muted">{intro}</p>}
+      <div className="mt-3 flex flex-col gap-4 rounded-lg border border-line bg-raised p-5 shadow-xs">{children}</div>
     </section>
   );
 }
@@ -67,7 +85,6 @@ function Preferences({ settings }: { settings: Settings }) {
   const [prefs, setPrefs] = useState<ChatPreferences>(settings.chat);
   const [deadlines, setDeadlines] = useState<Deadlines>(settings.deadlines);
   const [note, setNote] = useState<{ ok: boolean; text: string } | undefined>();
-  const ids = { system: useId(), temperature: useId(), maxTokens: useId(), firstToken: useId(), idle: useId() };
   const seconds = (value: string, fallback: number): number => {
     const n = Math.round(Number(value));
     return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) : fallback;
@@ -78,23 +95,77 @@ function Preferences({ settings }: { settings: Settings }) {
   };
   const number = (value: string): number | undefined => (value.trim() === '' ? undefined : Number(value));
   return (
-    <section aria-label="Chat preferences">
-      <h2>Chat preferences</h2>
-      <label htmlFor={ids.system}>System prompt</label>
-      <textarea id={ids.system} rows={3} value={prefs.systemPrompt} onChange={(e) => setPrefs({ ...prefs, systemPrompt: e.target.value })} />
-      <label htmlFor={ids.temperature}>Temperature</label>
-      <input id={ids.temperature} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder="default" onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />
-      <label htmlFor={ids.maxTokens}>Max tokens</label>
-      <input id={ids.maxTokens} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder="default" onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />
-      <label htmlFor={ids.firstToken}>Wait for the first words (seconds)</label>
-      <input id={ids.firstToken} type="number" min={1} max={3600} step={1} value={deadlines.firstTokenSeconds} onChange={(e) => setDeadlines({ ...deadlines, firstTokenSeconds: seconds(e.target.value, deadlines.firstTokenSeconds) })} />
-      <label htmlFor={ids.idle}>Give up on a silent reply after (seconds)</label>
-      <input id={ids.idle} type="number" min={1} max={3600} step={1} value={deadlines.idleSeconds} onChange={(e) => setDeadlines({ ...deadlines, idleSeconds: seconds(e.target.value, deadlines.idleSeconds) })} />
-      <p className="hint">Keep-alive pings from the gateway do not count as words: a reply that sends only pings ends at these deadlines, with what arrived kept.</p>
-      <p className="hint">Empty temperature or max tokens: each model's own default.</p>
-      <button type="button" onClick={() => void save()}>Save preferences</button>
-      {note !== undefined && <p role={note.ok ? 'status' : 'alert'}>{note.text}</p>}
-    </section>
+    <Section id="chat" title="Chat" intro="How every conversation asks, and how long it waits.">
+      <Field label="System prompt" hint="Sent first in every new conversation. Empty: none.">
+        {(control) => <Textarea {...control} rows={3} value={prefs.systemPrompt} onChange={(e) => setPrefs({ ...prefs, systemPrompt: e.target.value })} />}
+      </Field>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Temperature" hint="0 to 2. Empty: each model's default.">
+          {(control) => <Input {...control} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder="Model default" onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />}
+        </Field>
+        <Field label="Max tokens" hint="Longest reply. Empty: each model's default.">
+          {(control) => <Input {...control} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder="Model default" onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />}
+        </Field>
+        <Field label="Wait for the first words (seconds)">
+          {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={deadlines.firstTokenSeconds} onChange={(e) => setDeadlines({ ...deadlines, firstTokenSeconds: seconds(e.target.value, deadlines.firstTokenSeconds) })} />}
+        </Field>
+        <Field label="Give up on a silent reply after (seconds)">
+          {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={deadlines.idleSeconds} onChange={(e) => setDeadlines({ ...deadlines, idleSeconds: seconds(e.target.value, deadlines.idleSeconds) })} />}
+        </Field>
+      </div>
+      <p className="text-xs text-muted">Keep-alive pings from the gateway do not count as words: a reply that sends only pings ends at these deadlines, with what arrived kept.</p>
+      <div className="flex items-center gap-3">
+        <Button variant="primary" onClick={() => void save()}>Save preferences</Button>
+        {note !== undefined && (note.ok ? <p role="status" className="text-sm text-success">{note.text}</p> : <Callout role="alert" tone="danger">{note.text}</Callout>)}
+      </div>
+    </Section>
+  );
+}
+
+const SECTIONS = [
+  { id: 'gateways', label: 'Gateways', icon: <Server aria-hidden /> },
+  { id: 'chat', label: 'Chat', icon: <MessageSquare aria-hidden /> },
+  { id: 'actions', label: 'Right-click actions', icon: <MousePointerClick aria-hidden /> },
+  { id: 'appearance', label: 'Appearance', icon: <Palette aria-hidden /> },
+  { id: 'data', label: 'Data', icon: <Database aria-hidden /> },
+] as const;
+
+/** The section in view, for the sidebar's mark. */
+function useSectionInView(): string {
+  const [current, setCurrent] = useState<string>(SECTIONS[0].id);
+  useEffect(() => {
+    const observer = new IntersectionObserver((entries) => {
+      const top = entries.filter((e) => e.isIntersecting).sort((a, b) => a.boundingClientRect.top - b.boundingClientRect.top)[0];
+      if (top !== undefined) setCurrent(top.target.id);
+    }, { rootMargin: '0px 0px -60% 0px' });
+    for (const s of SECTIONS) {
+      const el = document.getElementById(s.id);
+      if (el !== null) observer.observe(el);
+    }
+    return () => observer.disconnect();
+  }, []);
+  return current;
+}
+
+function Sidebar() {
+  const current = useSectionInView();
+  return (
+    <nav aria-label="Settings sections" className="sticky top-0 flex h-screen w-56 shrink-0 flex-col gap-1 border-r border-line bg-surface px-3 py-5">
+      <div className="mb-4 flex items-center gap-2 px-2">
+        <span aria-hidden className="flex size-7 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-4" /></span>
+        <span className="font-semibold">Gateway Chat</span>
+      </div>
+      {SECTIONS.map((s) => (
+        <a
+          key={s.id}
+          href={`#${s.id}`}
+          aria-current={current === s.id ? 'location' : undefined}
+          className={cx('flex h-8 items-center gap-2 rounded-md px-2 text-sm text-fg no-underline hover:bg-surface-2 [&_svg]:size-4 [&_svg]:text-muted', current === s.id && 'bg-accent-soft font-medium text-accent-soft-fg [&_svg]:text-accent-soft-fg')}
+        >
+          {s.icon}{s.label}
+        </a>
+      ))}
+    </nav>
   );
 }
 
@@ -106,12 +177,12 @@ export function OptionsApp() {
   const [editing, setEditing] = useState<string | 'new' | undefined>();
   // The form is remounted only when the user picks another profile, not when one is saved.
   const [formKey, setFormKey] = useState(0);
-  const profileSelect = useId();
+  const [deleting, setDeleting] = useState<Profile | undefined>();
   if (parsed === undefined) return <main aria-label="Settings" aria-busy="true" />;
   if (!parsed.ok && !startOver) {
     return (
-      <main aria-label="Settings" className="options">
-        <h1>Gateway Chat: Settings</h1>
+      <main aria-label="Settings" className="options mx-auto max-w-3xl px-8 py-8">
+        <h1 className="mb-4 text-xl font-semibold">Gateway Chat: Settings</h1>
         <UnreadableSettings message={parsed.message} onStartOver={() => setStartOver(true)} />
       </main>
     );
@@ -145,37 +216,81 @@ export function OptionsApp() {
     setFormKey((k) => k + 1);
   };
 
+  const pick = (id: string): void => {
+    setEditing(id);
+    setFormKey((k) => k + 1);
+    void persist({ ...settings, activeProfileId: id });
+  };
+
   return (
-    <main aria-label="Settings" className="options">
-      <h1>Gateway Chat: Settings</h1>
-      {!parsed.ok && <p role="alert" className="problem">Starting over: the unreadable settings are replaced when you save.</p>}
-      <section aria-label="Gateway profiles">
-        <h2>Gateway</h2>
-        {settings.profiles.length > 0 && (
-          <div className="profile-row">
-            <label htmlFor={profileSelect}>Active profile</label>
-            <select id={profileSelect} value={editing === 'new' ? '' : current?.id ?? ''} onChange={(e) => {
-              setEditing(e.target.value);
-              setFormKey((k) => k + 1);
-              void persist({ ...settings, activeProfileId: e.target.value });
-            }}>
-              {editing === 'new' && <option value="">New profile</option>}
-              {settings.profiles.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
-            </select>
-            <button type="button" onClick={() => { setEditing('new'); setFormKey((k) => k + 1); }}>Add profile</button>
-            {current !== undefined && <button type="button" onClick={() => void remove(current.id)}>Delete profile</button>}
-          </div>
-        )}
-        <ConnectionForm key={formKey} profile={current} onSave={saveProfile} />
-      </section>
-      {current !== undefined && <DefaultModel settings={settings} profile={current} />}
-      <Preferences settings={settings} />
-      <section aria-label="Appearance">
-        <h2>Appearance</h2>
-        <label className="field-row">Theme <ThemeSelect settings={settings} /></label>
-        <p className="hint">System follows your browser's light or dark setting.</p>
-      </section>
-      <ActionsEditor settings={settings} onSave={persist} />
-    </main>
+    <div className="flex min-h-screen">
+      <Sidebar />
+      <main aria-label="Settings" className="options min-w-0 flex-1">
+        <div className="mx-auto flex max-w-3xl flex-col gap-10 px-8 py-8">
+          <h1 className="text-xl font-semibold">Settings</h1>
+          {!parsed.ok && <Callout role="alert" tone="warning" className="problem">Starting over: the unreadable settings are replaced when you save.</Callout>}
+          <Section id="gateways" title="Gateways" intro="Each profile is one gateway: its address, its key, its models. The active one answers new chats.">
+            {settings.profiles.length > 0 && (
+              <div className="flex flex-col gap-2">
+                <div role="radiogroup" aria-label="Active profile" className="flex flex-col gap-1.5">
+                  {settings.profiles.map((p) => {
+                    const chosen = editing !== 'new' && current?.id === p.id;
+                    return (
+                      <button
+                        key={p.id}
+                        type="button"
+                        role="radio"
+                        aria-checked={chosen}
+                        onClick={() => pick(p.id)}
+                        className={cx('flex cursor-pointer items-center gap-3 rounded-md border px-3 py-2 text-left transition-colors focus-visible:outline-2 focus-visible:outline-ring', chosen ? 'border-accent bg-accent-soft' : 'border-line hover:bg-surface-2')}
+                      >
+                        <span aria-hidden className={cx('size-3.5 shrink-0 rounded-full border-2', chosen ? 'border-accent bg-accent shadow-[inset_0_0_0_2px_var(--surface-raised)]' : 'border-line-strong')} />
+                        <span className="min-w-0 flex-1">
+                          <span className="block truncate text-sm font-medium">{p.name}</span>
+                          <span className="block truncate text-xs text-muted">{new URL(p.baseUrl).origin}{p.defaultModel !== undefined ? ` · ${p.defaultModel}` : ''}</span>
+                        </span>
+                        {p.id === active?.id && <Badge tone="success">active</Badge>}
+                      </button>
+                    );
+                  })}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  <Button size="sm" onClick={() => { setEditing('new'); setFormKey((k) => k + 1); }}><Plus aria-hidden />Add profile</Button>
+                  {current !== undefined && editing !== 'new' && <Button size="sm" variant="danger" onClick={() => setDeleting(current)}><Trash2 aria-hidden />Delete profile</Button>}
+                </div>
+              </div>
+            )}
+            <div className={cx(settings.profiles.length > 0 && 'border-t border-line pt-4')}>
+              <h3 className="mb-3 text-sm font-semibold">{current === undefined ? 'New gateway' : `Edit “${current.name}”`}</h3>
+              <ConnectionForm key={formKey} profile={current} onSave={saveProfile} />
+            </div>
+            {current !== undefined && <div className="border-t border-line pt-4"><DefaultModel profile={current} /></div>}
+          </Section>
+          <Preferences settings={settings} />
+          <ActionsEditor settings={settings} onSave={persist} />
+          <Section id="appearance" title="Appearance">
+            <Field label="Theme" hint="System follows your browser's light or dark setting.">
+              {(control) => <ThemeSelect settings={settings} id={control.id} />}
+            </Field>
+          </Section>
+          <Section id="data" title="Data" intro="Where Gateway Chat keeps what it keeps.">
+            <ul className="flex list-disc flex-col gap-1.5 pl-5 text-sm">
+              <li>Conversations are saved in this browser's extension database, on this device only.</li>
+              <li>Settings and API keys are in the extension's local storage: never synced, never exported, never in error reports.</li>
+              <li>Each key is sent only to its own gateway's address, which the browser lets the extension reach once you allow it.</li>
+            </ul>
+          </Section>
+        </div>
+      </main>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        onOpenChange={(open) => { if (!open) setDeleting(undefined); }}
+        title={`Delete “${deleting?.name ?? ''}”?`}
+        description="Its address, key and cached model list are removed from this browser. Conversations with it stay, and can continue on another gateway."
+        confirm="Delete profile"
+        danger
+        onConfirm={() => { if (deleting !== undefined) void remove(deleting.id); }}
+      />
+    </div>
   );
 }

@@ -1,4 +1,6 @@
 import { browser } from 'wxt/browser';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
 
 /**
  * The stored settings cannot be read (damaged, or saved by a newer version). Instead of the
@@ -7,11 +9,10 @@ import { browser } from 'wxt/browser';
  */
 export function SettingsProblem({ message }: { message: string }) {
   return (
-    <div role="alert" aria-label="Settings unreadable" className="callout">
-      <p className="callout-title">Your settings could not be read</p>
+    <Callout role="alert" tone="danger" label="Settings unreadable" title="Your settings could not be read" className="m-3">
       <p>{message}</p>
       <p className="callout-remedy">Nothing was changed. Update the extension if it is out of date, or open the settings page to start over.</p>
-      <p><button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button></p>
-    </div>
+      <p><Button size="sm" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</Button></p>
+    </Callout>
   );
 }

@@ -1,20 +1,8 @@
-import type { ChangeEvent } from 'react';
-import { applyTheme } from '@/components/theme';
-import { THEMES, type Settings, type Theme } from '@/lib/settings/schema';
-import { updateSettings } from '@/lib/settings/storage.adapter';
+import { Select } from '@/components/ui/Select';
+import type { Settings, Theme } from '@/lib/settings/schema';
+import { chooseTheme, THEME_OPTIONS } from './theme-choice';
 
-const NAMES: Record<Theme, string> = { system: 'System', light: 'Light', dark: 'Dark' };
-
-/** The theme control, the same on every surface: applied at once, then saved. */
-export function ThemeSelect({ settings }: { settings: Settings }) {
-  const choose = (event: ChangeEvent<HTMLSelectElement>): void => {
-    const theme = event.target.value as Theme;
-    applyTheme(theme);
-    void updateSettings((now) => ({ ...now, appearance: { ...now.appearance, theme } }));
-  };
-  return (
-    <select aria-label="Theme" className="theme-select" value={settings.appearance.theme} onChange={choose}>
-      {THEMES.map((t) => <option key={t} value={t}>{NAMES[t]}</option>)}
-    </select>
-  );
+/** The theme control of the options page: a select named "Theme". */
+export function ThemeSelect({ settings, id }: { settings: Settings; id?: string }) {
+  return <Select<Theme> label={id === undefined ? 'Theme' : undefined} id={id} className="w-40" value={settings.appearance.theme} options={THEME_OPTIONS} onValueChange={chooseTheme} />;
 }

@@ -1,5 +1,10 @@
+import { Boxes, History, MessageSquare, Settings as SettingsIcon } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { browser } from 'wxt/browser';
+import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
+import { Button } from '@/components/ui/Button';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { TabsContent, TabsList, TabsRoot, TabsTrigger } from '@/components/ui/Tabs';
 import { CatalogueView } from '@/components/catalogue/CatalogueView';
 import { ChatView } from '@/components/chat/ChatView';
 import { ConversationList } from '@/components/conversations/ConversationList';
@@ -7,19 +12,19 @@ import { conversationStore } from '@/components/data';
 import { useCatalogue } from '@/components/hooks/useCatalogue';
 import { useSettings } from '@/components/hooks/useSettings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
-import { ThemeSelect } from '@/components/settings/ThemeSelect';
 import { useTheme } from '@/components/theme';
-import { activeProfile, type Profile } from '@/lib/settings/schema';
+import { activeProfile, type Profile, type Settings } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 
 type Tab = 'chat' | 'conversations' | 'catalogue';
-const TABS: { id: Tab; label: string }[] = [
-  { id: 'chat', label: 'Chat' },
-  { id: 'conversations', label: 'Conversations' },
-  { id: 'catalogue', label: 'Catalogue' },
+const TABS: { id: Tab; label: string; icon: React.ReactNode }[] = [
+  { id: 'chat', label: 'Chat', icon: <MessageSquare aria-hidden /> },
+  { id: 'conversations', label: 'Conversations', icon: <History aria-hidden /> },
+  { id: 'catalogue', label: 'Catalogue', icon: <Boxes aria-hidden /> },
 ];
 
-function Panel({ profile, profiles }: { profile: Profile; profiles: readonly Profile[] }) {
+function Panel({ profile, settings }: { profile: Profile; settings: Settings }) {
+  const profiles = settings.profiles;
   const [tab, setTab] = useState<Tab>('chat');
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);
@@ -44,18 +49,32 @@ function Panel({ profile, profiles }: { profile: Profile; profiles: readonly Pro
   };
 
   return (
-    <>
-      <div role="tablist" aria-label="Side panel" className="tabs">
-        {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`panel-${t.id}`} onClick={() => setTab(t.id)}>{t.label}</button>
-        ))}
+    <TabsRoot value={tab} onValueChange={(v) => setTab(v as Tab)} className="flex min-h-0 flex-1 flex-col">
+      <div className="flex shrink-0 items-center border-b border-line pr-1">
+        <TabsList aria-label="Side panel" className="flex-1 border-b-0">
+          {TABS.map((t) => <TabsTrigger key={t.id} value={t.id}>{t.icon}{t.label}</TabsTrigger>)}
+        </TabsList>
+        <SurfaceMenu settings={settings} />
       </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="tab-panel">
-        {tab === 'chat' && restored && <ChatView surface="sidepanel" profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} />}
-        {tab === 'conversations' && <ConversationList activeId={conversationId} catalogueIds={catalogueIds} onOpen={open} onNew={() => open(undefined)} />}
-        {tab === 'catalogue' && <CatalogueView profile={profile} catalogue={catalogue} />}
-      </div>
-    </>
+      <TabsContent value="chat">
+        {restored && <ChatView surface="sidepanel" profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} />}
+      </TabsContent>
+      <TabsContent value="conversations">
+        <ConversationList activeId={conversationId} catalogueIds={catalogueIds} onOpen={open} onNew={() => open(undefined)} />
+      </TabsContent>
+      <TabsContent value="catalogue">
+        <CatalogueView profile={profile} catalogue={catalogue} />
+      </TabsContent>
+    </TabsRoot>
+  );
+}
+
+/** No gateway yet: what to do, in one step. */
+export function NoGateway() {
+  return (
+    <EmptyState icon={<SettingsIcon aria-hidden />} title="No gateway is set up yet" className="flex-1" action={<Button variant="primary" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</Button>}>
+      <p>Add your gateway's address and API key in the settings, then come back here.</p>
+    </EmptyState>
   );
 }
 
@@ -63,15 +82,14 @@ function Panel({ profile, profiles }: { profile: Profile; profiles: readonly Pro
 export function SidePanelApp() {
   const parsed = useSettings();
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
-  if (parsed === undefined) return <main aria-label="Side panel" aria-busy="true" />;
+  if (parsed === undefined) return <main aria-label="Side panel" aria-busy="true" className="sidepanel h-screen" />;
   const profile = activeProfile(parsed.settings);
   return (
-    <main aria-label="Side panel" className="sidepanel">
-      <h1 className="visually-hidden">Gateway Chat</h1>
-      {parsed.ok && <div className="surface-tools"><ThemeSelect settings={parsed.settings} /></div>}
+    <main aria-label="Side panel" className="sidepanel flex h-screen flex-col">
+      <h1 className="sr-only">Gateway Chat</h1>
       {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
-        ? <p>No gateway is set up yet. <button type="button" className="link" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</button> to add one.</p>
-        : <Panel profile={profile} profiles={parsed.settings.profiles} />}
+        ? <NoGateway />
+        : <Panel profile={profile} settings={parsed.settings} />}
     </main>
   );
 }

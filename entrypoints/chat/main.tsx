@@ -1,9 +1,10 @@
 import { createRoot } from 'react-dom/client';
 import { StandaloneChat } from '@/components/chat/StandaloneChat';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { UiRoot } from '@/components/ui/UiRoot';
 import '@/components/styles.css';
 
 // Saved replies are shown at once here: the renderer is fetched while the page starts.
 void loadMarkdownRenderer();
 
-createRoot(document.getElementById('root')!).render(<StandaloneChat surface="chat" />);
+createRoot(document.getElementById('root')!).render(<UiRoot><StandaloneChat surface="chat" /></UiRoot>);

@@ -4,7 +4,7 @@
  * lists is still offered (marked `listed: false`), so nothing the user chose disappears.
  */
 import type { ModelInfo } from '../gateway';
-import { CatalogueIndex } from './filter';
+import type { CatalogueIndex } from './filter';
 
 export type PickerGroup = 'favourites' | 'recent' | 'all';
 

@@ -3,7 +3,8 @@
  * version of the extension may have written it), so every record read is parsed with these.
  */
 import * as z from 'zod/mini';
-import { GATEWAY_ERROR_KINDS, redactSecrets, type GatewayError, type Usage } from '../gateway';
+import { GATEWAY_ERROR_KINDS, redactSecrets, type GatewayError } from '../gateway/errors';
+import type { Usage } from '../gateway';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -47,6 +48,8 @@ export const ConversationSchema = z.object({
   model: z.string(),
   surface: z.enum(SURFACES),
   source: z.optional(z.object({ title: z.string(), url: z.string() })),
+  /** The status of its newest reply (streaming, interrupted, …), for the conversation list. */
+  replyStatus: z.optional(z.enum(MESSAGE_STATUSES)),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

@@ -129,12 +129,27 @@ export class ConversationStore {
   async addMessage(message: Message): Promise<void> {
     await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
       await this.db.messages.add(message);
-      await this.db.conversations.update(message.conversationId, { updatedAt: Date.now() });
+      await this.db.conversations.update(message.conversationId, { updatedAt: Date.now(), ...(message.role === 'assistant' ? { replyStatus: message.status } : {}) });
     });
   }
 
+  /** Saves a change to a message; a reply's new status is noted on its conversation too. */
   async updateMessage(id: string, patch: Partial<Omit<Message, 'id' | 'conversationId'>>): Promise<void> {
-    await this.db.messages.update(id, patch);
+    if (patch.status === undefined) {
+      await this.db.messages.update(id, patch);
+      return;
+    }
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.update(id, patch);
+      await this.noteReplyStatus([id], patch.status!);
+    });
+  }
+
+  /** The conversations of these replies show `status` in the list (inside a transaction on both tables). */
+  private async noteReplyStatus(messageIds: readonly string[], status: Message['status']): Promise<void> {
+    const messages = await this.db.messages.bulkGet([...messageIds]);
+    const conversations = new Set(messages.filter((m): m is Message => m !== undefined && m.role === 'assistant').map((m) => m.conversationId));
+    for (const conversationId of conversations) await this.db.conversations.update(conversationId, { replyStatus: status });
   }
 
   async renameConversation(id: string, title: string): Promise<void> {
@@ -160,7 +175,8 @@ export class ConversationStore {
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
     const messages = deleted.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
     await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
-      await this.db.conversations.put(deleted.conversation);
+      const conversation = deleted.conversation.replyStatus === 'streaming' ? { ...deleted.conversation, replyStatus: 'interrupted' as const } : deleted.conversation;
+      await this.db.conversations.put(conversation);
       await this.db.messages.bulkPut(messages);
     });
   }
@@ -205,9 +221,10 @@ export class ConversationStore {
    * it: the longer text wins, and the reply is marked interrupted. Returns whether it wrote.
    */
   async keepInterruptedText(id: string, text: string, reasoning: string): Promise<boolean> {
-    return this.db.transaction('rw', this.db.messages, async () => {
+    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
       const saved = MessageSchema.safeParse(await this.db.messages.get(id));
       if (!saved.success || (saved.data.status !== 'streaming' && saved.data.status !== 'interrupted')) return false;
+      if (saved.data.status === 'streaming') await this.noteReplyStatus([id], 'interrupted');
       if (text.length + reasoning.length <= saved.data.text.length + saved.data.reasoning.length) {
         if (saved.data.status === 'streaming') await this.db.messages.update(id, { status: 'interrupted' });
         return false;
@@ -219,7 +236,11 @@ export class ConversationStore {
 
   /** After a worker restart no run is alive: whatever was streaming was cut short. */
   async markStreamingInterrupted(): Promise<number> {
-    return this.db.messages.where('status').equals('streaming').modify({ status: 'interrupted' });
+    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      const ids = await this.db.messages.where('status').equals('streaming').primaryKeys();
+      await this.noteReplyStatus(ids as string[], 'interrupted');
+      return this.db.messages.where('status').equals('streaming').modify({ status: 'interrupted' });
+    });
   }
 
   /** Live view of a conversation's messages (and how many could not be read), updated when any surface writes. */

@@ -6,3 +6,16 @@ import { afterEach } from 'vitest';
 afterEach(() => {
   if (typeof document !== 'undefined') cleanup();
 });
+
+// jsdom lacks what Radix's popovers and listboxes call on open (the browser has them all).
+if (typeof window !== 'undefined') {
+  const proto = window.HTMLElement.prototype as unknown as Record<string, unknown>;
+  proto.hasPointerCapture ??= () => false;
+  proto.releasePointerCapture ??= () => undefined;
+  proto.scrollIntoView ??= () => undefined;
+  (window as unknown as Record<string, unknown>).ResizeObserver ??= class {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  };
+}

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '@/components/chat/Composer';
@@ -54,11 +54,15 @@ describe('Composer', () => {
 describe('Composer images (seed part 4, rule 2: confirm the model takes images first)', () => {
   const png = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' });
 
-  it('a model whose image support is unknown: off, says why, and the user can confirm', async () => {
+  it('a model whose image support is unknown: off, and when an image is added says why and the user can confirm', async () => {
     const onConfirm = vi.fn();
     render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} images={{ model: 'mystery', accepts: 'unknown', onConfirm }} />);
     expect(screen.getByLabelText('Attach image')).toBeDisabled();
-    expect(screen.getByRole('note')).toHaveTextContent('the gateway does not say whether mystery accepts images');
+    // No standing paragraph about images: the note appears where it matters.
+    expect(screen.queryByRole('note')).toBeNull();
+    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [png] } });
+    expect(await screen.findByRole('note')).toHaveTextContent('the gateway does not say whether mystery accepts images');
+    expect(screen.getByRole('alert')).toHaveTextContent('Confirm first that mystery accepts images.');
     await userEvent.click(screen.getByRole('button', { name: 'mystery accepts images' }));
     expect(onConfirm).toHaveBeenCalled();
   });
@@ -76,8 +80,16 @@ describe('Composer images (seed part 4, rule 2: confirm the model takes images f
 
   it('refuses an image for a text-only model, saying so', async () => {
     render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} images={{ model: 'echo', accepts: false, onConfirm: () => undefined }} />);
-    expect(screen.getByRole('note')).toHaveTextContent('lists echo as text-only');
     expect(screen.getByLabelText('Attach image')).toBeDisabled();
+    fireEvent.drop(screen.getByRole('textbox', { name: 'Message' }), { dataTransfer: { files: [png] } });
+    expect(await screen.findByRole('note')).toHaveTextContent('lists echo as text-only');
+    expect(screen.getByRole('alert')).toHaveTextContent('echo does not accept images.');
+  });
+
+  it("the attach button's tooltip says why images are off", async () => {
+    render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} images={{ model: 'echo', accepts: false, onConfirm: () => undefined }} />);
+    await userEvent.hover(screen.getByLabelText('Attach image').closest('label')!);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent("Images are off: the gateway's catalogue lists echo as text-only.");
   });
 });
 

@@ -1,0 +1,24 @@
+import { EllipsisVertical } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { IconButton } from '@/components/ui/IconButton';
+import type { Settings } from '@/lib/settings/schema';
+
+const load = () => import('./SurfaceMenuImpl');
+const SurfaceMenuImpl = lazy(load);
+
+/** Fetches the menu's code once the surface has drawn (it is not needed for the first paint). */
+export const preloadSurfaceMenu = (): void => void load();
+
+/**
+ * Every surface's menu: the settings page and the theme. Until its code has arrived, the
+ * button is already there; a click then opens the menu as soon as it can.
+ */
+export function SurfaceMenu({ settings }: { settings: Settings }) {
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const trigger = <IconButton size="sm" label="Menu" aria-haspopup="menu" icon={<EllipsisVertical aria-hidden />} />;
+  return (
+    <Suspense fallback={<IconButton size="sm" label="Menu" aria-haspopup="menu" icon={<EllipsisVertical aria-hidden />} onClick={() => setOpenOnLoad(true)} />}>
+      <SurfaceMenuImpl settings={settings} trigger={trigger} defaultOpen={openOnLoad} />
+    </Suspense>
+  );
+}

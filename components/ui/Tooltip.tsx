@@ -1,0 +1,19 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+
+const load = () => import('./TooltipImpl');
+const TooltipImpl = lazy(load);
+
+/** Fetches the tooltips' code once the page has drawn (UiRoot does, right after mounting). */
+export const preloadTooltips = (): void => void load();
+
+/**
+ * A short label shown on hover and keyboard focus (Radix); the control keeps its own
+ * accessible name. Until the tooltip code has arrived, the control is shown alone.
+ */
+export function Tooltip({ content, children, side = 'bottom' }: { content: ReactNode; children: ReactNode; side?: 'top' | 'bottom' | 'left' | 'right' }) {
+  return (
+    <Suspense fallback={children}>
+      <TooltipImpl content={content} side={side}>{children}</TooltipImpl>
+    </Suspense>
+  );
+}
