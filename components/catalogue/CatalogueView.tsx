@@ -143,8 +143,8 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
         <fieldset className="filters flex flex-wrap gap-1.5">
           <legend className="sr-only">Capabilities</legend>
           {CAPABILITY_FILTERS.map((f) => (
-            <label key={f} className="inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-full border border-line px-2.5 text-xs whitespace-nowrap text-fg has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
-              <input type="checkbox" className="sr-only" checked={capabilities.includes(f)} onChange={() => toggle(f)} />{FILTER_LABELS[f]}
+            <label key={f} className="relative inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-full border border-line px-2.5 text-xs whitespace-nowrap text-fg has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
+              <input type="checkbox" className="absolute inset-0 cursor-pointer appearance-none rounded-full opacity-0" checked={capabilities.includes(f)} onChange={() => toggle(f)} />{FILTER_LABELS[f]}
             </label>
           ))}
         </fieldset>

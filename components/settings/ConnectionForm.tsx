@@ -247,7 +247,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
         <Button type="submit" variant="primary" disabled={!ready}>Save</Button>
       </div>
       {test.state === 'testing' && <p role="status" className="text-sm text-muted">Testing…</p>}
-      {test.state === 'ok' && <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">Connected: {test.count} models available.</span>} />}
+      {test.state === 'ok' && <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">Connected: {test.count} {test.count === 1 ? 'model' : 'models'} available.</span>} />}
       {test.state === 'failed' && <ErrorCallout error={test.error} />}
       {confirmSave && test.state === 'failed' && (
         <Callout role="alert" tone="warning" label="Save after a failed test" title="The connection test just failed. Save these settings anyway?">

@@ -1,5 +1,5 @@
 import { ChevronDown } from 'lucide-react';
-import { lazy, Suspense, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from './cx';
 import { fieldClass } from './Input';
 
@@ -39,9 +39,8 @@ export function Combobox<T>({ label, display, placeholder, search, itemKey, rend
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const [activeId, setActiveId] = useState<string>();
+  const [ids, setIds] = useState<{ list?: string; active?: string }>({});
   const anchor = useRef<HTMLDivElement>(null);
-  const listId = useId();
   const items = open ? search(query) : [];
   const index = Math.min(active, Math.max(0, items.length - 1));
 
@@ -104,8 +103,8 @@ export function Combobox<T>({ label, display, placeholder, search, itemKey, rend
         aria-label={label}
         aria-autocomplete="list"
         aria-expanded={open}
-        aria-controls={open ? listId : undefined}
-        aria-activedescendant={open ? activeId : undefined}
+        aria-controls={open ? ids.list : undefined}
+        aria-activedescendant={open ? ids.active : undefined}
         autoComplete="off"
         spellCheck={false}
         className={cx(fieldClass, 'h-8 pr-7 text-sm font-medium text-ellipsis')}
@@ -126,7 +125,6 @@ export function Combobox<T>({ label, display, placeholder, search, itemKey, rend
         <Suspense fallback={null}>
           <ComboboxList
             anchor={anchor}
-            listId={listId}
             label={label}
             items={items}
             active={index}
@@ -136,7 +134,7 @@ export function Combobox<T>({ label, display, placeholder, search, itemKey, rend
             emptyText={emptyText}
             footer={footer}
             onActive={setActive}
-            onActiveId={setActiveId}
+            onIds={(list, active) => setIds((now) => (now.list === list && now.active === active ? now : { list, active }))}
             onPick={(i) => choose(items[i])}
             onDismiss={close}
           />

@@ -1,11 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Command } from 'cmdk';
 import { Popover } from 'radix-ui';
-import { useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 interface ComboboxListProps<T> {
   anchor: RefObject<HTMLDivElement | null>;
-  listId: string;
   label: string;
   items: readonly T[];
   active: number;
@@ -15,7 +14,8 @@ interface ComboboxListProps<T> {
   emptyText: string;
   footer?: ReactNode;
   onActive(index: number): void;
-  onActiveId(id: string | undefined): void;
+  /** The listbox's id and the highlighted option's id, for the input's aria-controls and aria-activedescendant. */
+  onIds(list: string | undefined, active: string | undefined): void;
   onPick(index: number): void;
   onDismiss(): void;
 }
@@ -27,8 +27,15 @@ const ROW = 40;
  * caller ranks), virtualised so thousands of rows cost what the visible ones do, in a Radix
  * popover anchored under the input.
  */
-export default function ComboboxList<T>({ anchor, listId, label, items, active, itemKey, renderItem, itemLabel, emptyText, footer, onActive, onActiveId, onPick, onDismiss }: ComboboxListProps<T>) {
-  const scroller = useRef<HTMLDivElement>(null);
+export default function ComboboxList<T>({ anchor, label, items, active, itemKey, renderItem, itemLabel, emptyText, footer, onActive, onIds, onPick, onDismiss }: ComboboxListProps<T>) {
+  const scroller = useRef<HTMLDivElement | null>(null);
+  // The list mounts in a portal a moment after this component: its arrival renders again,
+  // so the input learns the list's id at once.
+  const [, setMounted] = useState(false);
+  const listRef = useCallback((el: HTMLDivElement | null) => {
+    scroller.current = el;
+    setMounted(el !== null);
+  }, []);
   const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8, initialRect: { width: 320, height: 320 } });
   const activeKey = items[active] === undefined ? '' : itemKey(items[active]);
 
@@ -37,7 +44,9 @@ export default function ComboboxList<T>({ anchor, listId, label, items, active, 
     if (items.length > 0) virtualizer.scrollToIndex(active, { align: 'auto' });
   }, [active, items.length, virtualizer]);
   useLayoutEffect(() => {
-    onActiveId(scroller.current?.querySelector('[cmdk-item][aria-selected="true"]')?.id);
+    const list = scroller.current;
+    const active = activeKey === '' ? null : list?.querySelector(`[data-key="${CSS.escape(activeKey)}"]`);
+    onIds(list?.id, active?.id);
   });
 
   return (
@@ -57,7 +66,7 @@ export default function ComboboxList<T>({ anchor, listId, label, items, active, 
           className="animate-pop z-50 flex w-[max(var(--radix-popover-trigger-width),300px)] max-w-[calc(100vw-16px)] flex-col overflow-hidden rounded-md border border-line bg-raised shadow-pop"
         >
           <Command shouldFilter={false} loop={false} value={activeKey} onValueChange={(v) => { const i = items.findIndex((it) => itemKey(it) === v); if (i >= 0) onActive(i); }} label={label}>
-            <Command.List id={listId} ref={scroller} label={label} className="max-h-[min(340px,55vh)] overflow-y-auto overscroll-contain p-1">
+            <Command.List ref={listRef} label={label} className="max-h-[min(340px,55vh)] overflow-y-auto overscroll-contain p-1">
               {items.length === 0
                 ? <p role="status" className="px-3 py-6 text-center text-sm text-muted">{emptyText}</p>
                 : (
@@ -69,6 +78,7 @@ export default function ComboboxList<T>({ anchor, listId, label, items, active, 
                           <Command.Item
                             key={key}
                             value={key}
+                            data-key={key}
                             aria-label={itemLabel(item)}
                             onSelect={() => onPick(row.index)}
                             aria-setsize={items.length}

@@ -118,8 +118,11 @@ describe('by keyboard alone', () => {
     await popup.close();
 
     const panel = await env.ext.open('sidepanel.html');
-    await tabTo(panel, 'Catalogue');
-    await panel.keyboard.press('Enter');
+    // The tabs are one stop in the Tab order (the chosen tab); arrows move between them.
+    await tabTo(panel, 'Chat');
+    await panel.keyboard.press('ArrowRight');
+    await expect.poll(() => panel.getByRole('tab', { name: 'Conversations', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await panel.keyboard.press('ArrowRight');
     await expect.poll(() => panel.getByRole('tab', { name: 'Catalogue', exact: true }).getAttribute('aria-selected')).toBe('true');
     await panel.getByLabel('Model count').waitFor();
     await panel.close();

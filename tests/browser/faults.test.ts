@@ -63,7 +63,7 @@ async function hasText(locator: Locator, text: string): Promise<void> {
 }
 
 /** The reply's text as shown (not its earlier versions). */
-const shown = async (page: Page): Promise<string> => ((await lastReply(page).locator(':scope > .markdown').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
+const shown = async (page: Page): Promise<string> => ((await lastReply(page).locator('.markdown:not(.versions .markdown)').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
 const status = (page: Page) => lastReply(page).getAttribute('data-status');
 
 /** The newest chat request's stream record at the gateway. */
@@ -266,7 +266,7 @@ describe('the key stays with its address', () => {
     await page.getByRole('button', { name: 'Clear the key' }).click();
     await page.getByLabel('API key').fill('sk-the-other-gateway-key-0123456789');
     await page.getByRole('button', { name: 'Test connection' }).click();
-    await hasText(page.getByRole('status').filter({ hasText: 'Connected' }), '1 models');
+    await hasText(page.getByRole('status').filter({ hasText: 'Connected' }), '1 model available');
 
     // Importing an address without a key clears the key too.
     await page.getByRole('textbox', { name: 'Paste to import' }).fill(`OPENAI_BASE_URL=${env.gateway.baseUrl}`);
@@ -306,14 +306,17 @@ describe('profiles and their conversations', () => {
   it('deleting a profile forgets its cached catalogue; the other keeps its own', async () => {
     await resetSettings(env.ext, two());
     const page = await env.ext.open('options.html');
-    await page.getByRole('combobox', { name: 'Active profile' }).selectOption('p2');
+    const profiles = page.getByRole('radiogroup', { name: 'Active profile' });
+    await profiles.getByRole('radio', { name: /^Second/ }).click();
     await page.getByRole('button', { name: 'Refresh models' }).click();
     await expect.poll(() => stored(page, 'catalogue:p2')).toBeTruthy();
-    await page.getByRole('combobox', { name: 'Active profile' }).selectOption('p1');
+    await profiles.getByRole('radio', { name: /^First/ }).click();
     await page.getByRole('button', { name: 'Refresh models' }).click();
     await expect.poll(() => stored(page, 'catalogue:p1')).toBeTruthy();
-    await page.getByRole('combobox', { name: 'Active profile' }).selectOption('p2');
+    await profiles.getByRole('radio', { name: /^Second/ }).click();
     await page.getByRole('button', { name: 'Delete profile' }).click();
+    // Deleting asks first, in a dialog that names the profile.
+    await page.getByRole('dialog', { name: 'Delete “Second”?' }).getByRole('button', { name: 'Delete profile' }).click();
     await expect.poll(() => stored(page, 'catalogue:p2')).toBeUndefined();
     expect(await stored(page, 'catalogue:p1')).toBeTruthy();
     await page.close();

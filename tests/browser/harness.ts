@@ -131,4 +131,16 @@ export async function send(page: Page, text: string): Promise<void> {
 }
 
 /** The newest assistant message on the page. */
+/** Chooses a model in a model picker (a combobox whose list filters as you type). */
+export async function chooseModel(page: Page, model: string, name = 'Model'): Promise<void> {
+  const picker = page.getByRole('combobox', { name, exact: true });
+  await picker.fill(model);
+  await page.getByRole('listbox', { name }).getByRole('option', { name: new RegExp(`^${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`) }).click();
+  for (let i = 0; i < 100; i++) {
+    if (await picker.inputValue() === model) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`the model picker never showed ${model}`);
+}
+
 export const lastReply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();

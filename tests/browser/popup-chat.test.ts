@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BROKE_KEY } from '../gateway/server';
-import { profileFor, resetSettings, lastReply, send } from './harness';
+import { chooseModel, profileFor, resetSettings, lastReply, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -151,7 +151,7 @@ describe('longer work and restarts', () => {
 describe('seed errors, each with its remedy', () => {
   async function errorCallout(settings: unknown, model = 'echo-1') {
     const page = await popupWith(settings);
-    if (model !== 'echo-1') await page.getByRole('combobox', { name: 'Model' }).selectOption(model).catch(() => undefined);
+    if (model !== 'echo-1') await chooseModel(page, model);
     await send(page, 'hello');
     const alert = lastReply(page).getByRole('alert');
     await alert.waitFor();

@@ -1,7 +1,7 @@
 /** Connection setup through the options page, typed and pasted, against the reference gateway. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { resetSettings } from './harness';
+import { chooseModel, resetSettings } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -37,7 +37,7 @@ describe('options page', () => {
     expect(settings.profiles[0]).toMatchObject({ baseUrl: env.gateway.baseUrl, siteUrl: env.gateway.siteUrl, apiKey: env.gateway.demoKey });
 
     // The catalogue feeds the default model.
-    await page.getByRole('combobox', { name: 'Default model' }).selectOption('echo-1');
+    await chooseModel(page, 'echo-1', 'Default model');
     await expect.poll(async () => (await storedSettings()).profiles[0]?.defaultModel).toBe('echo-1');
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearConversations, profileFor, resetSettings, lastReply, send } from './harness';
+import { chooseModel, clearConversations, profileFor, resetSettings, lastReply, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -89,10 +89,12 @@ describe('catalogue', () => {
     const page = await panel();
     await tab(page, 'Catalogue');
     const row = page.getByRole('listitem', { name: 'summarise-1' });
-    await row.getByRole('button', { name: 'Use as default' }).click();
+    await row.getByRole('button', { name: 'Actions for summarise-1' }).click();
+    await page.getByRole('menuitem', { name: 'Use as default' }).click();
     await page.getByRole('status').filter({ hasText: 'summarise-1 is now the default model.' }).waitFor();
     await expect.poll(async () => (await storedProfile(page)).defaultModel).toBe('summarise-1');
-    await page.getByRole('listitem', { name: 'reasoner-1' }).getByRole('button', { name: 'Use for right-click actions' }).click();
+    await page.getByRole('listitem', { name: 'reasoner-1' }).getByRole('button', { name: 'Actions for reasoner-1' }).click();
+    await page.getByRole('menuitem', { name: 'Use for right-click actions' }).click();
     await expect.poll(async () => (await storedProfile(page)).actionModel).toBe('reasoner-1');
     await tab(page, 'Chat');
     await expect(page.getByRole('combobox', { name: 'Model' }).inputValue()).resolves.toBe('summarise-1');
@@ -112,14 +114,17 @@ describe('catalogue', () => {
     await page.getByRole('listitem', { name: 'old model please' }).getByText('model withdrawn').waitFor();
     await tab(page, 'Chat');
     await expect(page.getByRole('combobox', { name: 'Model' }).inputValue()).resolves.toBe('legacy-1');
+    await page.getByRole('combobox', { name: 'Model' }).click();
+    await page.getByRole('option', { name: 'legacy-1 (not in the catalogue)' }).waitFor();
     await expect(page.getByRole('option', { name: 'legacy-1 (not in the catalogue)' }).count()).resolves.toBe(1);
+    await page.keyboard.press('Escape');
     await send(page, 'again');
     const alert = lastReply(page).getByRole('alert');
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain('Copy the model ID again from the catalogue');
     await page.getByRole('button', { name: 'Choose another model' }).click();
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Model');
-    await page.getByRole('combobox', { name: 'Model' }).selectOption('echo-1');
+    await chooseModel(page, 'echo-1');
     await page.getByRole('button', { name: 'Retry' }).click();
     await lastReply(page).getByText('Echo: again').waitFor();
     await page.close();
@@ -174,6 +179,8 @@ describe('images', () => {
   it('an image to an image-capable model', async () => {
     await setUp({ defaultModel: 'vision-1' });
     const page = await panel();
+    // Attaching opens once the catalogue says the model takes images.
+    await expect.poll(() => page.getByLabel('Attach image', { exact: true }).isEnabled()).toBe(true);
     await page.getByLabel('Attach image', { exact: true }).setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
     await page.getByRole('img', { name: 'Attached image 1' }).waitFor();
     await send(page, 'what is this?');
@@ -186,7 +193,9 @@ describe('images', () => {
     await setUp({ defaultModel: 'echo-1' });
     const page = await panel();
     await expect(page.getByLabel('Attach image', { exact: true }).isDisabled()).resolves.toBe(true);
-    await page.getByRole('note').filter({ hasText: "Images are off: the gateway's catalogue lists echo-1 as text-only." }).waitFor();
+    // Why, on the attach button's tooltip (no standing paragraph under the composer).
+    await page.locator('label', { has: page.getByLabel('Attach image', { exact: true }) }).hover();
+    await page.getByRole('tooltip').filter({ hasText: "Images are off: the gateway's catalogue lists echo-1 as text-only." }).waitFor();
     await expect(page.getByRole('button', { name: 'Capture visible tab' }).isDisabled()).resolves.toBe(true);
     await page.close();
   });

@@ -29,9 +29,15 @@ beforeEach(() => {
   fakeBrowser.reset();
   // jsdom lays nothing out: the open list gets the height a browser gives it (about 8 rows).
   vi.restoreAllMocks();
-  const real = Element.prototype.getBoundingClientRect;
-  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
-    return this.hasAttribute('cmdk-list') ? DOMRect.fromRect({ width: 320, height: 320 }) : real.call(this);
+  // …and keeps it: jsdom's resize observer would report every box as 0 × 0.
+  const still = class { observe(): void {} unobserve(): void {} disconnect(): void {} };
+  vi.stubGlobal('ResizeObserver', still);
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = still;
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+    return this.hasAttribute('cmdk-list') ? 320 : 0;
+  });
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
+    return this.hasAttribute('cmdk-list') ? 320 : 0;
   });
 });
 
@@ -44,7 +50,8 @@ describe('the model picker', () => {
     expect(box).toHaveAttribute('aria-expanded', 'false');
     await user.click(box);
     expect(box).toHaveAttribute('aria-expanded', 'true');
-    await screen.findByRole('listbox', { name: 'Model' });
+    const list = await screen.findByRole('listbox', { name: 'Model' });
+    await waitFor(() => expect(box).toHaveAttribute('aria-controls', list.id));
     await waitFor(() => expect(options()).toEqual(['alpha-chat', 'beta-vision', 'delta-chat', 'gamma-think']));
     await user.type(box, 'chat');
     await waitFor(() => expect(options()).toEqual(['alpha-chat', 'delta-chat']));

@@ -77,3 +77,25 @@ describe('an action that fails after creating its conversation', () => {
     expect((await store.messages('c2'))[0]?.notice).toBe('Select some text first.');
   });
 });
+
+describe('the conversation list sees each conversation\'s newest reply state', () => {
+  it('streaming while it streams; then complete, stopped or interrupted (a worker restart, an Undo)', async () => {
+    const { store } = fresh();
+    await store.createConversation({ id: 'c', profileId: 'p', model: 'm', surface: 'popup', title: 't' });
+    await store.addMessage({ id: 'u', conversationId: 'c', seq: 0, role: 'user', text: 'hi', reasoning: '', status: 'complete', createdAt: 1 });
+    expect((await store.getConversation('c'))?.replyStatus).toBeUndefined();
+    await store.addMessage({ id: 'a', conversationId: 'c', seq: 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', createdAt: 2 });
+    expect((await store.getConversation('c'))?.replyStatus).toBe('streaming');
+    // Text frames leave it alone; a new status is noted.
+    await store.updateMessage('a', { text: 'Hel' });
+    expect((await store.getConversation('c'))?.replyStatus).toBe('streaming');
+    await store.markStreamingInterrupted();
+    expect((await store.getConversation('c'))?.replyStatus).toBe('interrupted');
+    await store.updateMessage('a', { status: 'complete', text: 'Hello' });
+    expect((await store.getConversation('c'))?.replyStatus).toBe('complete');
+    await store.updateMessage('a', { status: 'streaming' });
+    const deleted = await store.deleteConversation('c');
+    await store.restoreConversation(deleted!);
+    expect((await store.getConversation('c'))?.replyStatus).toBe('interrupted');
+  });
+});
