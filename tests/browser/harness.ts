@@ -134,8 +134,12 @@ export async function send(page: Page, text: string): Promise<void> {
 /** Chooses a model in a model picker (a combobox whose list filters as you type). */
 export async function chooseModel(page: Page, model: string, name = 'Model'): Promise<void> {
   const picker = page.getByRole('combobox', { name, exact: true });
+  // Open it (typing the model it already shows would change nothing), then type.
+  await picker.click();
   await picker.fill(model);
-  await page.getByRole('listbox', { name }).getByRole('option', { name: new RegExp(`^${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`) }).click();
+  // The best match comes first and is highlighted: Enter takes it.
+  await page.getByRole('listbox', { name }).getByRole('option').first().waitFor();
+  await picker.press('Enter');
   for (let i = 0; i < 100; i++) {
     if (await picker.inputValue() === model) return;
     await page.waitForTimeout(50);
