@@ -8,6 +8,7 @@ import { IconButton } from '@/components/ui/IconButton';
 import { Input, Textarea } from '@/components/ui/Input';
 import { Switch } from '@/components/ui/Switch';
 import { cx } from '@/components/ui/cx';
+import { Section } from './Section';
 import { ActionSchema, DEFAULT_ACTIONS, type Action } from '@/lib/actions/schema';
 import { newId } from '@/lib/conversations/store';
 import type { Settings } from '@/lib/settings/schema';
@@ -88,10 +89,7 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
   };
 
   return (
-    <section id="actions" aria-label="Right-click actions" className="scroll-mt-6">
-      <h2 className="text-lg font-semibold">Right-click actions</h2>
-      <p className="mt-0.5 text-sm text-muted">The selected text is sent as quoted material in your message, never as instructions. The first enabled action is the menu's top entry and runs with Alt+Shift+S.</p>
-      <div className="mt-3 flex flex-col gap-4 rounded-lg border border-line bg-raised p-5 shadow-xs">
+    <Section id="actions" title="Right-click actions" intro="The selected text is sent as quoted material in your message, never as instructions. The first enabled action is the menu's top entry and runs with Alt+Shift+S.">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Answer language (empty: the browser's)">
             {(control) => <Input {...control} value={language} placeholder="e.g. English, Français, 中文" onChange={(e) => setLanguage(e.target.value)} />}
@@ -128,7 +126,6 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
           <Button variant="primary" disabled={!valid || !limitOk} onClick={() => void save()}>Save actions</Button>
           {note !== undefined && (note.ok ? <p role="status" className="text-sm text-success">{note.text}</p> : <Callout role="alert" tone="danger">{note.text}</Callout>)}
         </div>
-      </div>
-    </section>
+    </Section>
   );
 }

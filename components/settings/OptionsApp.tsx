@@ -1,5 +1,5 @@
 import { Database, MessageSquare, MousePointerClick, Palette, Plus, Server, Trash2, Waypoints } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
 import { Badge } from '@/components/ui/Badge';
@@ -16,6 +16,7 @@ import { activeProfile, withRecentModel, type ChatPreferences, type Deadlines, t
 import { releaseGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { removeCatalogue, saveSettings, updateProfile } from '@/lib/settings/storage.adapter';
 import { ActionsEditor } from './ActionsEditor';
+import { Section } from './Section';
 import { ConnectionForm } from './ConnectionForm';
 import { ThemeSelect } from './ThemeSelect';
 import { useTheme } from '@/components/theme';
@@ -67,17 +68,6 @@ function DefaultModel({ profile }: { profile: Profile }) {
       </p>
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
     </div>
-  );
-}
-
-/** One settings section: a heading, a line on what it is for, its fields in a card. */
-function Section({ id, title, intro, children }: { id: string; title: string; intro?: ReactNode; children: ReactNode }) {
-  return (
-    <section id={id} aria-label={title} className="scroll-mt-6">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {intro !== undefined && <p className="mt-0.5 text-sm text-muted">{intro}</p>}
-      <div className="mt-3 flex flex-col gap-4 rounded-lg border border-line bg-raised p-5 shadow-xs">{children}</div>
-    </section>
   );
 }
 

@@ -1,5 +1,5 @@
 import { EllipsisVertical } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { cloneElement, lazy, Suspense, useState } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import type { Settings } from '@/lib/settings/schema';
 
@@ -17,7 +17,7 @@ export function SurfaceMenu({ settings }: { settings: Settings }) {
   const [openOnLoad, setOpenOnLoad] = useState(false);
   const trigger = <IconButton size="sm" label="Menu" aria-haspopup="menu" icon={<EllipsisVertical aria-hidden />} />;
   return (
-    <Suspense fallback={<IconButton size="sm" label="Menu" aria-haspopup="menu" icon={<EllipsisVertical aria-hidden />} onClick={() => setOpenOnLoad(true)} />}>
+    <Suspense fallback={cloneElement(trigger, { onClick: () => setOpenOnLoad(true) })}>
       <SurfaceMenuImpl settings={settings} trigger={trigger} defaultOpen={openOnLoad} />
     </Suspense>
   );

@@ -1,5 +1,5 @@
 import { ChevronDown } from 'lucide-react';
-import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from './cx';
 import { fieldClass } from './Input';
 
@@ -41,7 +41,8 @@ export function Combobox<T>({ label, display, placeholder, search, itemKey, rend
   const [active, setActive] = useState(0);
   const [ids, setIds] = useState<{ list?: string; active?: string }>({});
   const anchor = useRef<HTMLDivElement>(null);
-  const items = open ? search(query) : [];
+  // Ranked once per query: moving the highlight (arrows, hover) does not search again.
+  const items = useMemo(() => (open ? search(query) : []), [open, query, search]);
   const index = Math.min(active, Math.max(0, items.length - 1));
 
   const show = (): void => {
