@@ -1,5 +1,5 @@
 import { ArrowDown, MessageSquareText, SquarePen } from 'lucide-react';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -7,9 +7,10 @@ import { IconButton } from '@/components/ui/IconButton';
 import { useFollowLatest } from '@/components/hooks/useFollowLatest';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
-import { useCatalogue } from '@/components/hooks/useCatalogue';
+import { useCatalogue, type Catalogue } from '@/components/hooks/useCatalogue';
 import { useConversation } from '@/components/hooks/useConversation';
-import type { Surface } from '@/lib/conversations/records';
+import type { Message, Surface } from '@/lib/conversations/records';
+import { newId } from '@/lib/conversations/store';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import type { Profile } from '@/lib/settings/schema';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
@@ -90,9 +91,36 @@ function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profil
 }
 
 /** One conversation: messages streamed by the background, a model picker and a composer. */
+interface ChatHeaderProps {
+  catalogue: Catalogue;
+  profile: Profile;
+  model: string | undefined;
+  onModel(model: string): void;
+  picker: RefObject<HTMLInputElement | null>;
+  onNewChat(): void;
+  actions: ReactNode;
+}
+
+const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, actions }: ChatHeaderProps) {
+  return (
+    <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
+      <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={onModel} inputRef={picker} />
+      <span className="ml-auto flex shrink-0 items-center gap-1">
+        <IconButton size="sm" label="New chat" icon={<SquarePen aria-hidden />} onClick={onNewChat} />
+        {actions}
+      </span>
+    </header>
+  );
+});
+
 export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [] }: ChatViewProps) {
   const store = conversationStore();
-  const view = useConversation(store, conversationId);
+  // A new conversation's id is chosen here, ahead of its first message, and watched from the
+  // start: its reply's first words come straight over the runs port, not in a later snapshot.
+  const [aheadId, setAheadId] = useState(newId);
+  // The conversation this view started: it keeps the composer it was started from.
+  const [created, setCreated] = useState<string>();
+  const view = useConversation(store, conversationId ?? aheadId);
   // A conversation continues on its own profile (its history and key stay with its gateway).
   const ownProfileId = view.conversation?.profileId;
   const own = ownProfileId === undefined ? undefined : profiles.find((p) => p.id === ownProfileId);
@@ -107,25 +135,44 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const picker = useRef<HTMLInputElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
-  const last = view.messages.at(-1);
+  // The user's message is shown the moment it is sent (with the id the run will save it under,
+  // so the saved one takes its place without a redraw); a refused send takes it back.
+  const [echo, setEcho] = useState<Message>();
+  const watched = conversationId ?? aheadId;
+  const messages = echo !== undefined && echo.conversationId === watched && !view.messages.some((m) => m.id === echo.id) ? [...view.messages, echo] : view.messages;
+  const last = messages.at(-1);
 
   const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest } = useFollowLatest(conversationId);
 
   const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);
     jumpToLatest();
+    const userMessageId = newId();
+    setEcho({
+      id: userMessageId, conversationId: watched, seq: (view.messages.at(-1)?.seq ?? -1) + 1, role: 'user', text: text.trim(), reasoning: '', status: 'complete', createdAt: Date.now(),
+      ...(images.length > 0 ? { images } : {}),
+    });
     const input = {
-      surface, conversationId, model, text,
-      ...(conversationId === undefined ? { profileId: active.id } : {}),
+      surface, conversationId, model, text, userMessageId,
+      ...(conversationId === undefined ? { profileId: active.id, newConversationId: aheadId } : {}),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
       ...(images.length > 0 ? { images } : {}),
     };
     const result = await askBackground({ type: 'run.start', input });
+    // What follows can wait for the reply's first words (a transition yields to them): the next
+    // new conversation's id, this one's id in the surface, the recent models.
+    startTransition(() => {
+      if (conversationId === undefined) setAheadId(newId());
+      if (result.ok && result.conversationId !== conversationId) {
+        setCreated(result.conversationId);
+        onConversationChange(result.conversationId);
+      }
+    });
     if (!result.ok) {
+      setEcho(undefined);
       setNotice(refusalText(result));
       return false;
     }
-    if (result.conversationId !== conversationId) onConversationChange(result.conversationId);
     if (model !== undefined && profile.recentModels?.[0] !== model) void updateProfile(profile.id, (p) => withRecentModel(p, model));
     return true;
   };
@@ -145,33 +192,40 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   };
 
   // Seed part 4, rule 2: images only for a model whose capability includes them.
-  const info = catalogue.models.find((m) => m.id === model);
-  const images: ImageSupport | undefined = model === undefined ? undefined : {
-    model,
-    accepts: profile.confirmedImageModels.includes(model) ? true : info?.capabilities.imageInput ?? 'unknown',
-    onConfirm: () => {
-      void updateProfile(profile.id, (p) => ({ ...p, confirmedImageModels: [...new Set([...p.confirmedImageModels, model])] }));
-    },
-    ...(surface === 'sidepanel' ? { onCapture: captureVisibleTab } : {}),
-  };
+  const imageInput = catalogue.models.find((m) => m.id === model)?.capabilities.imageInput;
+  const confirmed = model !== undefined && profile.confirmedImageModels.includes(model);
+  const profileId = profile.id;
+  const images = useMemo((): ImageSupport | undefined => {
+    if (model === undefined) return undefined;
+    return {
+      model,
+      accepts: confirmed ? true : imageInput ?? 'unknown',
+      onConfirm: () => {
+        void updateProfile(profileId, (p) => ({ ...p, confirmedImageModels: [...new Set([...p.confirmedImageModels, model])] }));
+      },
+      ...(surface === 'sidepanel' ? { onCapture: captureVisibleTab } : {}),
+    };
+  }, [model, confirmed, imageInput, profileId, surface]);
   const modelMissing = last?.error?.kind === 'model_not_found';
 
-  const newChat = (): void => {
+  // The composer and the header keep their props while a reply streams, so a delta re-renders
+  // only the conversation: they are handed callbacks that stay the same and call the latest.
+  const latest = useRef({ send, stop });
+  useLayoutEffect(() => {
+    latest.current = { send, stop };
+  });
+  const onSend = useCallback((text: string, attached: string[]) => latest.current.send(text, attached), []);
+  const onStop = useCallback(() => latest.current.stop(), []);
+  const newChat = useCallback((): void => {
     setChosenModel(undefined);
     setFreshChats((n) => n + 1);
     onConversationChange(undefined);
-  };
+  }, [onConversationChange]);
   const source = view.conversation?.source;
 
   return (
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label="Conversation">
-      <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
-        <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={setChosenModel} inputRef={picker} />
-        <span className="ml-auto flex shrink-0 items-center gap-1">
-          <IconButton size="sm" label="New chat" icon={<SquarePen aria-hidden />} onClick={newChat} />
-          {actions}
-        </span>
-      </header>
+      <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} actions={actions} />
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden [&>*:first-child]:mt-2">
         {source !== undefined && (
           <p className="source truncate text-xs text-muted">
@@ -192,7 +246,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label="Chat history" tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
           <div className="messages-inner mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-3" ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
-            {view.messages.length === 0 && (
+            {messages.length === 0 && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={`Ask ${model ?? 'a model'} anything`}>
                 <p>Enter sends, Shift+Enter starts a new line.</p>
                 {suggestions.length > 0 && (
@@ -204,7 +258,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
                 )}
               </EmptyState>
             )}
-            {view.messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
+            {messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
             {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
               <div className="after-reply flex gap-2 pl-9">
                 {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>Choose another model</Button>}
@@ -213,7 +267,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
             )}
           </div>
         </div>
-        {!following && view.messages.length > 0 && (
+        {!following && messages.length > 0 && (
           <Button size="sm" className="jump-latest absolute bottom-2 left-1/2 -translate-x-1/2 rounded-full shadow-pop" onClick={jumpToLatest}>
             <ArrowDown aria-hidden />Jump to latest
           </Button>
@@ -225,9 +279,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           {notice !== undefined && <Callout role="alert" tone="warning">{notice}</Callout>}
         </div>
       )}
-      {/* A new conversation gets a fresh, focused composer. */}
+      {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId ?? 'new'}:${freshChats}`} streaming={view.streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={send} onStop={stop} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={view.streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} />
       </div>
     </section>
   );

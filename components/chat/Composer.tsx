@@ -1,5 +1,5 @@
 import { ArrowUp, Camera, ImagePlus, Square, X } from 'lucide-react';
-import { useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { buttonClass } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { IconButton } from '@/components/ui/IconButton';
@@ -62,7 +62,7 @@ function ImageGate({ images }: { images: ImageSupport }) {
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export function Composer({ streaming, disabled = false, images, onSend, onStop }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState('');
   const [attached, setAttached] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
@@ -215,4 +215,4 @@ export function Composer({ streaming, disabled = false, images, onSend, onStop }
       </div>
     </form>
   );
-}
+});

@@ -10,11 +10,15 @@ type Renderer = (source: string) => string;
  * plain text.
  */
 let renderer: Renderer | undefined;
+const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g';
 let loading: Promise<Renderer> | undefined;
 
 export function loadMarkdownRenderer(): Promise<Renderer> {
   loading ??= import('@/lib/render/markdown').then((m) => {
     renderer = m.renderMarkdownBlock;
+    // One small render now, while the page is idle, so a reply's first words do not wait for
+    // the parser and sanitiser to set themselves up (several milliseconds, once).
+    renderer(WARM_UP);
     return renderer;
   });
   return loading;

@@ -1,5 +1,5 @@
 import { Brain, Clock, Eye, RefreshCw, Star, Wrench } from 'lucide-react';
-import { useCallback, useMemo, type KeyboardEvent, type Ref } from 'react';
+import { memo, useCallback, useMemo, type KeyboardEvent, type Ref } from 'react';
 import type { Catalogue } from '@/components/hooks/useCatalogue';
 import { Badge } from '@/components/ui/Badge';
 import { Combobox } from '@/components/ui/Combobox';
@@ -55,7 +55,7 @@ function Row({ row, favourite }: { row: PickerRow; favourite: boolean }) {
  * The model picker of every surface: a combobox named "Model" over the whole catalogue,
  * starred models first, then recent ones; Ctrl+S stars the highlighted model.
  */
-export function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label = 'Model' }: ModelPickerProps) {
+export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label = 'Model' }: ModelPickerProps) {
   const index = useMemo(() => new CatalogueIndex(catalogue.models), [catalogue.models]);
   const byId = useMemo(() => new Map(catalogue.models.map((m) => [m.id, m])), [catalogue.models]);
   const favourites = useMemo(() => new Set(profile.favouriteModels ?? []), [profile.favouriteModels]);
@@ -102,4 +102,4 @@ export function ModelPicker({ catalogue, profile, value, onChange, inputRef, com
       )}
     </div>
   );
-}
+});

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } from '@/lib/conversations/records';
 import { storeProblem, type ConversationStore, type StoreProblem } from '@/lib/conversations/store';
 import { watchRuns } from '@/lib/protocol/background.adapter';
@@ -41,8 +42,9 @@ export function useConversation(store: ConversationStore, conversationId: string
   useEffect(() => {
     if (conversationId === undefined) return;
     const failed = (error: unknown): void => setStoreError({ id: conversationId, ...storeProblem(error) });
-    const unwatchConversation = store.watchConversation(conversationId, (value) => setConversation({ id: conversationId, value }), failed);
-    const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => setSaved({ id: conversationId, messages, unreadable }), failed);
+    // Storage catches up with what the run's events already showed: that render yields to them.
+    const unwatchConversation = store.watchConversation(conversationId, (value) => startTransition(() => setConversation({ id: conversationId, value })), failed);
+    const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => startTransition(() => setSaved({ id: conversationId, messages, unreadable })), failed);
     return () => {
       unwatchConversation();
       unwatchMessages();
@@ -64,16 +66,20 @@ export function useConversation(store: ConversationStore, conversationId: string
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
         if (event.saveError !== undefined) setSaveError({ id: conversationId, text: event.saveError });
       }
-      // A reply's first words are shown at once; after them, at most one update a frame.
-      if (event.type === 'delta' && (current === undefined || (current.text === '' && current.reasoning === ''))) {
+      // A reply's first words are shown at once (whether a delta or the snapshot of a run
+      // that began before this page watched it brings them); after them, at most one update a
+      // frame, rendered inside that frame's callback so it is painted in the same frame.
+      const next = runs.get(event.messageId);
+      const firstWords = (current === undefined || (current.text === '' && current.reasoning === '')) && next !== undefined && (next.text !== '' || next.reasoning !== '');
+      if (firstWords) {
         if (frame !== undefined) cancelAnimationFrame(frame);
         frame = undefined;
-        setLive({ id: conversationId, runs: new Map(runs) });
+        flushSync(() => setLive({ id: conversationId, runs: new Map(runs) }));
         return;
       }
       frame ??= requestAnimationFrame(() => {
         frame = undefined;
-        setLive({ id: conversationId, runs: new Map(runs) });
+        flushSync(() => setLive({ id: conversationId, runs: new Map(runs) }));
       });
     };
     // The worker that owned unfinished runs is gone, with whatever it had not saved yet: this

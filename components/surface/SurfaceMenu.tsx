@@ -7,7 +7,7 @@ const load = () => import('./SurfaceMenuImpl');
 const SurfaceMenuImpl = lazy(load);
 
 /** Fetches the menu's code once the surface has drawn (it is not needed for the first paint). */
-export const preloadSurfaceMenu = (): void => void load();
+export const preloadSurfaceMenu = (): Promise<unknown> => load();
 
 /**
  * Every surface's menu: the settings page and the theme. Until its code has arrived, the

@@ -4,7 +4,7 @@ const load = () => import('./TooltipImpl');
 const TooltipImpl = lazy(load);
 
 /** Fetches the tooltips' code once the page has drawn (UiRoot does, right after mounting). */
-export const preloadTooltips = (): void => void load();
+export const preloadTooltips = (): Promise<unknown> => load();
 
 /**
  * A short label shown on hover and keyboard focus (Radix); the control keeps its own

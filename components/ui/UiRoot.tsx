@@ -9,8 +9,8 @@ import { preloadTooltips } from './Tooltip';
  */
 export function UiRoot({ children }: { children: ReactNode }) {
   useEffect(() => {
-    preloadTooltips();
-    preloadSurfaceMenu();
+    void preloadTooltips();
+    void preloadSurfaceMenu();
   }, []);
   return (
     <>

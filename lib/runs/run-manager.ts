@@ -62,6 +62,8 @@ export interface StartRunInput {
   images?: string[];
   /** For a new conversation: its id (known ahead, so a panel can watch it before it exists). */
   newConversationId?: string;
+  /** The user message's id, chosen by the page that shows it before the run has saved it. */
+  userMessageId?: string;
   /** For a new conversation: its title (else the message's first line). */
   title?: string;
   /** For a new conversation: the page it came from. */
@@ -225,7 +227,7 @@ export class RunManager {
       const history = await this.deps.store.messages(conversation.id);
       const seq = (history.at(-1)?.seq ?? -1) + 1;
       const now = this.now();
-      const user: Message = { id: newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
+      const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
       const assistant: Message = { id: newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };

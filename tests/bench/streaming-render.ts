@@ -4,7 +4,9 @@
  * (popup, e2e build, in Debian's Chromium) and, in the same run, by a floor page that only
  * appends the text as plain-text lines. For each: main-thread busy time (CDP
  * Performance.getMetrics TaskDuration), long tasks (PerformanceObserver), and the delay
- * from the gateway's last byte to the final text on screen.
+ * from the gateway's last byte to the final text on screen; then, over several short replies
+ * each sent from a freshly opened page, the delay from the gateway's first words to the frame
+ * that shows them.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,18 +14,19 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { longMarkdown } from '../gateway/models';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { pollPage, type Figure } from './measure';
+import { median, pollPage, type Figure } from './measure';
 import { build } from './popup';
 
 const REPLY_BYTES = 100 * 1024;
 const DELTAS = 5000;
 const DELTA_MS = 2;
+const FIRST_WORDS_SAMPLES = 7;
+const FIRST_WORDS_PROMPT = 'write 4 kB';
 
 interface Run {
   busyMs: number;
   longTasks: number[];
   finalDelayMs: number;
-  firstWordsDelayMs: number;
 }
 
 /**
@@ -69,13 +72,21 @@ async function collect(page: Page, busy: () => Promise<number>, gateway: Referen
   await pollPage(page, 'window.__finalAt !== undefined', 60_000);
   await page.waitForTimeout(300);
   const busyMs = await busy();
-  const { finalAt, firstAt, longTasks } = await page.evaluate('({ finalAt: window.__finalAt, firstAt: window.__firstAt, longTasks: window.__longTasks })') as { finalAt: number; firstAt: number; longTasks: number[] };
+  const { finalAt, longTasks } = await page.evaluate('({ finalAt: window.__finalAt, longTasks: window.__longTasks })') as { finalAt: number; longTasks: number[] };
   const visibility = await page.evaluate('document.visibilityState');
   if (visibility !== 'visible') throw new Error(`the measured page was ${String(visibility)}, so its frames were throttled`);
   const lastByte = gateway.streamEnds.at(-1);
+  if (lastByte === undefined) throw new Error('the gateway recorded no finished stream');
+  return { busyMs, longTasks, finalDelayMs: finalAt - lastByte };
+}
+
+/** From the gateway sending a reply's first words to the frame that shows them, on `page`. */
+async function firstWordsDelay(page: Page, gateway: ReferenceGateway): Promise<number> {
+  await pollPage(page, 'window.__firstAt !== undefined', 30_000);
+  const firstAt = await page.evaluate('window.__firstAt') as number;
   const firstWords = gateway.streamFirstWords.at(-1);
-  if (lastByte === undefined || firstWords === undefined) throw new Error('the gateway recorded no finished stream');
-  return { busyMs, longTasks, finalDelayMs: finalAt - lastByte, firstWordsDelayMs: firstAt - firstWords };
+  if (firstWords === undefined) throw new Error('the gateway recorded no first words');
+  return firstAt - firstWords;
 }
 
 const FLOOR_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title>
@@ -145,7 +156,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     const oursBusy = await taskDuration(ours, ext.context);
     await ours.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
     await ours.keyboard.press('Enter');
-    await ours.evaluate('window.__watchFirst(\'article[aria-label="Assistant message"] .markdown\'); window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child\')');
+    await ours.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child\')');
     const oursRun = await collect(ours, oursBusy, gateway);
     const rendered = await ours.getByRole('article', { name: 'Assistant message' }).locator('pre code').count();
     await ours.close();
@@ -157,9 +168,42 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     await floor.goto(floorUrl);
     await floor.waitForTimeout(300);
     const floorBusy = await taskDuration(floor, ext.context);
-    await floor.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(prompt)}, () => {}); window.__watchFirst('#out'); window.__watchFinal('#out > div:last-child')`);
+    await floor.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(prompt)}, () => {}); window.__watchFinal('#out > div:last-child')`);
     const floorRun = await collect(floor, floorBusy, gateway);
     await floor.close();
+
+    // First words: a short reply, each time in a page opened for it (the first send of a
+    // freshly opened popup, as users meet it), several times, because a frame is 16 ms and
+    // where the words land in it varies from one send to the next.
+    const oursFirst: number[] = [];
+    const floorFirst: number[] = [];
+    for (let i = 0; i < FIRST_WORDS_SAMPLES; i++) {
+      const page = await ext.context.newPage();
+      await page.setViewportSize({ width: 420, height: 600 });
+      await page.addInitScript({ content: instrument(finalTail) });
+      await page.goto(`chrome-extension://${ext.extensionId}/popup.html`);
+      await page.getByRole('button', { name: 'New chat' }).click();
+      await page.waitForTimeout(500);
+      await page.getByRole('textbox', { name: 'Message', exact: true }).fill(FIRST_WORDS_PROMPT);
+      await page.keyboard.press('Enter');
+      await page.evaluate('window.__watchFirst(\'article[aria-label="Assistant message"] .markdown\')');
+      oursFirst.push(await firstWordsDelay(page, gateway));
+      await pollPage(page, '!document.querySelector(\'button[aria-label="Stop"]\')', 30_000);
+      await page.close();
+
+      const plain = await ext.context.newPage();
+      await plain.setViewportSize({ width: 420, height: 600 });
+      await plain.addInitScript({ content: instrument(finalTail) });
+      await plain.goto(floorUrl);
+      await plain.waitForTimeout(300);
+      const ended = gateway.streamEnds.length;
+      await plain.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(FIRST_WORDS_PROMPT)}, () => {}); window.__watchFirst('#out')`);
+      floorFirst.push(await firstWordsDelay(plain, gateway));
+      while (gateway.streamEnds.length === ended) await plain.waitForTimeout(50);
+      await plain.close();
+    }
+    const oursFirstMedian = median(oursFirst);
+    const all = (values: number[]): string => values.map((v) => v.toFixed(0)).join(', ');
 
     const maxTask = (r: Run): number => Math.max(0, ...r.longTasks);
     const ratio = oursRun.busyMs / floorRun.busyMs;
@@ -172,8 +216,8 @@ export async function benchStreamingRender(): Promise<Figure[]> {
       { label: 'floor: long tasks (> 50 ms)', value: `${floorRun.longTasks.length}, longest ${maxTask(floorRun).toFixed(0)} ms` },
       { label: 'ours: last byte → final text on screen', value: `${oursRun.finalDelayMs.toFixed(0)} ms`, budget: 50, actual: oursRun.finalDelayMs },
       { label: 'floor: last byte → final text on screen', value: `${floorRun.finalDelayMs.toFixed(0)} ms` },
-      { label: 'ours: first words from the gateway → on screen', value: `${oursRun.firstWordsDelayMs.toFixed(0)} ms`, budget: 16, actual: oursRun.firstWordsDelayMs },
-      { label: 'floor: first words from the gateway → on screen', value: `${floorRun.firstWordsDelayMs.toFixed(0)} ms` },
+      { label: `ours: first words from the gateway → on screen (median of ${FIRST_WORDS_SAMPLES} first sends)`, value: `${oursFirstMedian.toFixed(0)} ms (all: ${all(oursFirst)})`, budget: 16, actual: oursFirstMedian },
+      { label: `floor: first words from the gateway → on screen (median of ${FIRST_WORDS_SAMPLES})`, value: `${median(floorFirst).toFixed(0)} ms (all: ${all(floorFirst)})` },
     ];
   } finally {
     await ext.close();

@@ -72,6 +72,22 @@ describe('popup quick chat', () => {
     await expect(page.getByRole('article').count()).resolves.toBe(0);
   });
 
+  it('the message shows the moment it is sent; a refused send takes it back and keeps it in the composer', async () => {
+    env.gateway.setPace({ delayMs: 30, chunkChars: 4 });
+    const page = await popupWith(demo());
+    await send(page, 'shown before the background answers');
+    await page.getByRole('article', { name: 'User message' }).getByText('shown before the background answers').waitFor();
+    await lastReply(page).getByText('Echo: shown before the background answers').waitFor();
+    await expect(page.getByRole('article', { name: 'User message' }).count()).resolves.toBe(1);
+
+    // A key the gateway rejects: no catalogue, so no model, and the background refuses the send.
+    const refused = await popupWith(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, 'sk-not-a-key', { defaultModel: undefined }));
+    await send(refused, 'refused for want of a model');
+    await refused.getByRole('alert').filter({ hasText: 'Choose a model first' }).waitFor();
+    await expect(refused.getByRole('article', { name: 'User message' }).count()).resolves.toBe(0);
+    await expect(refused.getByRole('textbox', { name: 'Message', exact: true }).inputValue()).resolves.toBe('refused for want of a model');
+  });
+
   it('Stop keeps what arrived and offers Retry, which completes the reply', async () => {
     env.gateway.setPace({ delayMs: 40, chunkChars: 2 });
     const page = await popupWith(demo());

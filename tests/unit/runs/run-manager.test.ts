@@ -532,4 +532,16 @@ describe('first words without waiting', () => {
     // The gateway's first words come after its 200 ms pace; the 1 s coalescing did not hold them.
     expect(firstDelta?.at).toBeLessThan(900);
   });
+
+  it('a page that watches a new conversation before it exists gets every event from the first, and its user message keeps the id the page chose', async () => {
+    const runs = manager();
+    const events: RunEvent[] = [];
+    runs.watch('chosen-conversation', (e) => events.push(e));
+    await runs.start({ surface: 'popup', text: 'shown at once', newConversationId: 'chosen-conversation', userMessageId: 'chosen-user-message' });
+    await runs.whenIdle();
+    const messages = await store.messages('chosen-conversation');
+    expect(messages[0]).toMatchObject({ id: 'chosen-user-message', role: 'user', text: 'shown at once' });
+    expect(events[0]).toMatchObject({ type: 'snapshot', text: '' });
+    expect(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('')).toBe('Echo: shown at once');
+  });
 });
