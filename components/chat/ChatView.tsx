@@ -135,11 +135,15 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const picker = useRef<HTMLInputElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
-  // The user's message is shown the moment it is sent (with the id the run will save it under,
-  // so the saved one takes its place without a redraw); a refused send takes it back.
-  const [echo, setEcho] = useState<Message>();
+  // The user's message and the reply's place are shown the moment it is sent, under the ids the
+  // run will save them with (so the saved ones take their places without a redraw); a refused
+  // send takes them back.
+  const [echo, setEcho] = useState<readonly Message[]>();
   const watched = conversationId ?? aheadId;
-  const messages = echo !== undefined && echo.conversationId === watched && !view.messages.some((m) => m.id === echo.id) ? [...view.messages, echo] : view.messages;
+  const messages = useMemo(() => {
+    const shown = echo?.filter((m) => m.conversationId === watched && !view.messages.some((saved) => saved.id === m.id)) ?? [];
+    return shown.length === 0 ? view.messages : [...view.messages, ...shown];
+  }, [echo, watched, view.messages]);
   const last = messages.at(-1);
 
   const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest } = useFollowLatest(conversationId);
@@ -148,12 +152,15 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     setNotice(undefined);
     jumpToLatest();
     const userMessageId = newId();
-    setEcho({
-      id: userMessageId, conversationId: watched, seq: (view.messages.at(-1)?.seq ?? -1) + 1, role: 'user', text: text.trim(), reasoning: '', status: 'complete', createdAt: Date.now(),
-      ...(images.length > 0 ? { images } : {}),
-    });
+    const replyMessageId = newId();
+    const seq = (view.messages.at(-1)?.seq ?? -1) + 1;
+    const createdAt = Date.now();
+    setEcho([
+      { id: userMessageId, conversationId: watched, seq, role: 'user', text: text.trim(), reasoning: '', status: 'complete', createdAt, ...(images.length > 0 ? { images } : {}) },
+      { id: replyMessageId, conversationId: watched, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', createdAt, ...(model === undefined ? {} : { model }) },
+    ]);
     const input = {
-      surface, conversationId, model, text, userMessageId,
+      surface, conversationId, model, text, userMessageId, replyMessageId,
       ...(conversationId === undefined ? { profileId: active.id, newConversationId: aheadId } : {}),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
       ...(images.length > 0 ? { images } : {}),
@@ -173,12 +180,20 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       setNotice(refusalText(result));
       return false;
     }
+    if (stopWanted.current === result.messageId) void askBackground({ type: 'run.stop', messageId: result.messageId });
+    stopWanted.current = undefined;
     if (model !== undefined && profile.recentModels?.[0] !== model) void updateProfile(profile.id, (p) => withRecentModel(p, model));
     return true;
   };
 
+  // Stop is offered from the moment of sending; pressed before the background has started the
+  // run, it is sent again once the run exists.
+  const streaming = messages.find((m) => m.status === 'streaming');
+  const stopWanted = useRef<string | undefined>(undefined);
   const stop = (): void => {
-    if (view.streaming !== undefined) void askBackground({ type: 'run.stop', messageId: view.streaming.id });
+    if (streaming === undefined) return;
+    if (view.streaming === undefined) stopWanted.current = streaming.id;
+    void askBackground({ type: 'run.stop', messageId: streaming.id });
   };
 
   const retry = async (messageId: string): Promise<void> => {
@@ -281,7 +296,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       )}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={view.streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} />
       </div>
     </section>
   );

@@ -69,6 +69,21 @@ export function newId(): string {
   return crypto.randomUUID();
 }
 
+export interface NewConversation {
+  id?: string;
+  profileId: string;
+  model: string;
+  surface: Surface;
+  title: string;
+  source?: Conversation['source'];
+}
+
+/** A new conversation's record, as it will be saved. */
+export function conversationRecord(input: NewConversation, now: number): Conversation {
+  const { id, source, ...rest } = input;
+  return { id: id ?? newId(), createdAt: now, updatedAt: now, ...rest, ...(source === undefined ? {} : { source }) };
+}
+
 export class ConversationStore {
   private readonly db: GatewayChatDb;
 
@@ -76,12 +91,26 @@ export class ConversationStore {
     this.db = new GatewayChatDb(name);
   }
 
-  async createConversation(input: { id?: string; profileId: string; model: string; surface: Surface; title: string; source?: Conversation['source'] }): Promise<Conversation> {
-    const now = Date.now();
-    const { id, source, ...rest } = input;
-    const conversation: Conversation = { id: id ?? newId(), createdAt: now, updatedAt: now, ...rest, ...(source === undefined ? {} : { source }) };
+  async createConversation(input: NewConversation): Promise<Conversation> {
+    const conversation = conversationRecord(input, Date.now());
     await this.db.conversations.add(conversation);
     return conversation;
+  }
+
+  /**
+   * A new turn in one transaction, so pages watching see it as one change (one re-read, not
+   * three) and the request goes out sooner: the conversation created (`created`) or moved to
+   * its turn's model and profile, and the turn's messages.
+   */
+  async addTurn(turn: { conversation: Conversation; created: boolean; messages: Message[] }): Promise<void> {
+    const now = Date.now();
+    const reply = turn.messages.findLast((m) => m.role === 'assistant');
+    const status = reply === undefined ? {} : { replyStatus: reply.status };
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      if (turn.created) await this.db.conversations.add({ ...turn.conversation, updatedAt: now, ...status });
+      else await this.db.conversations.update(turn.conversation.id, { model: turn.conversation.model, profileId: turn.conversation.profileId, updatedAt: now, ...status });
+      await this.db.messages.bulkAdd(turn.messages);
+    });
   }
 
   async getConversation(id: string): Promise<Conversation | undefined> {

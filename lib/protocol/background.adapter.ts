@@ -25,6 +25,9 @@ export async function askBackground<R extends Request>(request: R): Promise<Resp
  * connection means the runs it was relaying are gone with the old worker: `onLost` says so.
  */
 export function watchRuns(conversationId: string, onEvent: (event: RunEvent) => void, onLost: () => void = () => undefined): () => void {
+  // The parser sets itself up on its first use of each kind of event: do that now, not when a
+  // reply's first words arrive.
+  RunEventSchema.safeParse({ type: 'delta', conversationId, messageId: '', text: '', reasoning: '' });
   let closed = false;
   let port: ReturnType<typeof browser.runtime.connect> | undefined;
   const connect = (): void => {

@@ -18,6 +18,7 @@ const StartRunInputSchema = z.object({
   images: z.optional(z.array(z.string())),
   newConversationId: z.optional(z.string()),
   userMessageId: z.optional(z.string()),
+  replyMessageId: z.optional(z.string()),
   title: z.optional(z.string()),
   source: z.optional(z.object({ title: z.string(), url: z.string() })),
   notice: z.optional(z.string()),

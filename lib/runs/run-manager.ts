@@ -7,7 +7,7 @@
  */
 import { GatewayError, type ChatMessage, type ChatRequest, type ContentPart, type GatewayClient, type StreamEvent } from '../gateway';
 import { storedError, storedUsage, versionOf, type Conversation, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
-import { newId, type ConversationStore } from '../conversations/store';
+import { conversationRecord, newId, type ConversationStore } from '../conversations/store';
 import { activeProfile, type Profile, type Settings } from '../settings/schema';
 import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 
@@ -62,8 +62,9 @@ export interface StartRunInput {
   images?: string[];
   /** For a new conversation: its id (known ahead, so a panel can watch it before it exists). */
   newConversationId?: string;
-  /** The user message's id, chosen by the page that shows it before the run has saved it. */
+  /** The user message's and the reply's ids, chosen by the page that shows them before the run has saved them. */
   userMessageId?: string;
+  replyMessageId?: string;
   /** For a new conversation: its title (else the message's first line). */
   title?: string;
   /** For a new conversation: the page it came from. */
@@ -216,23 +217,23 @@ export class RunManager {
       const model = input.model ?? conversation?.model ?? profile.defaultModel;
       if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');
 
+      const created = conversation === undefined;
       if (conversation === undefined) {
-        conversation = await this.deps.store.createConversation({
+        conversation = conversationRecord({
           id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
-        });
-      } else if (conversation.model !== model || conversation.profileId !== profile.id) {
-        await this.deps.store.updateConversation(conversation.id, { model, profileId: profile.id });
+        }, this.now());
+      } else {
+        conversation = { ...conversation, model, profileId: profile.id };
       }
 
-      const history = await this.deps.store.messages(conversation.id);
+      const history = created ? [] : await this.deps.store.messages(conversation.id);
       const seq = (history.at(-1)?.seq ?? -1) + 1;
       const now = this.now();
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
-      const assistant: Message = { id: newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };
-      await this.deps.store.addMessage(user);
-      await this.deps.store.addMessage(assistant);
+      const assistant: Message = { id: input.replyMessageId ?? newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };
+      await this.deps.store.addTurn({ conversation, created, messages: [user, assistant] });
 
       this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user]), [user, assistant]);
       return { conversationId: conversation.id, messageId: assistant.id };

@@ -88,6 +88,15 @@ describe('popup quick chat', () => {
     await expect(refused.getByRole('textbox', { name: 'Message', exact: true }).inputValue()).resolves.toBe('refused for want of a model');
   });
 
+  it('Stop is there from the moment of sending: pressed at once, the reply stops', async () => {
+    env.gateway.setPace({ delayMs: 150, chunkChars: 2 });
+    const page = await popupWith(demo());
+    await send(page, 'stop me before I start');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => lastReply(page).getAttribute('data-status')).toBe('stopped');
+    await page.getByRole('button', { name: 'Retry' }).waitFor();
+  });
+
   it('Stop keeps what arrived and offers Retry, which completes the reply', async () => {
     env.gateway.setPace({ delayMs: 40, chunkChars: 2 });
     const page = await popupWith(demo());

@@ -99,3 +99,45 @@ describe('the conversation list sees each conversation\'s newest reply state', (
     expect((await store.getConversation('c'))?.replyStatus).toBe('interrupted');
   });
 });
+
+describe('a new turn is one change', () => {
+  it('a page watching the conversation sees it created with both messages at once, never half of the turn', async () => {
+    const { store } = fresh();
+    const seen: number[] = [];
+    let resolveFull: () => void = () => undefined;
+    const full = new Promise<void>((resolve) => {
+      resolveFull = resolve;
+    });
+    const stop = store.watchMessages('turn', (messages) => {
+      seen.push(messages.length);
+      if (messages.length === 2) resolveFull();
+    }, (error) => {
+      throw error;
+    });
+    const conversation = { id: 'turn', profileId: 'p', model: 'm', surface: 'popup' as const, title: 'hi', createdAt: 1, updatedAt: 1 };
+    await store.addTurn({
+      conversation,
+      created: true,
+      messages: [
+        { id: 'u', conversationId: 'turn', seq: 0, role: 'user', text: 'hi', reasoning: '', status: 'complete', createdAt: 1 },
+        { id: 'a', conversationId: 'turn', seq: 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', createdAt: 1 },
+      ],
+    });
+    await full;
+    stop();
+    expect(seen.filter((n) => n === 1)).toEqual([]);
+    expect(await store.getConversation('turn')).toMatchObject({ title: 'hi', replyStatus: 'streaming' });
+
+    // A later turn moves the conversation to its model and keeps the order.
+    await store.addTurn({
+      conversation: { ...conversation, model: 'm2' },
+      created: false,
+      messages: [
+        { id: 'u2', conversationId: 'turn', seq: 2, role: 'user', text: 'again', reasoning: '', status: 'complete', createdAt: 2 },
+        { id: 'a2', conversationId: 'turn', seq: 3, role: 'assistant', text: '', reasoning: '', status: 'streaming', createdAt: 2 },
+      ],
+    });
+    expect((await store.messages('turn')).map((m) => m.id)).toEqual(['u', 'a', 'u2', 'a2']);
+    expect((await store.getConversation('turn'))?.model).toBe('m2');
+  });
+});

@@ -533,14 +533,16 @@ describe('first words without waiting', () => {
     expect(firstDelta?.at).toBeLessThan(900);
   });
 
-  it('a page that watches a new conversation before it exists gets every event from the first, and its user message keeps the id the page chose', async () => {
+  it('a page that watches a new conversation before it exists gets every event from the first, and its messages keep the ids the page chose', async () => {
     const runs = manager();
     const events: RunEvent[] = [];
     runs.watch('chosen-conversation', (e) => events.push(e));
-    await runs.start({ surface: 'popup', text: 'shown at once', newConversationId: 'chosen-conversation', userMessageId: 'chosen-user-message' });
+    const started = await runs.start({ surface: 'popup', text: 'shown at once', newConversationId: 'chosen-conversation', userMessageId: 'chosen-user-message', replyMessageId: 'chosen-reply' });
+    expect(started).toEqual({ conversationId: 'chosen-conversation', messageId: 'chosen-reply' });
     await runs.whenIdle();
     const messages = await store.messages('chosen-conversation');
     expect(messages[0]).toMatchObject({ id: 'chosen-user-message', role: 'user', text: 'shown at once' });
+    expect(messages[1]).toMatchObject({ id: 'chosen-reply', role: 'assistant', text: 'Echo: shown at once', status: 'complete' });
     expect(events[0]).toMatchObject({ type: 'snapshot', text: '' });
     expect(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('')).toBe('Echo: shown at once');
   });
