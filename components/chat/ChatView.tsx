@@ -141,8 +141,16 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const [echo, setEcho] = useState<readonly Message[]>();
   const watched = conversationId ?? aheadId;
   const messages = useMemo(() => {
-    const shown = echo?.filter((m) => m.conversationId === watched && !view.messages.some((saved) => saved.id === m.id)) ?? [];
-    return shown.length === 0 ? view.messages : [...view.messages, ...shown];
+    const mine = echo?.filter((m) => m.conversationId === watched) ?? [];
+    if (mine.length === 0) return view.messages;
+    // The run's own copy of the user message carries no image bytes: the shown copy keeps them
+    // until storage reports the saved one.
+    const withImages = view.messages.map((m) => {
+      const images = mine.find((e) => e.id === m.id)?.images;
+      return images !== undefined && m.images === undefined ? { ...m, images } : m;
+    });
+    const notYet = mine.filter((m) => !view.messages.some((saved) => saved.id === m.id));
+    return [...withImages, ...notYet];
   }, [echo, watched, view.messages]);
   const last = messages.at(-1);
 
