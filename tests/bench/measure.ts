@@ -48,13 +48,15 @@ export async function compare<T>(baseline: Contender<T>, candidate: Contender<T>
 }
 
 /**
- * Polls an expression in a page from Node. (Playwright's waitForFunction evaluates strings
+ * Polls an expression in a page from Node, every `everyMs` (each poll is a task in the page and
+ * a round trip through the browser: where the page notes a moment itself, poll less often).
+ * (Playwright's waitForFunction evaluates strings
  * inside the page, which an extension page's CSP forbids.)
  */
-export async function pollPage(page: { evaluate(expression: string): Promise<unknown> }, expression: string, timeoutMs: number): Promise<void> {
+export async function pollPage(page: { evaluate(expression: string): Promise<unknown> }, expression: string, timeoutMs: number, everyMs = 10): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await page.evaluate(expression)) !== true) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
