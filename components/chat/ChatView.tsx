@@ -90,7 +90,6 @@ function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profil
   );
 }
 
-/** One conversation: messages streamed by the background, a model picker and a composer. */
 interface ChatHeaderProps {
   catalogue: Catalogue;
   profile: Profile;
@@ -113,6 +112,7 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
   );
 });
 
+/** One conversation: messages streamed by the background, a model picker and a composer. */
 export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [] }: ChatViewProps) {
   const store = conversationStore();
   // A new conversation's id is chosen here, ahead of its first message, and watched from the
@@ -139,6 +139,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   // run will save them with (so the saved ones take their places without a redraw); a refused
   // send takes them back.
   const [echo, setEcho] = useState<readonly Message[]>();
+  // Once storage has the sent messages, the shown copies have done their work (and must not
+  // come back should the conversation be deleted while open).
+  if (echo !== undefined && echo.every((m) => view.storedIds.has(m.id))) setEcho(undefined);
   const watched = conversationId ?? aheadId;
   const messages = useMemo(() => {
     const mine = echo?.filter((m) => m.conversationId === watched) ?? [];

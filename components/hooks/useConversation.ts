@@ -24,6 +24,8 @@ export interface ConversationView {
   storeError: { problem: StoreProblem; detail: string } | undefined;
   /** Messages that could not be read (damaged, or written by a newer version). */
   unreadable: number;
+  /** Ids of the messages storage has reported (the others are a run's, not saved yet). */
+  storedIds: ReadonlySet<string>;
 }
 
 /**
@@ -104,6 +106,7 @@ export function useConversation(store: ConversationStore, conversationId: string
     const runs = mine(live)?.runs;
     // A run's new messages are shown from its first event; storage reports them a moment later.
     const stored = mine(saved)?.messages ?? [];
+    const storedIds = new Set(stored.map((m) => m.id));
     const records = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined ? run.records ?? [] : []));
     // The run's records are the newest messages: once stored, they are at the end (a few ids to look at, not all).
     const tail = records.length === 0 ? [] : stored.slice(-records.length).map((m) => m.id);
@@ -125,6 +128,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       saveError: mine(saveError)?.text,
       storeError: mine(storeError),
       unreadable: mine(saved)?.unreadable ?? 0,
+      storedIds,
     };
   }, [conversationId, conversation, saved, live, saveError, storeError]);
 }

@@ -171,6 +171,19 @@ describe('conversations', () => {
     await expect.poll(() => page.getByRole('article').count()).toBe(4);
     await page.close();
   });
+
+  it('the chat page: a conversation started there and deleted from its rail while open leaves nothing behind', async () => {
+    await setUp();
+    const page = await env.ext.open('chat.html');
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await page.getByRole('button', { name: 'New chat' }).first().click();
+    await send(page, 'here and gone');
+    await lastReply(page).getByText('Echo: here and gone').waitFor();
+    const rail = page.getByRole('navigation', { name: 'Conversations' });
+    await rail.getByRole('listitem', { name: 'here and gone' }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByRole('article').count()).toBe(0);
+    await page.close();
+  });
 });
 
 describe('images', () => {
