@@ -1,5 +1,5 @@
 import { ArrowUp, Camera, ImagePlus, Square, X } from 'lucide-react';
-import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { buttonClass } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { IconButton } from '@/components/ui/IconButton';
@@ -71,6 +71,16 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   const [gateShown, setGateShown] = useState(false);
   // Two Enters (or clicks) in one tick both see the same render: the ref refuses the second.
   const inFlight = useRef(false);
+  // A new composer takes the focus, unless the user has put it elsewhere meanwhile (the side
+  // panel's tabs, say, while the conversation was still loading): only from nowhere, or from
+  // within this conversation (New chat).
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    const active = document.activeElement;
+    if (el === null) return;
+    if (active === null || active === document.body || el.closest('.chat')?.contains(active) === true) el.focus();
+  }, []);
   const canAttach = images?.accepts === true && !disabled;
 
   const attach = async (files: Iterable<File>): Promise<void> => {
@@ -181,7 +191,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
           className="block max-h-48 min-h-11 w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-sm leading-relaxed text-fg outline-none placeholder:text-muted [field-sizing:content] focus-visible:outline-none"
           value={text}
           rows={2}
-          autoFocus
+          ref={box}
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}

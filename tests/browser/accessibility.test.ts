@@ -120,10 +120,17 @@ describe('by keyboard alone', () => {
     const panel = await env.ext.open('sidepanel.html');
     // The tabs are one stop in the Tab order (the chosen tab); arrows move between them.
     await tabTo(panel, 'Chat');
+    // Each arrow moves the focus to the next tab, which selects it; the next arrow is pressed
+    // once the focus is there. (Read as "focused → selected", so a failure says where both were.)
+    const tabs = () => panel.evaluate(() => {
+      const el = document.activeElement;
+      const focused = el?.getAttribute('role') === 'tab' ? el.textContent : `${el?.tagName ?? 'nothing'} ${el?.getAttribute('aria-label') ?? ''}`.trim();
+      return `${focused} → ${document.querySelector('[role=tab][aria-selected=true]')?.textContent ?? 'none'}`;
+    });
     await panel.keyboard.press('ArrowRight');
-    await expect.poll(() => panel.getByRole('tab', { name: 'Conversations', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(tabs, { timeout: 5_000 }).toBe('Conversations → Conversations');
     await panel.keyboard.press('ArrowRight');
-    await expect.poll(() => panel.getByRole('tab', { name: 'Catalogue', exact: true }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(tabs, { timeout: 5_000 }).toBe('Catalogue → Catalogue');
     await panel.getByLabel('Model count').waitFor();
     await panel.close();
   });

@@ -35,6 +35,23 @@ describe('Composer', () => {
     expect(box).toHaveValue('');
   });
 
+  it('takes the focus when it appears, but not from a control the user moved to meanwhile', () => {
+    const { unmount } = render(<section className="chat"><button type="button">New chat</button></section>);
+    screen.getByRole('button', { name: 'New chat' }).focus();
+    unmount();
+    // From nowhere (or from within its own conversation): focused.
+    const first = render(<section className="chat"><Composer streaming={false} onSend={async () => true} onStop={() => undefined} /></section>);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+    first.unmount();
+    // The user moved to a tab outside the conversation before it appeared: left there.
+    render(<div role="tablist" aria-label="Side panel"><button type="button" role="tab">Chat</button></div>);
+    const tab = screen.getByRole('tab', { name: 'Chat' });
+    tab.focus();
+    render(<section className="chat"><Composer streaming={false} onSend={async () => true} onStop={() => undefined} /></section>);
+    expect(tab).toHaveFocus();
+    expect(screen.getByRole('textbox', { name: 'Message' })).not.toHaveFocus();
+  });
+
   it('keeps the text when sending is refused', async () => {
     render(<Composer streaming={false} onSend={async () => false} onStop={() => undefined} />);
     const box = screen.getByRole('textbox', { name: 'Message' });
