@@ -101,12 +101,14 @@ export function useConversation(store: ConversationStore, conversationId: string
     };
   }, [store, conversationId]);
 
+  // Once per read from storage, not on every delta.
+  const storedIds = useMemo(() => new Set(saved !== undefined && saved.id === conversationId ? saved.messages.map((m) => m.id) : []), [saved, conversationId]);
+
   return useMemo(() => {
     const mine = <T extends { id: string }>(tagged: T | undefined): T | undefined => (tagged?.id === conversationId ? tagged : undefined);
     const runs = mine(live)?.runs;
     // A run's new messages are shown from its first event; storage reports them a moment later.
     const stored = mine(saved)?.messages ?? [];
-    const storedIds = new Set(stored.map((m) => m.id));
     const records = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined ? run.records ?? [] : []));
     // The run's records are the newest messages: once stored, they are at the end (a few ids to look at, not all).
     const tail = records.length === 0 ? [] : stored.slice(-records.length).map((m) => m.id);
@@ -130,5 +132,5 @@ export function useConversation(store: ConversationStore, conversationId: string
       unreadable: mine(saved)?.unreadable ?? 0,
       storedIds,
     };
-  }, [conversationId, conversation, saved, live, saveError, storeError]);
+  }, [conversationId, conversation, saved, storedIds, live, saveError, storeError]);
 }

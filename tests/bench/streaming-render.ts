@@ -148,12 +148,27 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     const setup = await ext.open('options.html');
     await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'markdown-1' }));
     await setup.close();
-    const ours = await ext.context.newPage();
-    await ours.setViewportSize({ width: 420, height: 600 });
-    await ours.addInitScript({ content: instrument(finalTail) });
-    await ours.goto(`chrome-extension://${ext.extensionId}/popup.html`);
-    await ours.getByRole('button', { name: 'New chat' }).click();
-    await ours.waitForTimeout(500);
+    // Every measured page: popup size, instrumented before it loads.
+    const measuredPage = async (url: string): Promise<Page> => {
+      const page = await ext.context.newPage();
+      await page.setViewportSize({ width: 420, height: 600 });
+      await page.addInitScript({ content: instrument(finalTail) });
+      await page.goto(url);
+      return page;
+    };
+    const newPopupChat = async (): Promise<Page> => {
+      const page = await measuredPage(`chrome-extension://${ext.extensionId}/popup.html`);
+      await page.getByRole('button', { name: 'New chat' }).click();
+      await page.waitForTimeout(500);
+      return page;
+    };
+    const floorPage = async (): Promise<Page> => {
+      const page = await measuredPage(floorUrl);
+      await page.waitForTimeout(300);
+      return page;
+    };
+
+    const ours = await newPopupChat();
     const oursBusy = await taskDuration(ours, ext.context);
     await ours.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
     await ours.keyboard.press('Enter');
@@ -163,11 +178,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     await ours.close();
 
     // Floor: the same stream appended as plain-text lines.
-    const floor = await ext.context.newPage();
-    await floor.setViewportSize({ width: 420, height: 600 });
-    await floor.addInitScript({ content: instrument(finalTail) });
-    await floor.goto(floorUrl);
-    await floor.waitForTimeout(300);
+    const floor = await floorPage();
     const floorBusy = await taskDuration(floor, ext.context);
     await floor.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(prompt)}, () => {}); window.__watchFinal('#out > div:last-child')`);
     const floorRun = await collect(floor, floorBusy, gateway);
@@ -179,12 +190,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     const oursFirst: number[] = [];
     const floorFirst: number[] = [];
     for (let i = 0; i < FIRST_WORDS_SAMPLES; i++) {
-      const page = await ext.context.newPage();
-      await page.setViewportSize({ width: 420, height: 600 });
-      await page.addInitScript({ content: instrument(finalTail) });
-      await page.goto(`chrome-extension://${ext.extensionId}/popup.html`);
-      await page.getByRole('button', { name: 'New chat' }).click();
-      await page.waitForTimeout(500);
+      const page = await newPopupChat();
       await page.getByRole('textbox', { name: 'Message', exact: true }).fill(FIRST_WORDS_PROMPT);
       // The watcher runs before the send, so nothing from here lands in the measured interval.
       await page.evaluate('window.__watchFirst(\'article[aria-label="Assistant message"] .markdown\')');
@@ -193,11 +199,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
       await pollPage(page, '!document.querySelector(\'button[aria-label="Stop"]\')', 30_000);
       await page.close();
 
-      const plain = await ext.context.newPage();
-      await plain.setViewportSize({ width: 420, height: 600 });
-      await plain.addInitScript({ content: instrument(finalTail) });
-      await plain.goto(floorUrl);
-      await plain.waitForTimeout(300);
+      const plain = await floorPage();
       const ended = gateway.streamEnds.length;
       await plain.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(FIRST_WORDS_PROMPT)}, () => {}); window.__watchFirst('#out')`);
       floorFirst.push(await firstWordsDelay(plain, gateway));
