@@ -1,6 +1,7 @@
 import { ArrowUp, Camera, ImagePlus, Square, X } from 'lucide-react';
 import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { buttonClass } from '@/components/ui/Button';
+import { isComposing } from '@/components/ui/keys';
 import { Callout } from '@/components/ui/Callout';
 import { IconButton } from '@/components/ui/IconButton';
 import { Tooltip } from '@/components/ui/Tooltip';
@@ -130,7 +131,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
       event.preventDefault();
       void send();
     }

@@ -2,6 +2,7 @@ import { ChevronDown } from 'lucide-react';
 import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cx } from './cx';
 import { fieldClass } from './Input';
+import { isComposing } from './keys';
 
 /** The list (cmdk, a Radix popover, a virtualiser) loads on first use or when the page is idle. */
 const loadList = () => import('./ComboboxList');
@@ -62,6 +63,8 @@ export function Combobox<T>({ label, display, placeholder, search, itemKey, rend
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
+    // Keys of an input method's composition (a model name typed in pinyin, say) are the IME's.
+    if (isComposing(event)) return;
     const move = (to: number): void => {
       event.preventDefault();
       if (!open) return show();

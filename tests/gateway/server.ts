@@ -5,7 +5,8 @@
  *
  * Control it in-process (the returned object) or over HTTP under `/__admin/` (for browser
  * tests and `npm run gateway`): `POST /__admin/fault`, `/__admin/pace`, `/__admin/withdraw`,
- * `/__admin/restore`, `/__admin/balance`, `/__admin/reset`; `GET /__admin/requests`.
+ * `/__admin/restore`, `/__admin/balance`, `/__admin/language` (`{"language":"zh-CN"}`: new-api's
+ * Chinese error messages, same statuses and codes), `/__admin/reset`; `GET /__admin/requests`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -67,10 +68,46 @@ interface KeyRecord {
   status: 'valid' | 'deleted' | 'expired';
 }
 
+/** The language of the gateway's own error messages: new-api's Chinese ones, or the seed's English. */
+export type GatewayLanguage = 'en' | 'zh-CN';
+
+/**
+ * The messages of the errors users meet, in each language. Statuses, types and codes stay the
+ * same: a client must classify by them, never by these words.
+ */
+const ERROR_WORDS: Record<GatewayLanguage, {
+  invalidKey(why: 'wrong or incompletely copied' | KeyRecord['status']): string;
+  rateLimited: string;
+  upstreamFailed: string;
+  modelMissing(model: string): string;
+  insufficientBalance: string;
+  upstreamClosed: string;
+}> = {
+  'en': {
+    invalidKey: (why) => `Invalid API key (${why}). Create and copy a key again from the keys page of the current account.`,
+    rateLimited: 'Rate limit reached for this key; retry later.',
+    upstreamFailed: 'The upstream provider failed.',
+    modelMissing: (model) => `model does not exist: ${model}. Copy the ID again from the catalogue.`,
+    insufficientBalance: 'insufficient balance: the account balance is used up. Check the dashboard, then Purchase or Redeem.',
+    upstreamClosed: 'upstream error: the provider closed the connection',
+  },
+  // new-api's own wording (its i18n), as its Chinese-speaking users see it.
+  'zh-CN': {
+    invalidKey: (why) => (why === 'expired' ? '该令牌已过期' : why === 'deleted' ? '该令牌状态不可用' : '无效的令牌'),
+    rateLimited: '您已达到请求数限制，请稍后再试',
+    upstreamFailed: '上游服务出错，请稍后再试',
+    modelMissing: (model) => `当前分组 default 下对于模型 ${model} 无可用渠道`,
+    insufficientBalance: '用户额度不足, 剩余额度: ＄0.000000',
+    upstreamClosed: '上游错误：上游服务关闭了连接',
+  },
+};
+
 export interface ReferenceGatewayOptions {
   port?: number;
   host?: string;
   pace?: Partial<Pace>;
+  /** The language of its error messages (default English, the seed's). */
+  language?: GatewayLanguage;
   /** Starting balance of the demo account, in billing units (tokens × model price). */
   balance?: number;
 }
@@ -89,6 +126,8 @@ export interface ReferenceGateway {
   /** Apply a fault to the next `times` requests to /v1 endpoints (default 1). */
   setFault(fault: Fault, times?: number): void;
   setPace(pace: Partial<Pace>): void;
+  /** Error messages in this language from now on (until reset). */
+  setLanguage(language: GatewayLanguage): void;
   withdraw(modelId: string): void;
   restore(modelId: string): void;
   setBalance(account: string, balance: number): void;
@@ -197,6 +236,7 @@ const SITE_PAGE = (site: string) => `<!doctype html><html><head><title>Reference
 export async function startReferenceGateway(options: ReferenceGatewayOptions = {}): Promise<ReferenceGateway> {
   const startingBalance = options.balance ?? 1_000_000;
   let pace: Pace = { ...DEFAULT_PACE, ...options.pace };
+  let words = ERROR_WORDS[options.language ?? 'en'];
   const keys = new Map<string, KeyRecord>([
     [DEMO_KEY, { account: 'demo', status: 'valid' }],
     [DELETED_KEY, { account: 'demo', status: 'deleted' }],
@@ -220,6 +260,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     streamEnds.length = 0;
     streamFirstWords.length = 0;
     pace = { ...DEFAULT_PACE, ...options.pace };
+    words = ERROR_WORDS[options.language ?? 'en'];
   }
   resetState();
 
@@ -300,16 +341,16 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const key = bearer === undefined ? undefined : keys.get(bearer.trim());
     if (key === undefined || key.status !== 'valid') {
       const why = key === undefined ? 'wrong or incompletely copied' : key.status;
-      return sendJson(res, 401, errorBody(`Invalid API key (${why}). Create and copy a key again from the keys page of the current account.`, 'invalid_request_error', 'INVALID_API_KEY'));
+      return sendJson(res, 401, errorBody(words.invalidKey(why), 'invalid_request_error', 'INVALID_API_KEY'));
     }
 
     const fault = path === '/v1/models' ? undefined : takeFault();
     if (fault?.kind === 'slow-first-byte') await sleep(fault.delayMs);
     if (fault?.kind === 'rate-limit') {
-      return sendJson(res, 429, errorBody('Rate limit reached for this key; retry later.', 'rate_limit_error', 'rate_limit_exceeded'), { 'retry-after': String(fault.retryAfter) });
+      return sendJson(res, 429, errorBody(words.rateLimited, 'rate_limit_error', 'rate_limit_exceeded'), { 'retry-after': String(fault.retryAfter) });
     }
     if (fault?.kind === 'server-error') {
-      return sendJson(res, 500, errorBody('The upstream provider failed.', 'server_error', 'upstream_error'));
+      return sendJson(res, 500, errorBody(words.upstreamFailed, 'server_error', 'upstream_error'));
     }
 
     if (req.method === 'GET' && path === '/v1/models') return listModels(res);
@@ -334,11 +375,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   function admit(res: ServerResponse, key: KeyRecord, modelId: string, endpoint: 'openai' | 'openai-response', turns: IncomingTurn[]): ReferenceModel | undefined {
     const model = findModel(modelId);
     if (model === undefined) {
-      sendJson(res, 404, errorBody(`model does not exist: ${modelId}. Copy the ID again from the catalogue.`, 'invalid_request_error', 'model_not_found', 'model'));
+      sendJson(res, 404, errorBody(words.modelMissing(modelId), 'invalid_request_error', 'model_not_found', 'model'));
       return undefined;
     }
     if ((balances.get(key.account) ?? 0) <= 0) {
-      sendJson(res, 402, errorBody('insufficient balance: the account balance is used up. Check the dashboard, then Purchase or Redeem.', 'insufficient_balance', 'insufficient_balance'));
+      sendJson(res, 402, errorBody(words.insufficientBalance, 'insufficient_balance', 'insufficient_balance'));
       return undefined;
     }
     if (!model.endpoints.includes(endpoint)) {
@@ -471,7 +512,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     ];
     for (const piece of pieces) {
       if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
-        out.write(`data: ${errorBody('upstream error: the provider closed the connection', 'upstream_error', 'bad_response_status_code')}\n\n`);
+        out.write(`data: ${errorBody(words.upstreamClosed, 'upstream_error', 'bad_response_status_code')}\n\n`);
         if (fault.thenDone) out.write('data: [DONE]\n\n');
         res.end();
         return;
@@ -546,8 +587,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     let sentChunks = 0;
     for (const piece of chunkText(reply.text, pace.chunkChars)) {
       if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
-        out.write(event('error', { code: 'server_error', message: 'upstream error: the provider closed the connection', param: null }));
-        out.write(event('response.failed', { response: { ...response('failed', [], false), error: { code: 'server_error', message: 'upstream error: the provider closed the connection' } } }));
+        out.write(event('error', { code: 'server_error', message: words.upstreamClosed, param: null }));
+        out.write(event('response.failed', { response: { ...response('failed', [], false), error: { code: 'server_error', message: words.upstreamClosed } } }));
         res.end();
         return;
       }
@@ -604,6 +645,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
         gateway.setBalance(parsed.data.account, parsed.data.balance);
         return ok();
       }
+      case '/__admin/language': {
+        const parsed = z.object({ language: z.enum(['en', 'zh-CN']) }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_language'));
+        gateway.setLanguage(parsed.data.language);
+        return ok();
+      }
       case '/__admin/reset':
         gateway.reset();
         return ok();
@@ -632,6 +679,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     },
     setPace(next) {
       pace = { ...pace, ...next };
+    },
+    setLanguage(language) {
+      words = ERROR_WORDS[language];
     },
     withdraw(id) {
       withdrawn.add(id);

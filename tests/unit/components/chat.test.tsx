@@ -52,6 +52,18 @@ describe('Composer', () => {
     expect(screen.getByRole('textbox', { name: 'Message' })).not.toHaveFocus();
   });
 
+  it('Enter that confirms an input method\'s candidate (pinyin, say) does not send', () => {
+    const onSend = vi.fn(async () => true);
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: '你好' } });
+    fireEvent.keyDown(box, { key: 'Enter', isComposing: true });
+    fireEvent.keyDown(box, { key: 'Enter', keyCode: 229 });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith('你好', []);
+  });
+
   it('keeps the text when sending is refused', async () => {
     render(<Composer streaming={false} onSend={async () => false} onStop={() => undefined} />);
     const box = screen.getByRole('textbox', { name: 'Message' });

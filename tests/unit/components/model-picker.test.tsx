@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -101,6 +101,22 @@ describe('the model picker', () => {
     await user.keyboard('gam{Escape}');
     expect(box).toHaveAttribute('aria-expanded', 'false');
     expect(box).toHaveValue('delta-chat');
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it('keys of an input method\'s composition are left to it: Enter there chooses nothing', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    render(<Picker onChange={onChange} />);
+    const box = screen.getByRole('combobox', { name: 'Model' });
+    box.focus();
+    await user.keyboard('{ArrowDown}');
+    await screen.findByRole('listbox');
+    fireEvent.keyDown(box, { key: 'Enter', isComposing: true });
+    fireEvent.keyDown(box, { key: 'Enter', keyCode: 229 });
+    expect(onChange).not.toHaveBeenCalled();
+    expect(box).toHaveAttribute('aria-expanded', 'true');
+    fireEvent.keyDown(box, { key: 'Enter' });
     expect(onChange).toHaveBeenCalledTimes(1);
   });
 

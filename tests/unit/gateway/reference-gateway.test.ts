@@ -276,3 +276,40 @@ describe('fault knobs', () => {
     expect(await gone.listModels().catch((e: unknown) => e as GatewayError)).toMatchObject({ kind: 'network' });
   });
 });
+
+describe('a gateway that speaks Chinese (new-api\'s own messages)', () => {
+  // The same statuses and codes with other words: every error is classified as in English, and
+  // the gateway's words are kept verbatim to be shown beside ours.
+  beforeEach(() => gateway.setLanguage('zh-CN'));
+
+  it('a wrong, deleted or expired key', async () => {
+    for (const [key, words] of [['sk-wrong', '无效的令牌'], [DELETED_KEY, '该令牌状态不可用'], [EXPIRED_KEY, '该令牌已过期']] as const) {
+      const bad = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: key });
+      const error = await bad.listModels().catch((e: unknown) => e as GatewayError);
+      expect(error).toMatchObject({ kind: 'invalid_key', status: 401, gatewayMessage: words });
+    }
+  });
+
+  it('no channel for the model, an empty balance, a rate limit, a failed upstream', async () => {
+    expect(await thrown(client.streamChat(ask('gpt-9', 'x')))).toMatchObject({ kind: 'model_not_found', gatewayMessage: '当前分组 default 下对于模型 gpt-9 无可用渠道' });
+    const broke = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: BROKE_KEY });
+    expect(await thrown(broke.streamChat(ask('echo-1', 'x')))).toMatchObject({ kind: 'insufficient_balance', gatewayMessage: '用户额度不足, 剩余额度: ＄0.000000' });
+    gateway.setFault({ kind: 'rate-limit', retryAfter: 3 });
+    expect(await thrown(client.streamChat(ask('echo-1', 'x')))).toMatchObject({ kind: 'rate_limited', retryAfter: 3, gatewayMessage: '您已达到请求数限制，请稍后再试' });
+    gateway.setFault({ kind: 'server-error' });
+    expect(await thrown(client.streamChat(ask('echo-1', 'x')))).toMatchObject({ kind: 'server', status: 500 });
+  });
+
+  it('an error inside the stream, after the text', async () => {
+    gateway.setFault({ kind: 'midstream-error', afterChunks: 1, thenDone: true });
+    const events = await collect(client.streamChat(ask('echo-1', 'hello world')));
+    expect(textOf(events)).toBe('Echo: he');
+    expect(lastError(events)).toMatchObject({ kind: 'server', gatewayMessage: '上游错误：上游服务关闭了连接' });
+  });
+
+  it('reset brings back the language it started with', async () => {
+    gateway.reset();
+    const bad = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: 'sk-wrong' });
+    expect(await bad.listModels().catch((e: unknown) => e as GatewayError)).toMatchObject({ gatewayMessage: expect.stringMatching(/^Invalid API key/) });
+  });
+});
