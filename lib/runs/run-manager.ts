@@ -218,17 +218,17 @@ export class RunManager {
       if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');
 
       const created = conversation === undefined;
+      const now = this.now();
       if (conversation === undefined) {
         conversation = conversationRecord({
           id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
-        }, this.now());
+        }, now);
       } else {
         conversation = { ...conversation, model, profileId: profile.id };
       }
 
       const history = created ? [] : await this.deps.store.messages(conversation.id);
       const seq = (history.at(-1)?.seq ?? -1) + 1;
-      const now = this.now();
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
