@@ -6,7 +6,9 @@ import { defineConfig } from 'wxt';
 // tests load, is pre-granted the loopback reference gateway because a headless browser
 // cannot answer the permission prompt.
 export default defineConfig({
-  modules: ['@wxt-dev/module-react'],
+  // @wxt-dev/i18n turns locales/*.json into the manifest's _locales (name, description, commands);
+  // the pages read the same files themselves (lib/i18n), so the user's language choice applies.
+  modules: ['@wxt-dev/module-react', '@wxt-dev/i18n/module'],
   vite: ({ mode }) => {
     // The e2e build differs from production only by its pre-granted loopback host: same
     // React production bundle, so tests and benches measure what users run.
@@ -14,17 +16,18 @@ export default defineConfig({
     return { plugins: [tailwindcss()] };
   },
   manifest: ({ mode, browser, manifestVersion }) => ({
-    name: 'Gateway Chat',
-    description: 'Chat with the models of your chat-completions gateway (new-api, one-api, OpenRouter, …): popup, side panel, right-click.',
+    default_locale: 'en',
+    name: '__MSG_app_name__',
+    description: '__MSG_app_description__',
     // activeTab + scripting: the right-click actions, their shortcut and "capture visible tab"
     // reach the page the user is looking at only when the user asks; no content script is
     // injected into every page.
     permissions: ['storage', 'activeTab', 'contextMenus', 'scripting'],
     commands: {
       ...(browser === 'firefox'
-        ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat sidebar' } }
-        : { 'open-side-panel': { suggested_key: { default: 'Alt+Shift+G' }, description: 'Open the Gateway Chat side panel' } }),
-      'run-default-action': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Run the first Gateway Chat action on the selected text' },
+        ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: '__MSG_manifest_openSidebar__' } }
+        : { 'open-side-panel': { suggested_key: { default: 'Alt+Shift+G' }, description: '__MSG_manifest_openPanel__' } }),
+      'run-default-action': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_manifest_runAction__' },
     },
     // MV2 (Firefox) has no optional_host_permissions: host patterns go in optional_permissions.
     ...(manifestVersion === 3

@@ -20,7 +20,8 @@ import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { MessageView } from './MessageView';
 import { ModelPicker } from './ModelPicker';
-import { refusalText } from './words';
+import { useWords } from '@/components/i18n/words';
+import { refusalText, saveFailureText } from '@/components/i18n/problems';
 import { firstChatModel } from '@/lib/catalogue/filter';
 
 interface ChatViewProps {
@@ -52,6 +53,7 @@ function useCountdown(at: number | undefined): number {
 
 /** Retry, once per click: ignored while a retry is starting, and waiting out a Retry-After. */
 function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetry(): Promise<void> }) {
+  const w = useWords();
   const wait = useCountdown(retryAt);
   const [starting, setStarting] = useState(false);
   const inFlight = useRef(false);
@@ -68,22 +70,23 @@ function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetr
   };
   return (
     <Button size="sm" variant="primary" className="retry" disabled={starting || wait > 0} aria-busy={starting} onClick={() => void click()}>
-      {wait > 0 ? `Retry in ${wait} s` : 'Retry'}
+      {wait > 0 ? w.t('chat.retryIn', { seconds: wait }) : w.t('chat.retry')}
     </Button>
   );
 }
 
 /** The conversation's own profile was deleted: the user picks where it continues. */
 function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profile[]; chosen: string | undefined; onChoose(id: string): void }) {
+  const w = useWords();
   const target = profiles.find((p) => p.id === chosen);
   return (
-    <Callout role="alert" tone="warning" label="Gateway profile deleted" title="This conversation's gateway profile was deleted">
+    <Callout role="alert" tone="warning" label={w.t('chat.profileGone.label')} title={w.t('chat.profileGone.title')}>
       {target === undefined
-        ? <p>Its messages stay here. To continue it, choose a gateway: the whole conversation is sent there with that gateway's key.</p>
-        : <p>Your next message goes to {target.name} ({new URL(target.baseUrl).origin}), with the whole conversation.</p>}
+        ? <p>{w.t('chat.profileGone.choose')}</p>
+        : <p>{w.t('chat.profileGone.target', { name: target.name, origin: new URL(target.baseUrl).origin })}</p>}
       <p className="flex flex-wrap gap-1.5">
         {profiles.map((p) => (
-          <Button key={p.id} size="sm" aria-pressed={p.id === chosen} className="aria-pressed:border-accent aria-pressed:bg-accent-soft" onClick={() => onChoose(p.id)}>Continue with {p.name}</Button>
+          <Button key={p.id} size="sm" aria-pressed={p.id === chosen} className="aria-pressed:border-accent aria-pressed:bg-accent-soft" onClick={() => onChoose(p.id)}>{w.t('chat.profileGone.continueWith', { name: p.name })}</Button>
         ))}
       </p>
     </Callout>
@@ -101,11 +104,12 @@ interface ChatHeaderProps {
 }
 
 const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, actions }: ChatHeaderProps) {
+  const w = useWords();
   return (
     <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
       <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={onModel} inputRef={picker} />
       <span className="ml-auto flex shrink-0 items-center gap-1">
-        <IconButton size="sm" label="New chat" icon={<SquarePen aria-hidden />} onClick={onNewChat} />
+        <IconButton size="sm" label={w.t('chat.newChat')} icon={<SquarePen aria-hidden />} onClick={onNewChat} />
         {actions}
       </span>
     </header>
@@ -130,7 +134,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const profile = own ?? profiles.find((p) => p.id === chosenSwitch) ?? active;
   const catalogue = useCatalogue(profile);
   const [chosenModel, setChosenModel] = useState<string | undefined>();
-  const [notice, setNotice] = useState<string | undefined>();
+  const w = useWords();
+  const [notice, setNotice] = useState<Parameters<typeof refusalText>[1] | undefined>();
   const [freshChats, setFreshChats] = useState(0);
   const picker = useRef<HTMLInputElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
@@ -188,7 +193,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     });
     if (!result.ok) {
       setEcho(undefined);
-      setNotice(refusalText(result));
+      setNotice(result);
       return false;
     }
     if (stopWanted.current === result.messageId) void askBackground({ type: 'run.stop', messageId: result.messageId });
@@ -214,7 +219,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       ...(model === undefined ? {} : { model }),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
     });
-    if (!result.ok) setNotice(refusalText(result));
+    if (!result.ok) setNotice(result);
   };
 
   // Seed part 4, rule 2: images only for a model whose capability includes them.
@@ -250,12 +255,12 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const source = view.conversation?.source;
 
   return (
-    <section className="chat flex min-h-0 flex-1 flex-col" aria-label="Conversation">
+    <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} actions={actions} />
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden [&>*:first-child]:mt-2">
         {source !== undefined && (
           <p className="source truncate text-xs text-muted">
-            From the page{' '}
+            {w.t('chat.fromPage')}{' '}
             {/^https?:\/\//i.test(source.url)
               ? <a href={source.url} target="_blank" rel="noopener noreferrer">{source.title || source.url}</a>
               : <span>{source.title || source.url}</span>}
@@ -269,12 +274,12 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       </div>
       <div className="relative flex min-h-0 flex-1 flex-col">
         {/* Focusable, so the history scrolls by keyboard too. */}
-        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label="Chat history" tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
+        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
           <div className="messages-inner mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-3" ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
             {messages.length === 0 && (
-              <EmptyState icon={<MessageSquareText aria-hidden />} title={`Ask ${model ?? 'a model'} anything`}>
-                <p>Enter sends, Shift+Enter starts a new line.</p>
+              <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
+                <p>{w.t('chat.empty.keys')}</p>
                 {suggestions.length > 0 && (
                   <div className="mt-3 flex flex-col gap-1.5">
                     {suggestions.map((prompt) => (
@@ -287,7 +292,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
             {messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
             {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
               <div className="after-reply flex gap-2 pl-9">
-                {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>Choose another model</Button>}
+                {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>{w.t('chat.chooseAnotherModel')}</Button>}
                 <RetryButton key={last.id} retryAt={last.error?.retryAt} onRetry={() => retry(last.id)} />
               </div>
             )}
@@ -295,14 +300,14 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         </div>
         {!following && messages.length > 0 && (
           <Button size="sm" className="jump-latest absolute bottom-2 left-1/2 -translate-x-1/2 rounded-full shadow-pop" onClick={jumpToLatest}>
-            <ArrowDown aria-hidden />Jump to latest
+            <ArrowDown aria-hidden />{w.t('chat.jumpToLatest')}
           </Button>
         )}
       </div>
       {(view.saveError !== undefined || notice !== undefined) && (
         <div className="shrink-0 px-3 pb-1">
-          {view.saveError !== undefined && <Callout role="alert" tone="warning">{view.saveError}</Callout>}
-          {notice !== undefined && <Callout role="alert" tone="warning">{notice}</Callout>}
+          {view.saveError !== undefined && <Callout role="alert" tone="warning">{saveFailureText(w, view.saveError)}</Callout>}
+          {notice !== undefined && <Callout role="alert" tone="warning">{refusalText(w, notice)}</Callout>}
         </div>
       )}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}

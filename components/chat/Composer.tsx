@@ -7,7 +7,9 @@ import { IconButton } from '@/components/ui/IconButton';
 import { Tooltip } from '@/components/ui/Tooltip';
 import { cx } from '@/components/ui/cx';
 import { checkMessageSize } from '@/lib/runs/limits';
-import { tooLargeText } from './words';
+import { useWords } from '@/components/i18n/words';
+import { tooLargeText } from '@/components/i18n/problems';
+import type { Words } from '@/lib/i18n/messages';
 
 /** Whether the chosen model takes images, and what the user can do about it. */
 export interface ImageSupport {
@@ -16,7 +18,7 @@ export interface ImageSupport {
   accepts: boolean | 'unknown';
   onConfirm(): void;
   /** Only in surfaces beside a page (the side panel): capture the visible tab. */
-  onCapture?: () => Promise<{ ok: true; dataUrl: string } | { ok: false; message: string }>;
+  onCapture?: () => Promise<{ ok: true; dataUrl: string } | { ok: false; detail: string }>;
 }
 
 interface ComposerProps {
@@ -39,21 +41,22 @@ function readAsDataUrl(file: File): Promise<string> {
 }
 
 /** Why images are off for this model, in a sentence (the attach button's tooltip). */
-function imagesOffText(images: ImageSupport): string | undefined {
+function imagesOffText(w: Words, images: ImageSupport): string | undefined {
   if (images.accepts === true) return undefined;
-  if (images.accepts === false) return `Images are off: the gateway's catalogue lists ${images.model} as text-only.`;
-  return `Images are off: the gateway does not say whether ${images.model} accepts images. Check its page in the catalogue first.`;
+  if (images.accepts === false) return w.t('composer.imagesOff.textOnly', { model: images.model });
+  return w.t('composer.imagesOff.unknown', { model: images.model });
 }
 
 /** Shown when an image is added to a model that does not take images: why, and the way out. */
 function ImageGate({ images }: { images: ImageSupport }) {
-  const text = imagesOffText(images);
+  const w = useWords();
+  const text = imagesOffText(w, images);
   if (text === undefined) return null;
   return (
     <Callout role="note" tone="info">
       <p>{text}</p>
       {images.accepts === 'unknown' && (
-        <p><button type="button" className={buttonClass('secondary', 'sm')} onClick={images.onConfirm}>{images.model} accepts images</button></p>
+        <p><button type="button" className={buttonClass('secondary', 'sm')} onClick={images.onConfirm}>{w.t('composer.confirmImages', { model: images.model })}</button></p>
       )}
     </Callout>
   );
@@ -66,7 +69,9 @@ const SIZE_HINT_FROM = 2_000;
 export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState('');
   const [attached, setAttached] = useState<string[]>([]);
-  const [problem, setProblem] = useState<string | undefined>();
+  const w = useWords();
+  // Kept as words to be, so a language change re-words a problem already shown.
+  const [problem, setProblem] = useState<((w: Words) => string) | undefined>();
   const [sending, setSending] = useState(false);
   // The capability note appears when the user tries to add an image, not before.
   const [gateShown, setGateShown] = useState(false);
@@ -90,19 +95,19 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     if (list.length === 0) return;
     if (!canAttach) {
       setGateShown(true);
-      setProblem(images === undefined ? 'Images cannot be attached here.' : images.accepts === false ? `${images.model} does not accept images.` : `Confirm first that ${images.model} accepts images.`);
+      setProblem(() => (words: Words) => images === undefined ? words.t('composer.noImagesHere') : images.accepts === false ? words.t('composer.modelNoImages', { model: images.model }) : words.t('composer.confirmFirst', { model: images.model }));
       return;
     }
     for (const file of list) {
       if (file.size > MAX_IMAGE_BYTES) {
-        setProblem(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; images up to 10 MB can be attached. Resize it and attach it again.`);
+        setProblem(() => (words: Words) => words.t('composer.imageTooLarge', { name: file.name, size: Number((file.size / 1024 / 1024).toFixed(1)), limit: MAX_IMAGE_BYTES / 1024 / 1024 }));
         continue;
       }
       try {
         const url = await readAsDataUrl(file);
         setAttached((now) => [...now, url]);
       } catch {
-        setProblem(`${file.name} could not be read.`);
+        setProblem(() => (words: Words) => words.t('composer.imageUnreadable', { name: file.name }));
       }
     }
   };
@@ -111,7 +116,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     if ((text.trim() === '' && attached.length === 0) || streaming || inFlight.current) return;
     const tooLarge = checkMessageSize(text.trim(), attached);
     if (tooLarge !== undefined) {
-      setProblem(tooLargeText(tooLarge));
+      setProblem(() => (words: Words) => tooLargeText(words, tooLarge));
       return;
     }
     setProblem(undefined);
@@ -155,7 +160,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     if (images?.onCapture === undefined) return;
     const result = await images.onCapture();
     if (result.ok) setAttached((now) => [...now, result.dataUrl]);
-    else setProblem(result.message);
+    else setProblem(() => (words: Words) => words.t('composer.captureRefused', { detail: result.detail }));
   };
 
   const onSubmit = (event: FormEvent): void => {
@@ -163,23 +168,23 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     void send();
   };
 
-  const offText = images === undefined ? undefined : imagesOffText(images);
+  const offText = images === undefined ? undefined : imagesOffText(w, images);
   const empty = text.trim() === '' && attached.length === 0;
   return (
     <form className="composer-form shrink-0 px-3 pt-1 pb-3" onSubmit={onSubmit} onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
       {(problem !== undefined || (gateShown && images !== undefined && offText !== undefined)) && (
         <div className="mb-2 flex flex-col gap-2">
-          {problem !== undefined && <Callout role="alert" tone="danger" className="problem">{problem}</Callout>}
+          {problem !== undefined && <Callout role="alert" tone="danger" className="problem">{problem(w)}</Callout>}
           {gateShown && images !== undefined && <ImageGate images={images} />}
         </div>
       )}
       <div className="composer rounded-lg border border-line bg-raised shadow-xs transition-colors focus-within:border-ring focus-within:outline-2 focus-within:outline-ring/30">
         {attached.length > 0 && (
-          <ul className="attachments flex flex-wrap gap-2 px-2.5 pt-2.5" aria-label="Attached images">
+          <ul className="attachments flex flex-wrap gap-2 px-2.5 pt-2.5" aria-label={w.t('composer.attachedImages')}>
             {attached.map((src, i) => (
               <li key={i} className="relative">
-                <img src={src} alt={`Attached image ${i + 1}`} className="size-14 rounded-md border border-line object-cover" />
-                <button type="button" aria-label={`Remove image ${i + 1}`} className="absolute -top-1.5 -right-1.5 flex size-5 cursor-pointer items-center justify-center rounded-full border border-line bg-raised text-fg shadow-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-ring" onClick={() => setAttached((now) => now.filter((_, j) => j !== i))}>
+                <img src={src} alt={w.t('message.attachedImage', { n: i + 1 })} className="size-14 rounded-md border border-line object-cover" />
+                <button type="button" aria-label={w.t('composer.removeImage', { n: i + 1 })} className="absolute -top-1.5 -right-1.5 flex size-5 cursor-pointer items-center justify-center rounded-full border border-line bg-raised text-fg shadow-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-ring" onClick={() => setAttached((now) => now.filter((_, j) => j !== i))}>
                   <X aria-hidden className="size-3" />
                 </button>
               </li>
@@ -187,8 +192,8 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
           </ul>
         )}
         <textarea
-          aria-label="Message"
-          placeholder="Ask anything"
+          aria-label={w.t('composer.message')}
+          placeholder={w.t('composer.placeholder')}
           className="block max-h-48 min-h-11 w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-sm leading-relaxed text-fg outline-none placeholder:text-muted [field-sizing:content] focus-visible:outline-none"
           value={text}
           rows={2}
@@ -200,13 +205,13 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
         />
         <div className="flex items-center gap-1 px-1.5 pb-1.5">
           {images !== undefined && (
-            <Tooltip content={offText ?? 'Attach image'} side="top">
+            <Tooltip content={offText ?? w.t('composer.attach')} side="top">
               <label
                 className={cx(buttonClass('ghost', 'sm', '!w-7 !px-0 attach'), 'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring', !canAttach && 'opacity-50 !cursor-not-allowed')}
                 onClick={() => { if (!canAttach) setGateShown(true); }}
               >
                 <ImagePlus aria-hidden />
-                <input type="file" accept="image/*" multiple aria-label="Attach image" className="sr-only" disabled={!canAttach} onChange={(e) => {
+                <input type="file" accept="image/*" multiple aria-label={w.t('composer.attach')} className="sr-only" disabled={!canAttach} onChange={(e) => {
                   if (e.target.files !== null) void attach(e.target.files);
                   e.target.value = '';
                 }} />
@@ -214,14 +219,14 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             </Tooltip>
           )}
           {images?.onCapture !== undefined && (
-            <IconButton size="sm" label="Capture visible tab" tip={offText ?? 'Capture visible tab'} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />
+            <IconButton size="sm" label={w.t('composer.capture')} tip={offText ?? w.t('composer.capture')} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />
           )}
           <span className="ml-auto px-1 text-2xs text-muted" aria-live="polite">
-            {text.length >= SIZE_HINT_FROM ? `${text.length.toLocaleString()} characters` : ''}
+            {text.length >= SIZE_HINT_FROM ? w.plural('message.characters', text.length) : ''}
           </span>
           {streaming
-            ? <IconButton size="sm" variant="secondary" label="Stop" tooltipSide="top" icon={<Square aria-hidden className="fill-current" />} onClick={onStop} />
-            : <IconButton size="sm" variant="primary" type="submit" label="Send" tip="Send (Enter)" tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty} />}
+            ? <IconButton size="sm" variant="secondary" label={w.t('composer.stop')} tooltipSide="top" icon={<Square aria-hidden className="fill-current" />} onClick={onStop} />
+            : <IconButton size="sm" variant="primary" type="submit" label={w.t('composer.send')} tip={w.t('composer.sendTip')} tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty} />}
         </div>
       </div>
     </form>

@@ -1,8 +1,13 @@
 import { memo, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { toast } from '@/components/ui/Toast';
 import { MarkdownBlockSplitter } from '@/lib/render/blocks';
+import type { MarkdownLabels } from '@/lib/render/markdown';
+import { currentWords } from '@/components/i18n/words';
+import { labelsFor } from '@/components/i18n/markdown-labels';
+import { useWords } from '@/components/i18n/words';
 
-type Renderer = (source: string) => string;
+
+type Renderer = (source: string, labels?: MarkdownLabels) => string;
 
 /**
  * The markdown renderer (markdown-it + DOMPurify, about a third of the popup's JS) is loaded
@@ -40,8 +45,8 @@ function useRenderer(): Renderer | undefined {
 }
 
 /** One block, parsed once: a finished block's source never changes, so it never re-renders. */
-const MarkdownBlock = memo(function MarkdownBlock({ source, render }: { source: string; render: Renderer | undefined }) {
-  const html = useMemo(() => render?.(source), [render, source]);
+const MarkdownBlock = memo(function MarkdownBlock({ source, render, labels }: { source: string; render: Renderer | undefined; labels: MarkdownLabels }) {
+  const html = useMemo(() => render?.(source, labels), [render, source, labels]);
   if (html === undefined) return <div className="md-block md-plain">{source}</div>;
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
@@ -51,13 +56,14 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
   const copy = target.closest<HTMLButtonElement>('button[data-copy-code]');
   if (copy !== null) {
     const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+    const w = currentWords();
     void navigator.clipboard.writeText(code).then(() => {
-      toast('Copied');
-      copy.textContent = 'Copied';
+      toast(w.t('common.copied'));
+      copy.textContent = w.t('common.copied');
       setTimeout(() => {
-        copy.textContent = 'Copy';
+        copy.textContent = w.t('common.copy');
       }, 1500);
-    }, () => toast('Could not copy', 'error'));
+    }, () => toast(w.t('common.copyFailed'), 'error'));
     return;
   }
   const load = target.closest<HTMLButtonElement>('button[data-load-image]');
@@ -65,7 +71,7 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
     // The user asked for this image: only now is it fetched.
     const img = document.createElement('img');
     img.src = load.dataset.loadImage ?? '';
-    img.alt = load.getAttribute('aria-label')?.replace(/^Load image\s*/, '') ?? '';
+    img.alt = load.dataset.alt ?? '';
     img.referrerPolicy = 'no-referrer';
     load.replaceWith(img);
   }
@@ -78,6 +84,7 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
  */
 export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   const render = useRenderer();
+  const labels = labelsFor(useWords());
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
   const { closed, open } = useMemo(() => {
@@ -87,8 +94,8 @@ export function Markdown({ text, streaming = false }: { text: string; streaming?
   if (render === undefined && !streaming) return <div className="markdown" aria-busy="true" />;
   return (
     <div className="markdown" onClick={handleClick}>
-      {closed.map((source, i) => <MarkdownBlock key={i} source={source} render={render} />)}
-      {open.trim() !== '' && <MarkdownBlock key="open" source={open} render={render} />}
+      {closed.map((source, i) => <MarkdownBlock key={i} source={source} render={render} labels={labels} />)}
+      {open.trim() !== '' && <MarkdownBlock key="open" source={open} render={render} labels={labels} />}
     </div>
   );
 }

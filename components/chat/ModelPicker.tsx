@@ -9,7 +9,8 @@ import { CatalogueIndex } from '@/lib/catalogue/filter';
 import { pickerRows, type PickerRow } from '@/lib/catalogue/picker';
 import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
 import { updateProfile } from '@/lib/settings/storage.adapter';
-import { catalogueAge } from './words';
+import { catalogueAge } from '@/components/i18n/problems';
+import { useWords } from '@/components/i18n/words';
 
 interface ModelPickerProps {
   catalogue: Catalogue;
@@ -26,14 +27,15 @@ interface ModelPickerProps {
 
 /** What the gateway states about a model, as small badges (nothing where it says nothing). */
 export function CapabilityBadges({ row }: { row: PickerRow }) {
+  const w = useWords();
   const c = row.model?.capabilities;
-  if (row.model === undefined) return <Badge tone="warning">not in the catalogue</Badge>;
+  if (row.model === undefined) return <Badge tone="warning">{w.t('picker.notInCatalogue')}</Badge>;
   return (
     <>
-      {c?.imageInput === true && <Badge tone="accent" title="Takes images"><Eye aria-hidden />vision</Badge>}
-      {c?.reasoning === true && <Badge tone="accent" title="Reasons before answering"><Brain aria-hidden />reasoning</Badge>}
-      {c?.tools === true && <Badge tone="accent" title="Calls tools"><Wrench aria-hidden />tools</Badge>}
-      {row.model.preferredApi === 'responses' && <Badge>Responses</Badge>}
+      {c?.imageInput === true && <Badge tone="accent" title={w.t('picker.badge.visionTitle')}><Eye aria-hidden />{w.t('picker.badge.vision')}</Badge>}
+      {c?.reasoning === true && <Badge tone="accent" title={w.t('picker.badge.reasoningTitle')}><Brain aria-hidden />{w.t('picker.badge.reasoning')}</Badge>}
+      {c?.tools === true && <Badge tone="accent" title={w.t('picker.badge.toolsTitle')}><Wrench aria-hidden />{w.t('picker.badge.tools')}</Badge>}
+      {row.model.preferredApi === 'responses' && <Badge>{w.t('picker.badge.responses')}</Badge>}
     </>
   );
 }
@@ -55,7 +57,8 @@ function Row({ row, favourite }: { row: PickerRow; favourite: boolean }) {
  * The model picker of every surface: a combobox named "Model" over the whole catalogue,
  * starred models first, then recent ones; Ctrl+S stars the highlighted model.
  */
-export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label = 'Model' }: ModelPickerProps) {
+export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label }: ModelPickerProps) {
+  const w = useWords();
   const index = useMemo(() => new CatalogueIndex(catalogue.models), [catalogue.models]);
   const byId = useMemo(() => new Map(catalogue.models.map((m) => [m.id, m])), [catalogue.models]);
   const favourites = useMemo(() => new Set(profile.favouriteModels ?? []), [profile.favouriteModels]);
@@ -76,25 +79,25 @@ export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value
   return (
     <div className="model-picker flex min-w-0 max-w-[26rem] flex-1 items-center gap-1">
       <Combobox<PickerRow>
-        label={label}
+        label={label ?? w.t('picker.label')}
         className={cx('flex-1', !listed && '[&_input]:border-warning')}
         display={value ?? ''}
-        placeholder={catalogue.loading ? 'Loading models…' : 'Choose a model'}
+        placeholder={catalogue.loading ? w.t('picker.loading') : w.t('picker.choose')}
         search={search}
         itemKey={(row) => row.id}
         renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} />}
-        itemLabel={(row) => `${row.id}${favourites.has(row.id) ? ' (starred)' : ''}${row.model === undefined ? ' (not in the catalogue)' : ''}`}
+        itemLabel={(row) => `${row.id}${favourites.has(row.id) ? ` (${w.t('picker.starred')})` : ''}${row.model === undefined ? ` (${w.t('picker.notInCatalogue')})` : ''}`}
         onSelect={(row) => onChange(row.id)}
         onItemKey={onItemKey}
-        emptyText={catalogue.models.length === 0 ? 'No models yet: refresh the catalogue.' : 'No model matches.'}
-        footer={<>{catalogue.models.length.toLocaleString()} models · {catalogueAge(catalogue.fetchedAt)} · Ctrl+S stars the highlighted model</>}
+        emptyText={catalogue.models.length === 0 ? w.t('picker.noModels') : w.t('picker.noMatch')}
+        footer={<>{w.plural('picker.count', catalogue.models.length)} · {catalogueAge(w, catalogue.fetchedAt)} · {w.t('picker.starHint')}</>}
         inputRef={inputRef}
       />
       {!compact && (
         <IconButton
           size="sm"
-          label="Refresh models"
-          tip={`Refresh models (${catalogueAge(catalogue.fetchedAt)})`}
+          label={w.t('picker.refresh')}
+          tip={w.t('picker.refreshTip', { age: catalogueAge(w, catalogue.fetchedAt) })}
           icon={<RefreshCw aria-hidden className={catalogue.loading ? 'animate-spin motion-reduce:animate-none' : undefined} />}
           disabled={catalogue.loading}
           onClick={() => void catalogue.refresh()}

@@ -11,8 +11,7 @@ import { Waypoints } from 'lucide-react';
 import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
-
-const NAMES: Record<'chat', string> = { chat: 'Chat' };
+import { useWords } from '@/components/i18n/words';
 
 /**
  * The full-tab chat page: the conversation named in the address (`?conversation=`, as "open
@@ -20,6 +19,8 @@ const NAMES: Record<'chat', string> = { chat: 'Chat' };
  */
 export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> }) {
   const parsed = useSettings();
+  const w = useWords();
+  const name = w.t('chatPage.name');
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
@@ -40,23 +41,23 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
     history.replaceState(null, '', url);
   };
 
-  if (parsed === undefined || !restored) return <main aria-label={NAMES[surface]} aria-busy="true" className="h-screen" />;
+  if (parsed === undefined || !restored) return <main aria-label={name} aria-busy="true" className="h-screen" />;
   const profile = activeProfile(parsed.settings);
   return (
     <div className="flex h-screen">
       {/* The conversation rail: every conversation, the open one marked. */}
       {parsed.ok && profile !== undefined && (
-        <nav aria-label="Conversations" className="hidden w-72 shrink-0 flex-col border-r border-line bg-surface md:flex">
+        <nav aria-label={w.t('conversations.label')} className="hidden w-72 shrink-0 flex-col border-r border-line bg-surface md:flex">
           <div className="flex h-[45px] shrink-0 items-center gap-2 border-b border-line px-3">
             <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-3.5" /></span>
-            <span className="text-sm font-semibold">Gateway Chat</span>
+            <span className="text-sm font-semibold">{w.t('app.name')}</span>
           </div>
           <ConversationList activeId={conversationId} onOpen={change} onNew={() => change(undefined)} />
         </nav>
       )}
-      <main aria-label={NAMES[surface]} className={`${surface} flex min-w-0 flex-1 flex-col`}>
-        <h1 className="sr-only">Gateway Chat: {NAMES[surface]}</h1>
-        {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
+      <main aria-label={name} className={`${surface} flex min-w-0 flex-1 flex-col`}>
+        <h1 className="sr-only">{w.t('chatPage.heading')}</h1>
+        {!parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
           ? <NoGateway />
           : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} />}
       </main>

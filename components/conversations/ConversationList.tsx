@@ -11,29 +11,30 @@ import { conversationStore } from '@/components/data';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { VirtualList } from '@/components/VirtualList';
 import type { Conversation } from '@/lib/conversations/records';
+import type { Words } from '@/lib/i18n/messages';
 import { storeProblem, type DeletedConversation, type StoreProblem } from '@/lib/conversations/store';
 import { askBackground } from '@/lib/protocol/background.adapter';
+import { useWords } from '@/components/i18n/words';
 
 const UNDO_MS = 10_000;
 const FIRST_SCREEN = 40;
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
-
-/** "just now", "5 min. ago", "yesterday", then the date. */
-export function relativeTime(time: number, now = Date.now()): string {
+/** "just now", "5 min. ago", "yesterday", then the date: in the interface's language. */
+export function relativeTime(w: Words, time: number, now = Date.now()): string {
+  const relative = new Intl.RelativeTimeFormat(w.locale, { numeric: 'auto', style: 'short' });
   const minutes = Math.round((now - time) / 60_000);
-  if (minutes < 1) return 'just now';
+  if (minutes < 1) return w.t('conversations.justNow');
   if (minutes < 60) return relative.format(-minutes, 'minute');
   const hours = Math.round(minutes / 60);
   if (hours < 24) return relative.format(-hours, 'hour');
   const days = Math.round(hours / 24);
-  return days < 7 ? relative.format(-days, 'day') : new Date(time).toLocaleDateString();
+  return days < 7 ? relative.format(-days, 'day') : new Date(time).toLocaleDateString(w.locale);
 }
 
-const REPLY_STATE: Partial<Record<NonNullable<Conversation['replyStatus']>, { label: string; tone: 'accent' | 'warning' | 'danger' }>> = {
-  streaming: { label: 'streaming', tone: 'accent' },
-  interrupted: { label: 'interrupted', tone: 'warning' },
-  error: { label: 'failed', tone: 'danger' },
+const REPLY_STATE: Partial<Record<NonNullable<Conversation['replyStatus']>, 'accent' | 'warning' | 'danger'>> = {
+  streaming: 'accent',
+  interrupted: 'warning',
+  error: 'danger',
 };
 
 interface RowProps {
@@ -46,39 +47,41 @@ interface RowProps {
 }
 
 const ConversationRow = memo(function ConversationRow({ conversation, modelWithdrawn, active, onOpen, onDelete }: RowProps) {
+  const w = useWords();
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(conversation.title);
+  const shownTitle = conversation.title === '' ? w.t('conversations.untitled') : conversation.title;
   const save = (): void => {
     void conversationStore().renameConversation(conversation.id, title);
     setRenaming(false);
   };
-  const state = conversation.replyStatus === undefined ? undefined : REPLY_STATE[conversation.replyStatus];
+  const tone = conversation.replyStatus === undefined ? undefined : REPLY_STATE[conversation.replyStatus];
   return (
-    <div role="listitem" aria-label={conversation.title} aria-current={active ? 'true' : undefined} className={cx('conversation-row group mx-1 my-0.5 rounded-md px-2.5 py-2', active ? 'bg-accent-soft' : 'hover:bg-surface-2')}>
+    <div role="listitem" aria-label={shownTitle} aria-current={active ? 'true' : undefined} className={cx('conversation-row group mx-1 my-0.5 rounded-md px-2.5 py-2', active ? 'bg-accent-soft' : 'hover:bg-surface-2')}>
       {renaming
         ? (
           <form onSubmit={(e) => { e.preventDefault(); save(); }} className="flex items-center gap-1.5">
-            <Input aria-label="Conversation title" className="h-8" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') setRenaming(false); }} />
-            <Button size="sm" variant="primary" type="submit">Save title</Button>
-            <Button size="sm" onClick={() => setRenaming(false)}>Cancel</Button>
+            <Input aria-label={w.t('conversations.titleField')} className="h-8" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') setRenaming(false); }} />
+            <Button size="sm" variant="primary" type="submit">{w.t('conversations.saveTitle')}</Button>
+            <Button size="sm" onClick={() => setRenaming(false)}>{w.t('common.cancel')}</Button>
           </form>
         )
         : (
           <div className="flex items-start gap-1">
-            <button type="button" className="conversation-title min-w-0 flex-1 cursor-pointer truncate text-left text-sm font-medium text-fg hover:text-accent focus-visible:outline-2 focus-visible:outline-ring rounded-sm" onClick={() => onOpen(conversation.id)} title={conversation.title}>{conversation.title}</button>
-            <span className="shrink-0 text-2xs text-muted">{relativeTime(conversation.updatedAt)}</span>
+            <button type="button" className="conversation-title min-w-0 flex-1 cursor-pointer truncate text-left text-sm font-medium text-fg hover:text-accent focus-visible:outline-2 focus-visible:outline-ring rounded-sm" onClick={() => onOpen(conversation.id)} title={shownTitle}>{shownTitle}</button>
+            <span className="shrink-0 text-2xs text-muted">{relativeTime(w, conversation.updatedAt)}</span>
           </div>
         )}
       <div className="mt-1 flex min-w-0 flex-wrap items-center gap-1.5 text-2xs text-muted">
         <span className="max-w-40 truncate">{conversation.model}</span>
-        {state !== undefined && <Badge tone={state.tone}>{state.label}</Badge>}
-        {modelWithdrawn && <Badge tone="warning" title="Not in the gateway's catalogue any more: copy the ID again, or pick another model">model withdrawn</Badge>}
+        {tone !== undefined && conversation.replyStatus !== undefined && <Badge tone={tone}>{w.t(`conversations.state.${conversation.replyStatus}`)}</Badge>}
+        {modelWithdrawn && <Badge tone="warning" title={w.t('conversations.withdrawnTitle')}>{w.t('conversations.withdrawn')}</Badge>}
         {conversation.source !== undefined && <span className="inline-flex min-w-0 max-w-48 items-center gap-1 truncate" title={conversation.source.url}><Globe aria-hidden className="size-3 shrink-0" /><span className="truncate">{conversation.source.title}</span></span>}
         {!renaming && (
           <span className="ml-auto flex gap-0.5 opacity-80 group-hover:opacity-100">
-            <Button size="sm" variant="ghost" className="h-6 px-2" onClick={() => onOpen(conversation.id)}>Open</Button>
-            <IconButton size="sm" className="!size-6" label="Rename" icon={<Pencil aria-hidden />} onClick={() => { setTitle(conversation.title); setRenaming(true); }} />
-            <IconButton size="sm" className="!size-6" label="Delete" icon={<Trash2 aria-hidden />} onClick={() => onDelete(conversation)} />
+            <Button size="sm" variant="ghost" className="h-6 px-2" onClick={() => onOpen(conversation.id)}>{w.t('conversations.open')}</Button>
+            <IconButton size="sm" className="!size-6" label={w.t('conversations.rename')} icon={<Pencil aria-hidden />} onClick={() => { setTitle(conversation.title); setRenaming(true); }} />
+            <IconButton size="sm" className="!size-6" label={w.t('conversations.delete')} icon={<Trash2 aria-hidden />} onClick={() => onDelete(conversation)} />
           </span>
         )}
       </div>
@@ -96,6 +99,7 @@ interface ConversationListProps {
 
 /** Every conversation from every surface, newest first, kept current as any surface writes. */
 export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: ConversationListProps) {
+  const w = useWords();
   const [conversations, setConversations] = useState<Conversation[] | undefined>();
   const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
   const [complete, setComplete] = useState(false);
@@ -148,29 +152,29 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
   };
 
   return (
-    <section className="conversations flex min-h-0 flex-1 flex-col" aria-label="Conversations">
+    <section className="conversations flex min-h-0 flex-1 flex-col" aria-label={w.t('conversations.label')}>
       <div className="flex shrink-0 items-center gap-2 px-3 py-2">
-        <Button size="sm" variant="primary" onClick={onNew}><MessageSquarePlus aria-hidden />New chat</Button>
-        <p aria-label="Conversation count" className="ml-auto text-xs text-muted">{conversations === undefined ? 'Loading…' : `${list.length}${complete ? '' : '+'} ${list.length === 1 && complete ? 'conversation' : 'conversations'}`}</p>
+        <Button size="sm" variant="primary" onClick={onNew}><MessageSquarePlus aria-hidden />{w.t('chat.newChat')}</Button>
+        <p aria-label={w.t('conversations.countLabel')} className="ml-auto text-xs text-muted">{conversations === undefined ? w.t('common.loading') : complete ? w.plural('conversations.count', list.length) : w.t('conversations.countAtLeast', { count: list.length })}</p>
       </div>
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden">
         {problem !== undefined && <StoreProblemCallout {...problem} />}
         <UnreadableNote count={unreadable} what="conversations" />
         {deleted !== undefined && (
           <p role="status" className="undo flex items-center gap-2 rounded-md bg-surface-2 px-3 py-1.5 text-sm">
-            <span className="min-w-0 flex-1 truncate">Deleted “{deleted.conversation.title}”.</span>
-            <Button size="sm" onClick={undo}>Undo</Button>
+            <span className="min-w-0 flex-1 truncate">{w.t('conversations.deleted', { title: deleted.conversation.title })}</span>
+            <Button size="sm" onClick={undo}>{w.t('conversations.undo')}</Button>
           </p>
         )}
       </div>
-      {conversations === undefined && <SkeletonRows rows={4} label="Loading conversations" />}
+      {conversations === undefined && <SkeletonRows rows={4} label={w.t('conversations.loading')} />}
       {conversations !== undefined && list.length === 0 && problem === undefined && (
-        <EmptyState icon={<MessagesSquare aria-hidden />} title="No conversations yet">
-          <p>Chats from the popup, the side panel, right-click actions and this page all appear here.</p>
+        <EmptyState icon={<MessagesSquare aria-hidden />} title={w.t('conversations.empty')}>
+          <p>{w.t('conversations.emptyText')}</p>
         </EmptyState>
       )}
       <VirtualList
-        label="Conversation list"
+        label={w.t('conversations.list')}
         items={list}
         estimateSize={64}
         itemKey={(c) => c.id}

@@ -50,7 +50,7 @@ export function useCatalogue(profile: Profile | undefined): Catalogue {
       await saveCatalogue(profileId, baseUrl, list);
     } catch (e) {
       if (controller.signal.aborted) return;
-      const error = storedError(e instanceof GatewayError ? e : new GatewayError({ kind: 'bad_response', url: `${baseUrl}/models`, detail: String(e) }), apiKey);
+      const error = storedError(e instanceof GatewayError ? e : new GatewayError({ kind: 'bad_response', url: `${baseUrl}/models`, detail: { code: 'internal', text: String(e) } }), apiKey);
       setFetched((before) => ({ key, models: before?.key === key ? before.models : [], fetchedAt: before?.key === key ? before.fetchedAt : undefined, error }));
     } finally {
       if (current.current === controller) {

@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } from '@/lib/conversations/records';
 import { storeProblem, type ConversationStore, type StoreProblem } from '@/lib/conversations/store';
 import { watchRuns } from '@/lib/protocol/background.adapter';
-import type { RunEvent } from '@/lib/runs/run-manager';
+import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
 
 interface LiveRun {
   text: string;
@@ -19,7 +19,7 @@ export interface ConversationView {
   /** The reply still streaming, if any. */
   streaming: Message | undefined;
   /** Set when a reply could not be saved (full disk): shown, text kept on screen. */
-  saveError: string | undefined;
+  saveError: SaveFailure | undefined;
   /** The database could not be read: shown with what to do, instead of an empty conversation. */
   storeError: { problem: StoreProblem; detail: string } | undefined;
   /** Messages that could not be read (damaged, or written by a newer version). */
@@ -39,7 +39,7 @@ export function useConversation(store: ConversationStore, conversationId: string
   const [saved, setSaved] = useState<{ id: string; messages: Message[]; unreadable: number }>();
   const [storeError, setStoreError] = useState<{ id: string; problem: StoreProblem; detail: string }>();
   const [live, setLive] = useState<{ id: string; runs: ReadonlyMap<string, LiveRun> }>();
-  const [saveError, setSaveError] = useState<{ id: string; text: string }>();
+  const [saveError, setSaveError] = useState<{ id: string; failure: SaveFailure }>();
 
   useEffect(() => {
     if (conversationId === undefined) return;
@@ -66,7 +66,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       } else {
         const { status, error, usage, finishReason } = event;
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
-        if (event.saveError !== undefined) setSaveError({ id: conversationId, text: event.saveError });
+        if (event.saveError !== undefined) setSaveError({ id: conversationId, failure: event.saveError });
       }
       // A reply's first words are shown at once (whether a delta or the snapshot of a run
       // that began before this page watched it brings them); after them, at most one update a
@@ -127,7 +127,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       conversation: mine(conversation)?.value,
       messages,
       streaming: messages.find((m) => m.status === 'streaming'),
-      saveError: mine(saveError)?.text,
+      saveError: mine(saveError)?.failure,
       storeError: mine(storeError),
       unreadable: mine(saved)?.unreadable ?? 0,
       storedIds,

@@ -5,28 +5,31 @@ import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { defaultSettings, type Profile } from '@/lib/settings/schema';
 import { saveSettings } from '@/lib/settings/storage.adapter';
+import { settingsSaveText } from '@/components/i18n/problems';
+import { useWords } from '@/components/i18n/words';
 
 /** First run: what a gateway is, where the key is, paste to import; ends connected. */
 export default function FirstRun({ onConnected }: { onConnected(models: number | undefined): void }) {
+  const w = useWords();
   const save = async (profile: Profile): Promise<string | undefined> => {
     const result = await saveSettings({ ...defaultSettings(), profiles: [profile], activeProfileId: profile.id });
-    return result.ok ? undefined : result.message;
+    return result.ok ? undefined : settingsSaveText(w, result);
   };
   return (
-    <main aria-label="Set up" className="popup first-run flex max-h-[600px] w-[400px] flex-col overflow-y-auto">
+    <main aria-label={w.t('firstRun.label')} className="popup first-run flex max-h-[600px] w-[400px] flex-col overflow-y-auto">
       <header className="flex items-start gap-3 border-b border-line bg-surface px-4 py-4">
         <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-accent text-accent-fg"><Waypoints className="size-5" /></span>
         <div>
-          <h1 className="text-lg font-semibold">Connect your gateway</h1>
-          <p className="text-xs text-muted">A gateway (new-api, one-api, OpenRouter, …) serves many models behind one address and one API key.</p>
+          <h1 className="text-lg font-semibold">{w.t('firstRun.title')}</h1>
+          <p className="text-xs text-muted">{w.t('firstRun.what')}</p>
         </div>
       </header>
       <div className="flex flex-col gap-4 px-4 py-4">
-        <Callout tone="info" title={<span className="inline-flex items-center gap-1.5"><KeyRound aria-hidden className="size-4" />Where is my key?</span>}>
-          <p>On your gateway's site, open <b>Keys</b> (令牌) and click <b>Use Key</b> or copy a key. Paste whatever it gives you below: the key stays in this browser and goes only to that address.</p>
+        <Callout tone="info" title={<span className="inline-flex items-center gap-1.5"><KeyRound aria-hidden className="size-4" />{w.t('firstRun.whereKey')}</span>}>
+          <p>{w.t('firstRun.whereKeyText')}</p>
         </Callout>
         <ConnectionForm onSave={save} onSaved={(_, models) => onConnected(models)} />
-        <p><Button variant="link" size="sm" onClick={() => void browser.runtime.openOptionsPage()}>Open the full settings</Button></p>
+        <p><Button variant="link" size="sm" onClick={() => void browser.runtime.openOptionsPage()}>{w.t('firstRun.fullSettings')}</Button></p>
       </div>
     </main>
   );

@@ -12,9 +12,8 @@ import { IconButton } from '@/components/ui/IconButton';
 import { activeProfile } from '@/lib/settings/schema';
 import { currentWindowId, openInSidePanel, openInTab } from '@/lib/surfaces/open.adapter';
 import { browser } from 'wxt/browser';
+import { useWords } from '@/components/i18n/words';
 
-/** The prompt a new user is offered once connected: short, and shows streaming at once. */
-const FIRST_PROMPTS = ['Say hello and tell me in two sentences what you can help me with.'];
 
 /** Only a new user needs the setup form: its code is fetched only then. */
 const FirstRun = lazy(() => import('./FirstRun'));
@@ -22,6 +21,7 @@ const FirstRun = lazy(() => import('./FirstRun'));
 /** The popup: quick chat in the most recent popup conversation, or the first-run setup. */
 export function PopupApp() {
   const parsed = useSettings();
+  const w = useWords();
   const [conversationId, setConversationId] = useState<string | undefined>();
   const [restored, setRestored] = useState(false);
   const [windowId, setWindowId] = useState<number | undefined>();
@@ -43,22 +43,22 @@ export function PopupApp() {
     return () => clearTimeout(idle);
   }, []);
 
-  if (parsed === undefined || !restored) return <main aria-label="Quick chat" aria-busy="true" className="popup h-[600px] w-[400px]" />;
-  if (!parsed.ok) return <main aria-label="Quick chat" className="popup w-[400px]"><SettingsProblem message={parsed.message} /></main>;
+  if (parsed === undefined || !restored) return <main aria-label={w.t('popup.label')} aria-busy="true" className="popup h-[600px] w-[400px]" />;
+  if (!parsed.ok) return <main aria-label={w.t('popup.label')} className="popup w-[400px]"><SettingsProblem problem={parsed.problem} params={parsed.params} /></main>;
   const profile = activeProfile(parsed.settings);
   if (profile === undefined) {
     return (
-      <Suspense fallback={<main aria-label="Set up" aria-busy="true" className="popup h-[600px] w-[400px]" />}>
+      <Suspense fallback={<main aria-label={w.t('firstRun.label')} aria-busy="true" className="popup h-[600px] w-[400px]" />}>
         <FirstRun onConnected={(models) => setConnected({ models })} />
       </Suspense>
     );
   }
 
   return (
-    <main aria-label="Quick chat" className="popup flex h-[600px] w-[400px] flex-col">
+    <main aria-label={w.t('popup.label')} className="popup flex h-[600px] w-[400px] flex-col">
       {connected !== undefined && conversationId === undefined && (
         <p role="status" className="flex shrink-0 items-center gap-1.5 bg-success-soft px-3 py-1.5 text-xs font-medium text-success">
-          Connected{connected.models !== undefined ? ` · ${connected.models} models` : ''}
+          {connected.models !== undefined ? w.plural('popup.connectedModels', connected.models) : w.t('popup.connected')}
         </p>
       )}
       <ChatView
@@ -67,12 +67,12 @@ export function PopupApp() {
         profiles={parsed.settings.profiles}
         conversationId={conversationId}
         onConversationChange={setConversationId}
-        suggestions={connected !== undefined ? FIRST_PROMPTS : []}
+        suggestions={connected !== undefined ? [w.t('popup.firstPrompt')] : []}
         actions={
           <>
-            <IconButton size="sm" label="Continue in side panel" icon={<PanelRight aria-hidden />} onClick={() => void openInSidePanel(conversationId, windowId)} />
-            <IconButton size="sm" label="Open in a tab" icon={<AppWindow aria-hidden />} onClick={() => void openInTab(conversationId)} />
-            <IconButton size="sm" label="Settings" icon={<SettingsIcon aria-hidden />} onClick={() => void browser.runtime.openOptionsPage()} />
+            <IconButton size="sm" label={w.t('popup.continueInPanel')} icon={<PanelRight aria-hidden />} onClick={() => void openInSidePanel(conversationId, windowId)} />
+            <IconButton size="sm" label={w.t('popup.openInTab')} icon={<AppWindow aria-hidden />} onClick={() => void openInTab(conversationId)} />
+            <IconButton size="sm" label={w.t('popup.settings')} icon={<SettingsIcon aria-hidden />} onClick={() => void browser.runtime.openOptionsPage()} />
             <SurfaceMenu settings={parsed.settings} />
           </>
         }

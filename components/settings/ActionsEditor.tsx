@@ -9,9 +9,10 @@ import { Input, Textarea } from '@/components/ui/Input';
 import { Switch } from '@/components/ui/Switch';
 import { cx } from '@/components/ui/cx';
 import { Section } from './Section';
-import { ActionSchema, DEFAULT_ACTIONS, type Action } from '@/lib/actions/schema';
+import { ActionSchema, actionWords, defaultActions, type Action } from '@/lib/actions/schema';
 import { newId } from '@/lib/conversations/store';
 import type { Settings } from '@/lib/settings/schema';
+import { useWords } from '@/components/i18n/words';
 
 interface ActionsEditorProps {
   settings: Settings;
@@ -25,23 +26,28 @@ function ActionFields({ action, index, onChange, onRemove }: {
   onChange(action: Action): void;
   onRemove(): void;
 }) {
+  const w = useWords();
   const problem = ActionSchema.safeParse(action);
+  // A shipped action shows its words in the current language; editing them makes them the user's.
+  const own = actionWords(action, w);
+  const edit = (field: 'name' | 'template', value: string): void => onChange({ ...action, ...own, [field]: value, preset: undefined });
+  const issue = problem.success ? undefined : problem.error.issues[0]?.message;
   return (
-    <fieldset className="action flex min-w-0 flex-1 flex-col gap-4" aria-label={`Action ${index + 1}`}>
-      <legend className="sr-only">{action.name.trim() === '' ? `Action ${index + 1}` : action.name}</legend>
-      <Field label="Enabled" inline>
+    <fieldset className="action flex min-w-0 flex-1 flex-col gap-4" aria-label={w.t('actionsEditor.action', { n: index + 1 })}>
+      <legend className="sr-only">{own.name.trim() === '' ? w.t('actionsEditor.action', { n: index + 1 }) : own.name}</legend>
+      <Field label={w.t('actionsEditor.enabled')} inline>
         {(control) => <Switch {...control} checked={action.enabled} onCheckedChange={(enabled) => onChange({ ...action, enabled })} />}
       </Field>
-      <Field label="Action name">
-        {(control) => <Input {...control} value={action.name} onChange={(e) => onChange({ ...action, name: e.target.value })} />}
+      <Field label={w.t('actionsEditor.name')}>
+        {(control) => <Input {...control} value={own.name} onChange={(e) => edit('name', e.target.value)} />}
       </Field>
-      <Field label="Prompt template" hint="{{selection}} is required; {{title}}, {{url}} and {{language}} are filled in too." error={problem.success ? undefined : problem.error.issues[0]?.message}>
-        {(control) => <Textarea {...control} rows={5} className="font-mono text-xs" value={action.template} onChange={(e) => onChange({ ...action, template: e.target.value })} />}
+      <Field label={w.t('actionsEditor.template')} hint={w.t('actionsEditor.templateHint')} error={issue === undefined ? undefined : w.t(`actionsEditor.check.${issue as 'name_empty' | 'name_long' | 'template_no_selection'}`)}>
+        {(control) => <Textarea {...control} rows={5} className="font-mono text-xs" value={own.template} onChange={(e) => edit('template', e.target.value)} />}
       </Field>
-      <Field label="Model for this action (empty: the right-click model)">
-        {(control) => <Input {...control} value={action.model ?? ''} placeholder="The right-click model" onChange={(e) => onChange({ ...action, model: e.target.value.trim() === '' ? undefined : e.target.value.trim() })} />}
+      <Field label={w.t('actionsEditor.model')}>
+        {(control) => <Input {...control} value={action.model ?? ''} placeholder={w.t('actionsEditor.modelPlaceholder')} onChange={(e) => onChange({ ...action, model: e.target.value.trim() === '' ? undefined : e.target.value.trim() })} />}
       </Field>
-      <div><Button size="sm" variant="danger" onClick={onRemove}><Trash2 aria-hidden />Remove action</Button></div>
+      <div><Button size="sm" variant="danger" onClick={onRemove}><Trash2 aria-hidden />{w.t('actionsEditor.remove')}</Button></div>
     </fieldset>
   );
 }
@@ -52,6 +58,7 @@ function ActionFields({ action, index, onChange, onRemove }: {
  * and the shortcut's action.
  */
 export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
+  const w = useWords();
   const [actions, setActions] = useState<Action[]>(settings.actions);
   const [language, setLanguage] = useState(settings.language ?? '');
   const [limit, setLimit] = useState(String(settings.largeSelection.maxTokens));
@@ -73,8 +80,13 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
     if (shown === i) setSelected(i + by);
   };
   const add = (): void => {
-    setActions((now) => [...now, { id: newId(), name: 'New action', template: 'Do this with the text below.\n\n{{selection}}', enabled: true }]);
+    setActions((now) => [...now, { id: newId(), name: w.t('actionsEditor.newName'), template: w.t('actionsEditor.newTemplate'), enabled: true }]);
     setSelected(actions.length);
+  };
+
+  const nameOf = (action: Action, i: number): string => {
+    const name = actionWords(action, w).name.trim();
+    return name === '' ? w.t('actionsEditor.action', { n: i + 1 }) : name;
   };
 
   const save = async (): Promise<void> => {
@@ -85,37 +97,37 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
       ...(language.trim() === '' ? { language: undefined } : { language: language.trim() }),
       largeSelection: { maxTokens: limitNumber },
     });
-    setNote(failure === undefined ? { ok: true, text: 'Actions saved; the right-click menu is updated.' } : { ok: false, text: failure });
+    setNote(failure === undefined ? { ok: true, text: w.t('actionsEditor.saved') } : { ok: false, text: failure });
   };
 
   return (
-    <Section id="actions" title="Right-click actions" intro="The selected text is sent as quoted material in your message, never as instructions. The first enabled action is the menu's top entry and runs with Alt+Shift+S.">
+    <Section id="actions" title={w.t('options.section.actions')} intro={w.t('actionsEditor.intro')}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Answer language (empty: the browser's)">
-            {(control) => <Input {...control} value={language} placeholder="e.g. English, Français, 中文" onChange={(e) => setLanguage(e.target.value)} />}
+          <Field label={w.t('actionsEditor.language')}>
+            {(control) => <Input {...control} value={language} placeholder={w.t('actionsEditor.languagePlaceholder')} onChange={(e) => setLanguage(e.target.value)} />}
           </Field>
-          <Field label="Selection limit (tokens)" error={limitOk ? undefined : 'The limit must be a whole number from 500 to 1,000,000 tokens.'}>
+          <Field label={w.t('actionsEditor.limit')} error={limitOk ? undefined : w.t('actionsEditor.limitError', { min: 500, max: 1_000_000 })}>
             {(control) => <Input {...control} type="number" min={500} max={1_000_000} value={limit} onChange={(e) => setLimit(e.target.value)} />}
           </Field>
         </div>
         <div className="flex flex-col gap-4 border-t border-line pt-4 md:flex-row">
           <div className="flex w-full shrink-0 flex-col gap-2 md:w-60">
-            <ol aria-label="Actions" className="flex flex-col gap-1">
+            <ol aria-label={w.t('actionsEditor.list')} className="flex flex-col gap-1">
               {actions.map((action, i) => (
                 <li key={action.id} className={cx('flex items-center gap-1 rounded-md border pl-1', i === shown ? 'border-accent bg-accent-soft' : 'border-line')}>
                   <button type="button" aria-current={i === shown ? 'true' : undefined} onClick={() => setSelected(i)} className="min-w-0 flex-1 cursor-pointer truncate rounded-sm px-2 py-1.5 text-left text-sm focus-visible:outline-2 focus-visible:outline-ring">
-                    <span className="mr-1.5 text-muted">{i + 1}.</span>{action.name.trim() === '' ? `Action ${i + 1}` : action.name}
-                    {!action.enabled && <Badge tone="muted" className="ml-1.5">off</Badge>}
-                    {!ActionSchema.safeParse(action).success && <Badge tone="danger" className="ml-1.5">fix</Badge>}
+                    <span className="mr-1.5 text-muted">{i + 1}.</span>{nameOf(action, i)}
+                    {!action.enabled && <Badge tone="muted" className="ml-1.5">{w.t('actionsEditor.off')}</Badge>}
+                    {!ActionSchema.safeParse(action).success && <Badge tone="danger" className="ml-1.5">{w.t('actionsEditor.fix')}</Badge>}
                   </button>
-                  <IconButton size="sm" label={`Move ${action.name || `action ${i + 1}`} up`} icon={<ArrowUp aria-hidden />} disabled={i === 0} onClick={() => move(i, -1)} />
-                  <IconButton size="sm" label={`Move ${action.name || `action ${i + 1}`} down`} icon={<ArrowDown aria-hidden />} disabled={i === actions.length - 1} onClick={() => move(i, 1)} />
+                  <IconButton size="sm" label={w.t('actionsEditor.moveUp', { name: nameOf(action, i) })} icon={<ArrowUp aria-hidden />} disabled={i === 0} onClick={() => move(i, -1)} />
+                  <IconButton size="sm" label={w.t('actionsEditor.moveDown', { name: nameOf(action, i) })} icon={<ArrowDown aria-hidden />} disabled={i === actions.length - 1} onClick={() => move(i, 1)} />
                 </li>
               ))}
             </ol>
             <div className="flex flex-wrap gap-2">
-              <Button size="sm" onClick={add}><Plus aria-hidden />Add action</Button>
-              <Button size="sm" variant="ghost" onClick={() => { setActions(DEFAULT_ACTIONS.map((a) => ({ ...a }))); setSelected(0); }}><RotateCcw aria-hidden />Restore the default actions</Button>
+              <Button size="sm" onClick={add}><Plus aria-hidden />{w.t('actionsEditor.add')}</Button>
+              <Button size="sm" variant="ghost" onClick={() => { setActions(defaultActions()); setSelected(0); }}><RotateCcw aria-hidden />{w.t('actionsEditor.restore')}</Button>
             </div>
           </div>
           {actions[shown] !== undefined && (
@@ -123,7 +135,7 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
           )}
         </div>
         <div className="flex items-center gap-3 border-t border-line pt-4">
-          <Button variant="primary" disabled={!valid || !limitOk} onClick={() => void save()}>Save actions</Button>
+          <Button variant="primary" disabled={!valid || !limitOk} onClick={() => void save()}>{w.t('actionsEditor.save')}</Button>
           {note !== undefined && (note.ok ? <p role="status" className="text-sm text-success">{note.text}</p> : <Callout role="alert" tone="danger">{note.text}</Callout>)}
         </div>
     </Section>

@@ -16,6 +16,9 @@ import type { Profile } from '@/lib/settings/schema';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { saveCatalogue } from '@/lib/settings/storage.adapter';
 import { firstChatModel } from '@/lib/catalogue/filter';
+import { useWords } from '@/components/i18n/words';
+import { addressProblemText, importProblemText, importSourceText, keyIssueText } from '@/components/i18n/problems';
+import type { Words } from '@/lib/i18n/messages';
 
 interface ConnectionFormProps {
   /** The profile being edited; a new one when absent. */
@@ -52,9 +55,11 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
   const [apiStyle, setApiStyle] = useState<ApiStyle>(profile?.apiStyle ?? 'chat');
   const [reveal, setReveal] = useState(false);
   const [pasted, setPasted] = useState('');
-  const [imported, setImported] = useState<{ ok: boolean; text: string; warning?: string } | undefined>();
+  const w = useWords();
+  // Notes keep their facts and are worded at render, so a language change re-words them.
+  const [imported, setImported] = useState<{ ok: boolean; text: (w: Words) => string; warning?: (w: Words) => string } | undefined>();
   const [test, setTest] = useState<TestState>({ state: 'idle' });
-  const [saveNote, setSaveNote] = useState<{ ok: boolean; text: string } | undefined>();
+  const [saveNote, setSaveNote] = useState<{ ok: boolean; text: (w: Words) => string } | undefined>();
 
   const resolved = address.trim() === '' ? undefined : tryResolveGatewayAddress(address);
   const origin = resolved?.ok === true ? originOf(resolved.baseUrl) : undefined;
@@ -89,7 +94,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
   const doImport = (): void => {
     const result = importConnection(pasted);
     if (!result.ok) {
-      setImported({ ok: false, text: result.message });
+      setImported({ ok: false, text: (words) => importProblemText(words, result.problem, result.params) });
       return;
     }
     const found = result.found;
@@ -102,12 +107,22 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     } else if (foundOrigin !== undefined && key !== '' && keyFor !== foundOrigin) {
       // An address without a key: the key in the field belongs to another gateway.
       setKey('');
-      setKeyCleared({ from: keyFor ?? origin ?? 'the previous address', to: foundOrigin });
+      setKeyCleared({ from: keyFor ?? origin ?? '', to: foundOrigin });
     }
     if (name === '' && found.siteUrl !== undefined) setName(new URL(found.siteUrl).host);
-    const parts = [found.baseUrl !== undefined ? `address ${found.baseUrl}` : undefined, found.apiKey !== undefined ? `key ${maskApiKey(found.apiKey)}` : undefined].filter(Boolean);
-    const missing = found.baseUrl === undefined ? ' No address was in it: enter the gateway address.' : found.apiKey === undefined ? ' No key was in it: paste the API key.' : '';
-    setImported({ ok: true, text: `Found in the ${found.source}: ${parts.join(', ')}.${missing}`, warning: found.keyIssue?.message });
+    const keyIssue = found.keyIssue;
+    setImported({
+      ok: true,
+      text: (words) => {
+        const parts = [
+          found.baseUrl !== undefined ? words.t('connection.import.address', { address: found.baseUrl }) : undefined,
+          found.apiKey !== undefined ? words.t('connection.import.key', { key: maskApiKey(found.apiKey) }) : undefined,
+        ].filter((p) => p !== undefined);
+        const missing = found.baseUrl === undefined ? words.t('connection.import.noAddress') : found.apiKey === undefined ? words.t('connection.import.noKey') : '';
+        return `${words.t('connection.import.found', { source: importSourceText(words, found.source), parts: parts.join(words.t('connection.import.separator')) })}${missing === '' ? '' : ` ${missing}`}`;
+      },
+      ...(keyIssue === undefined ? {} : { warning: (words: Words) => keyIssueText(words, keyIssue) }),
+    });
     cancelTest();
   };
 
@@ -139,7 +154,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     const granted = await requestGatewayAccess(draft.baseUrl);
     if (testRun.current !== run) return;
     if (!granted) {
-      setTest({ state: 'failed', error: storedError(new GatewayError({ kind: 'network', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: `access to ${new URL(draft.baseUrl).origin} was not granted, so the extension may not call it` })) });
+      setTest({ state: 'failed', error: storedError(new GatewayError({ kind: 'network', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: { code: 'access_not_granted', params: { origin: new URL(draft.baseUrl).origin } } })) });
       return;
     }
     setTest({ state: 'testing' });
@@ -152,7 +167,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     } catch (error) {
       if (testRun.current !== run) return;
       setSaveNote(undefined);
-      const e = error instanceof GatewayError ? error : new GatewayError({ kind: 'bad_response', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: String(error) });
+      const e = error instanceof GatewayError ? error : new GatewayError({ kind: 'bad_response', url: endpointUrl(draft.baseUrl, '/models'), siteUrl: draft.siteUrl, detail: { code: 'internal', text: String(error) } });
       setTest({ state: 'failed', error: storedError(e, draft.apiKey) });
     }
   };
@@ -169,7 +184,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     setConfirmSave(false);
     const granted = await requestGatewayAccess(draft.baseUrl);
     if (!granted) {
-      setSaveNote({ ok: false, text: `Not saved: without access to ${new URL(draft.baseUrl).origin} the extension cannot call the gateway. Click Save again and allow access.` });
+      setSaveNote({ ok: false, text: (words) => words.t('connection.save.noAccess', { origin: new URL(draft.baseUrl).origin }) });
       return;
     }
     const failure = await onSave(draft);
@@ -178,63 +193,63 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
       onSaved?.(draft, test.state === 'ok' ? test.count : undefined);
       setTest({ state: 'idle' });
     }
-    setSaveNote(failure === undefined ? { ok: true, text: `Saved. Requests go to ${draft.baseUrl} only.` } : { ok: false, text: failure });
+    setSaveNote(failure === undefined ? { ok: true, text: (words) => words.t('connection.save.saved', { address: draft.baseUrl }) } : { ok: false, text: () => failure });
   };
 
   return (
     <form className="connection flex flex-col gap-4" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-      <section aria-label="Paste to import" className="flex flex-col gap-2 rounded-lg border border-dashed border-line-strong bg-surface p-3">
-        <Field label={<span className="inline-flex items-center gap-1.5"><ClipboardPaste aria-hidden className="size-4 text-muted" />Paste what the keys page gave you</span>} hint="A “Use Key” link, the connection info, a curl command or OPENAI_* lines: the address and key are picked out.">
-          {(control) => <Textarea {...control} aria-label="Paste to import" rows={2} value={pasted} onChange={(e) => setPasted(e.target.value)} className="font-mono text-xs" />}
+      <section aria-label={w.t('connection.import.label')} className="flex flex-col gap-2 rounded-lg border border-dashed border-line-strong bg-surface p-3">
+        <Field label={<span className="inline-flex items-center gap-1.5"><ClipboardPaste aria-hidden className="size-4 text-muted" />{w.t('connection.import.field')}</span>} hint={w.t('connection.import.hint')}>
+          {(control) => <Textarea {...control} aria-label={w.t('connection.import.label')} rows={2} value={pasted} onChange={(e) => setPasted(e.target.value)} className="font-mono text-xs" />}
         </Field>
         <div className="flex items-center gap-2">
-          <Button size="sm" onClick={doImport} disabled={pasted.trim() === ''}>Import</Button>
+          <Button size="sm" onClick={doImport} disabled={pasted.trim() === ''}>{w.t('connection.import.button')}</Button>
         </div>
         {imported !== undefined && (
-          <Callout role={imported.ok ? 'status' : 'alert'} tone={imported.ok ? 'success' : 'danger'} className={imported.ok ? 'ok' : 'problem'}>{imported.text}</Callout>
+          <Callout role={imported.ok ? 'status' : 'alert'} tone={imported.ok ? 'success' : 'danger'} className={imported.ok ? 'ok' : 'problem'}>{imported.text(w)}</Callout>
         )}
-        {imported?.warning !== undefined && <Callout role="alert" tone="warning" className="problem">{imported.warning}</Callout>}
+        {imported?.warning !== undefined && <Callout role="alert" tone="warning" className="problem">{imported.warning(w)}</Callout>}
       </section>
 
-      <Field label="Gateway address" error={resolved?.ok === false ? resolved.error.message : undefined} hint={endpoint !== undefined ? <span role="note" aria-label="Endpoint">Requests go to <code>{endpoint}</code></span> : 'The site’s address, with or without /v1.'}>
-        {(control) => <Input {...control} value={address} onChange={(e) => changeAddress(e.target.value)} placeholder="https://your-gateway.example" spellCheck={false} autoComplete="off" />}
+      <Field label={w.t('connection.address')} error={resolved?.ok === false ? addressProblemText(w, resolved.error.problem, resolved.error.input, resolved.error.params) : undefined} hint={endpoint !== undefined ? <span role="note" aria-label={w.t('connection.endpoint')}>{w.t('connection.requestsGoTo')} <code>{endpoint}</code></span> : w.t('connection.addressHint')}>
+        {(control) => <Input {...control} value={address} onChange={(e) => changeAddress(e.target.value)} placeholder={w.t('connection.addressPlaceholder')} spellCheck={false} autoComplete="off" />}
       </Field>
       {cleartext && (
-        <Callout role="note" tone="warning" label="Security warning">
-          This address uses plain http:// to another machine: the API key would cross the network unencrypted. Use https:// if the gateway offers it.
+        <Callout role="note" tone="warning" label={w.t('connection.cleartext.label')}>
+          {w.t('connection.cleartext.text')}
         </Callout>
       )}
 
-      <Field label="API key" error={keyIssue?.message} hint="Kept in this browser only, sent to this gateway only.">
+      <Field label={w.t('connection.key')} error={keyIssue === undefined ? undefined : keyIssueText(w, keyIssue)} hint={w.t('connection.keyHint')}>
         {(control) => (
           <div className="key-row flex gap-1.5">
             <Input {...control} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => changeKey(e.target.value)} spellCheck={false} autoComplete="off" placeholder="sk-…" className="font-mono" />
-            <IconButton variant="secondary" label={reveal ? 'Hide key' : 'Show key'} aria-pressed={reveal} icon={reveal ? <EyeOff aria-hidden /> : <Eye aria-hidden />} onClick={() => setReveal(!reveal)} />
+            <IconButton variant="secondary" label={reveal ? w.t('connection.hideKey') : w.t('connection.showKey')} aria-pressed={reveal} icon={reveal ? <EyeOff aria-hidden /> : <Eye aria-hidden />} onClick={() => setReveal(!reveal)} />
           </div>
         )}
       </Field>
       {keyElsewhere !== undefined && (
-        <Callout role="alert" tone="warning" label="Key for another address" className="key-elsewhere">
-          <p>This key was entered for <code>{keyElsewhere.from}</code>, but the address now points at <code>{keyElsewhere.to}</code>. Nothing is sent until you choose: paste the key for the new address, or keep this key if it belongs there too.</p>
+        <Callout role="alert" tone="warning" label={w.t('connection.elsewhere.label')} className="key-elsewhere">
+          <p>{w.t('connection.elsewhere.text', { from: keyElsewhere.from, to: keyElsewhere.to })}</p>
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>Clear the key</Button>
-            <Button size="sm" onClick={() => setKeyFor(keyElsewhere.to)}>Keep the key for the new address</Button>
+            <Button size="sm" onClick={() => { setKey(''); setKeyCleared(keyElsewhere); }}>{w.t('connection.elsewhere.clear')}</Button>
+            <Button size="sm" onClick={() => setKeyFor(keyElsewhere.to)}>{w.t('connection.elsewhere.keep')}</Button>
           </div>
         </Callout>
       )}
       {keyCleared !== undefined && key === '' && (
-        <Callout role="status" tone="warning" className="problem">The key for {keyCleared.from} was cleared: paste the key for {keyCleared.to}.</Callout>
+        <Callout role="status" tone="warning" className="problem">{keyCleared.from === '' ? w.t('connection.cleared.noFrom', { to: keyCleared.to }) : w.t('connection.cleared.text', { from: keyCleared.from, to: keyCleared.to })}</Callout>
       )}
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Profile name" hint="Shown where you pick a gateway.">
-          {(control) => <Input {...control} value={name} onChange={(e) => setName(e.target.value)} placeholder="My gateway" />}
+        <Field label={w.t('connection.name')} hint={w.t('connection.nameHint')}>
+          {(control) => <Input {...control} value={name} onChange={(e) => setName(e.target.value)} placeholder={w.t('connection.namePlaceholder')} />}
         </Field>
-        <Field label="API style" hint="Most gateways speak Chat Completions.">
+        <Field label={w.t('connection.style')} hint={w.t('connection.styleHint')}>
           {(control) => (
             <NativeSelect {...control} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as ApiStyle)}>
-              <option value="chat">Chat Completions (/chat/completions)</option>
-              <option value="responses">Responses API (/responses)</option>
+              <option value="chat">{w.t('connection.styleChat')}</option>
+              <option value="responses">{w.t('connection.styleResponses')}</option>
             </NativeSelect>
           )}
         </Field>
@@ -242,24 +257,24 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
 
       <div className="flex flex-wrap items-center gap-2">
         <Button onClick={() => void testConnection()} disabled={!ready || test.state === 'testing'}>
-          {test.state === 'testing' ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <PlugZap aria-hidden />}Test connection
+          {test.state === 'testing' ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <PlugZap aria-hidden />}{w.t('connection.test')}
         </Button>
-        <Button type="submit" variant="primary" disabled={!ready}>Save</Button>
+        <Button type="submit" variant="primary" disabled={!ready}>{w.t('common.save')}</Button>
       </div>
-      {test.state === 'testing' && <p role="status" className="text-sm text-muted">Testing…</p>}
-      {test.state === 'ok' && <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">Connected: {test.count} {test.count === 1 ? 'model' : 'models'} available.</span>} />}
+      {test.state === 'testing' && <p role="status" className="text-sm text-muted">{w.t('connection.testing')}</p>}
+      {test.state === 'ok' && <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">{w.plural('connection.connected', test.count)}</span>} />}
       {test.state === 'failed' && <ErrorCallout error={test.error} />}
       {confirmSave && test.state === 'failed' && (
-        <Callout role="alert" tone="warning" label="Save after a failed test" title="The connection test just failed. Save these settings anyway?">
+        <Callout role="alert" tone="warning" label={w.t('connection.confirm.label')} title={w.t('connection.confirm.title')}>
           <div className="flex flex-wrap gap-2">
-            <Button size="sm" variant="primary" onClick={() => void save(true)}>Save anyway</Button>
-            <Button size="sm" onClick={() => setConfirmSave(false)}>Cancel</Button>
+            <Button size="sm" variant="primary" onClick={() => void save(true)}>{w.t('connection.confirm.save')}</Button>
+            <Button size="sm" onClick={() => setConfirmSave(false)}>{w.t('common.cancel')}</Button>
           </div>
         </Callout>
       )}
       {saveNote !== undefined && (
         <Callout role={saveNote.ok ? 'status' : 'alert'} tone={saveNote.ok ? 'success' : 'danger'} className={saveNote.ok ? 'ok' : 'problem'}>
-          {saveNote.ok && <CircleCheck aria-hidden className="sr-only" />}{saveNote.text}
+          {saveNote.ok && <CircleCheck aria-hidden className="sr-only" />}{saveNote.text(w)}
         </Callout>
       )}
     </form>

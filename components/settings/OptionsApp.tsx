@@ -18,33 +18,38 @@ import { removeCatalogue, saveSettings, updateProfile } from '@/lib/settings/sto
 import { ActionsEditor } from './ActionsEditor';
 import { Section } from './Section';
 import { ConnectionForm } from './ConnectionForm';
-import { ThemeSelect } from './ThemeSelect';
+import { LanguageSelect, ThemeSelect } from './ThemeSelect';
+import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
+import type { Words } from '@/lib/i18n/messages';
+import type { SettingsReadProblem } from '@/lib/settings/migrations';
 import { useTheme } from '@/components/theme';
+import { useWords } from '@/components/i18n/words';
 
-async function persist(settings: Settings): Promise<string | undefined> {
+async function persist(settings: Settings, w: Words): Promise<string | undefined> {
   const result = await saveSettings(settings);
-  return result.ok ? undefined : result.message;
+  return result.ok ? undefined : settingsSaveText(w, result);
 }
 
 /**
  * The stored settings cannot be read: nothing is shown that could overwrite them until the
  * user chooses to start over (the old value is then replaced on the first save).
  */
-function UnreadableSettings({ message, onStartOver }: { message: string; onStartOver(): void }) {
+function UnreadableSettings({ problem, params, onStartOver }: { problem: SettingsReadProblem; params: Record<string, string | number>; onStartOver(): void }) {
+  const w = useWords();
   const [confirming, setConfirming] = useState(false);
   return (
-    <section aria-label="Settings unreadable" role="alert">
-      <Callout tone="danger" title={<h2>Your settings could not be read</h2>}>
-        <p>{message}</p>
-        <p>They are kept as they are. If this version of Gateway Chat is older than the one that saved them, update the extension and they come back.</p>
-        <p><Button size="sm" onClick={() => setConfirming(true)}>Start over…</Button></p>
+    <section aria-label={w.t('settings.problem.label')} role="alert">
+      <Callout tone="danger" title={<h2>{w.t('settings.problem.title')}</h2>}>
+        <p>{settingsReadText(w, problem, params)}</p>
+        <p>{w.t('options.unreadable.kept')}</p>
+        <p><Button size="sm" onClick={() => setConfirming(true)}>{w.t('options.unreadable.startOver')}</Button></p>
       </Callout>
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title="Start over?"
-        description="Starting over replaces the stored settings, with every gateway profile and key in them, once you save."
-        confirm="Replace the stored settings"
+        title={w.t('options.unreadable.confirmTitle')}
+        description={w.t('options.unreadable.confirmText')}
+        confirm={w.t('options.unreadable.confirm')}
         danger
         onConfirm={onStartOver}
       />
@@ -53,18 +58,19 @@ function UnreadableSettings({ message, onStartOver }: { message: string; onStart
 }
 
 function DefaultModel({ profile }: { profile: Profile }) {
+  const w = useWords();
   const catalogue = useCatalogue(profile);
   const choose = (model: string): void => {
     void updateProfile(profile.id, (p) => withRecentModel({ ...p, defaultModel: model }, model)).then((r) => {
-      if (r.ok) toast('Saved');
+      if (r.ok) toast(w.t('options.saved'));
     });
   };
   return (
     <div className="flex flex-col gap-1.5">
-      <p className="text-sm font-medium">Default model</p>
-      <ModelPicker label="Default model" catalogue={catalogue} profile={profile} value={profile.defaultModel} onChange={choose} />
+      <p className="text-sm font-medium">{w.t('options.defaultModel')}</p>
+      <ModelPicker label={w.t('options.defaultModel')} catalogue={catalogue} profile={profile} value={profile.defaultModel} onChange={choose} />
       <p className="text-xs text-muted">
-        {catalogue.models.length} {catalogue.models.length === 1 ? 'model' : 'models'}{catalogue.fetchedAt !== undefined ? `, fetched ${new Date(catalogue.fetchedAt).toLocaleString()}` : ''}. Prices and details: <a href={`${profile.siteUrl}/models`} target="_blank" rel="noopener noreferrer">the gateway's model catalogue</a>.
+        {w.plural('picker.count', catalogue.models.length)}{catalogue.fetchedAt !== undefined ? ` · ${w.t('options.fetchedAt', { when: new Date(catalogue.fetchedAt).toLocaleString(w.locale) })}` : ''} · <a href={`${profile.siteUrl}/models`} target="_blank" rel="noopener noreferrer">{w.t('catalogue.prices')}</a>
       </p>
       {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
     </div>
@@ -72,6 +78,7 @@ function DefaultModel({ profile }: { profile: Profile }) {
 }
 
 function Preferences({ settings }: { settings: Settings }) {
+  const w = useWords();
   const [prefs, setPrefs] = useState<ChatPreferences>(settings.chat);
   const [deadlines, setDeadlines] = useState<Deadlines>(settings.deadlines);
   const [note, setNote] = useState<{ ok: boolean; text: string } | undefined>();
@@ -80,32 +87,32 @@ function Preferences({ settings }: { settings: Settings }) {
     return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) : fallback;
   };
   const save = async (): Promise<void> => {
-    const failure = await persist({ ...settings, chat: prefs, deadlines });
-    setNote(failure === undefined ? { ok: true, text: 'Preferences saved.' } : { ok: false, text: failure });
+    const failure = await persist({ ...settings, chat: prefs, deadlines }, w);
+    setNote(failure === undefined ? { ok: true, text: w.t('options.prefsSaved') } : { ok: false, text: failure });
   };
   const number = (value: string): number | undefined => (value.trim() === '' ? undefined : Number(value));
   return (
-    <Section id="chat" title="Chat" intro="How every conversation asks, and how long it waits.">
-      <Field label="System prompt" hint="Sent first in every new conversation. Empty: none.">
+    <Section id="chat" title={w.t('options.section.chat')} intro={w.t('options.chat.intro')}>
+      <Field label={w.t('options.chat.system')} hint={w.t('options.chat.systemHint')}>
         {(control) => <Textarea {...control} rows={3} value={prefs.systemPrompt} onChange={(e) => setPrefs({ ...prefs, systemPrompt: e.target.value })} />}
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Temperature" hint="0 to 2. Empty: each model's default.">
-          {(control) => <Input {...control} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder="Model default" onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />}
+        <Field label={w.t('options.chat.temperature')} hint={w.t('options.chat.temperatureHint')}>
+          {(control) => <Input {...control} type="number" min={0} max={2} step={0.1} value={prefs.temperature ?? ''} placeholder={w.t('options.chat.modelDefault')} onChange={(e) => setPrefs({ ...prefs, temperature: number(e.target.value) })} />}
         </Field>
-        <Field label="Max tokens" hint="Longest reply. Empty: each model's default.">
-          {(control) => <Input {...control} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder="Model default" onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />}
+        <Field label={w.t('options.chat.maxTokens')} hint={w.t('options.chat.maxTokensHint')}>
+          {(control) => <Input {...control} type="number" min={1} step={1} value={prefs.maxTokens ?? ''} placeholder={w.t('options.chat.modelDefault')} onChange={(e) => setPrefs({ ...prefs, maxTokens: number(e.target.value) })} />}
         </Field>
-        <Field label="Wait for the first words (seconds)">
+        <Field label={w.t('options.chat.firstToken')}>
           {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={deadlines.firstTokenSeconds} onChange={(e) => setDeadlines({ ...deadlines, firstTokenSeconds: seconds(e.target.value, deadlines.firstTokenSeconds) })} />}
         </Field>
-        <Field label="Give up on a silent reply after (seconds)">
+        <Field label={w.t('options.chat.idle')}>
           {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={deadlines.idleSeconds} onChange={(e) => setDeadlines({ ...deadlines, idleSeconds: seconds(e.target.value, deadlines.idleSeconds) })} />}
         </Field>
       </div>
-      <p className="text-xs text-muted">Keep-alive pings from the gateway do not count as words: a reply that sends only pings ends at these deadlines, with what arrived kept.</p>
+      <p className="text-xs text-muted">{w.t('options.chat.pings')}</p>
       <div className="flex items-center gap-3">
-        <Button variant="primary" onClick={() => void save()}>Save preferences</Button>
+        <Button variant="primary" onClick={() => void save()}>{w.t('options.chat.save')}</Button>
         {note !== undefined && (note.ok ? <p role="status" className="text-sm text-success">{note.text}</p> : <Callout role="alert" tone="danger">{note.text}</Callout>)}
       </div>
     </Section>
@@ -113,11 +120,11 @@ function Preferences({ settings }: { settings: Settings }) {
 }
 
 const SECTIONS = [
-  { id: 'gateways', label: 'Gateways', icon: <Server aria-hidden /> },
-  { id: 'chat', label: 'Chat', icon: <MessageSquare aria-hidden /> },
-  { id: 'actions', label: 'Right-click actions', icon: <MousePointerClick aria-hidden /> },
-  { id: 'appearance', label: 'Appearance', icon: <Palette aria-hidden /> },
-  { id: 'data', label: 'Data', icon: <Database aria-hidden /> },
+  { id: 'gateways', icon: <Server aria-hidden /> },
+  { id: 'chat', icon: <MessageSquare aria-hidden /> },
+  { id: 'actions', icon: <MousePointerClick aria-hidden /> },
+  { id: 'appearance', icon: <Palette aria-hidden /> },
+  { id: 'data', icon: <Database aria-hidden /> },
 ] as const;
 
 /** The section in view, for the sidebar's mark. */
@@ -138,12 +145,13 @@ function useSectionInView(): string {
 }
 
 function Sidebar() {
+ const w = useWords();
   const current = useSectionInView();
   return (
-    <nav aria-label="Settings sections" className="sticky top-0 flex h-screen w-56 shrink-0 flex-col gap-1 border-r border-line bg-surface px-3 py-5">
+    <nav aria-label={w.t('options.sections')} className="sticky top-0 flex h-screen w-56 shrink-0 flex-col gap-1 border-r border-line bg-surface px-3 py-5">
       <div className="mb-4 flex items-center gap-2 px-2">
         <span aria-hidden className="flex size-7 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-4" /></span>
-        <span className="font-semibold">Gateway Chat</span>
+        <span className="font-semibold">{w.t('app.name')}</span>
       </div>
       {SECTIONS.map((s) => (
         <a
@@ -152,7 +160,7 @@ function Sidebar() {
           aria-current={current === s.id ? 'location' : undefined}
           className={cx('flex h-8 items-center gap-2 rounded-md px-2 text-sm text-fg no-underline hover:bg-surface-2 [&_svg]:size-4 [&_svg]:text-muted', current === s.id && 'bg-accent-soft font-medium text-accent-soft-fg [&_svg]:text-accent-soft-fg')}
         >
-          {s.icon}{s.label}
+          {s.icon}{w.t(`options.section.${s.id}`)}
         </a>
       ))}
     </nav>
@@ -162,25 +170,26 @@ function Sidebar() {
 /** The options page: gateway profiles (one active), the default model, chat preferences. */
 export function OptionsApp() {
   const parsed = useSettings();
+  const w = useWords();
   const [startOver, setStartOver] = useState(false);
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
   const [editing, setEditing] = useState<string | 'new' | undefined>();
   // The form is remounted only when the user picks another profile, not when one is saved.
   const [formKey, setFormKey] = useState(0);
   const [deleting, setDeleting] = useState<Profile | undefined>();
-  if (parsed === undefined) return <main aria-label="Settings" aria-busy="true" />;
+  if (parsed === undefined) return <main aria-label={w.t('options.label')} aria-busy="true" />;
   if (!parsed.ok && !startOver) {
     return (
-      <main aria-label="Settings" className="options mx-auto max-w-3xl px-8 py-8">
-        <h1 className="mb-4 text-xl font-semibold">Gateway Chat: Settings</h1>
-        <UnreadableSettings message={parsed.message} onStartOver={() => setStartOver(true)} />
+      <main aria-label={w.t('options.label')} className="options mx-auto max-w-3xl px-8 py-8">
+        <h1 className="mb-4 text-xl font-semibold">{w.t('options.heading')}</h1>
+        <UnreadableSettings problem={parsed.problem} params={parsed.params} onStartOver={() => setStartOver(true)} />
       </main>
     );
   }
   const settings = parsed.settings;
   const save = async (next: Settings): Promise<string | undefined> => {
     const result = await saveSettings(next, { replaceUnreadable: !parsed.ok && startOver });
-    return result.ok ? undefined : result.message;
+    return result.ok ? undefined : settingsSaveText(w, result);
   };
   const active = activeProfile(settings);
   const current = editing === 'new' ? undefined : settings.profiles.find((p) => p.id === editing) ?? active;
@@ -197,7 +206,7 @@ export function OptionsApp() {
   const remove = async (id: string): Promise<void> => {
     const removed = settings.profiles.find((p) => p.id === id);
     const profiles = settings.profiles.filter((p) => p.id !== id);
-    const failure = await persist({ ...settings, profiles, activeProfileId: profiles[0]?.id });
+    const failure = await persist({ ...settings, profiles, activeProfileId: profiles[0]?.id }, w);
     if (failure === undefined && removed !== undefined) {
       await removeCatalogue(id);
       await releaseGatewayAccess(removed, profiles);
@@ -209,20 +218,20 @@ export function OptionsApp() {
   const pick = (id: string): void => {
     setEditing(id);
     setFormKey((k) => k + 1);
-    void persist({ ...settings, activeProfileId: id });
+    void persist({ ...settings, activeProfileId: id }, w);
   };
 
   return (
     <div className="flex min-h-screen">
       <Sidebar />
-      <main aria-label="Settings" className="options min-w-0 flex-1">
+      <main aria-label={w.t('options.label')} className="options min-w-0 flex-1">
         <div className="mx-auto flex max-w-3xl flex-col gap-10 px-8 py-8">
-          <h1 className="text-xl font-semibold">Settings</h1>
-          {!parsed.ok && <Callout role="alert" tone="warning" className="problem">Starting over: the unreadable settings are replaced when you save.</Callout>}
-          <Section id="gateways" title="Gateways" intro="Each profile is one gateway: its address, its key, its models. The active one answers new chats.">
+          <h1 className="text-xl font-semibold">{w.t('options.label')}</h1>
+          {!parsed.ok && <Callout role="alert" tone="warning" className="problem">{w.t('options.startingOver')}</Callout>}
+          <Section id="gateways" title={w.t('options.section.gateways')} intro={w.t('options.gateways.intro')}>
             {settings.profiles.length > 0 && (
               <div className="flex flex-col gap-2">
-                <div role="radiogroup" aria-label="Active profile" className="flex flex-col gap-1.5">
+                <div role="radiogroup" aria-label={w.t('options.gateways.active')} className="flex flex-col gap-1.5">
                   {settings.profiles.map((p) => {
                     const chosen = editing !== 'new' && current?.id === p.id;
                     return (
@@ -239,35 +248,38 @@ export function OptionsApp() {
                           <span className="block truncate text-sm font-medium">{p.name}</span>
                           <span className="block truncate text-xs text-muted">{new URL(p.baseUrl).origin}{p.defaultModel !== undefined ? ` · ${p.defaultModel}` : ''}</span>
                         </span>
-                        {p.id === active?.id && <Badge tone="success">active</Badge>}
+                        {p.id === active?.id && <Badge tone="success">{w.t('options.gateways.activeBadge')}</Badge>}
                       </button>
                     );
                   })}
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Button size="sm" onClick={() => { setEditing('new'); setFormKey((k) => k + 1); }}><Plus aria-hidden />Add profile</Button>
-                  {current !== undefined && editing !== 'new' && <Button size="sm" variant="danger" onClick={() => setDeleting(current)}><Trash2 aria-hidden />Delete profile</Button>}
+                  <Button size="sm" onClick={() => { setEditing('new'); setFormKey((k) => k + 1); }}><Plus aria-hidden />{w.t('options.gateways.add')}</Button>
+                  {current !== undefined && editing !== 'new' && <Button size="sm" variant="danger" onClick={() => setDeleting(current)}><Trash2 aria-hidden />{w.t('options.gateways.delete')}</Button>}
                 </div>
               </div>
             )}
             <div className={cx(settings.profiles.length > 0 && 'border-t border-line pt-4')}>
-              <h3 className="mb-3 text-sm font-semibold">{current === undefined ? 'New gateway' : `Edit “${current.name}”`}</h3>
+              <h3 className="mb-3 text-sm font-semibold">{current === undefined ? w.t('options.gateways.new') : w.t('options.gateways.edit', { name: current.name })}</h3>
               <ConnectionForm key={formKey} profile={current} onSave={saveProfile} />
             </div>
             {current !== undefined && <div className="border-t border-line pt-4"><DefaultModel profile={current} /></div>}
           </Section>
           <Preferences settings={settings} />
-          <ActionsEditor settings={settings} onSave={persist} />
-          <Section id="appearance" title="Appearance">
-            <Field label="Theme" hint="System follows your browser's light or dark setting.">
+          <ActionsEditor settings={settings} onSave={(next) => persist(next, w)} />
+          <Section id="appearance" title={w.t('options.section.appearance')}>
+            <Field label={w.t('theme.label')} hint={w.t('options.themeHint')}>
               {(control) => <ThemeSelect settings={settings} id={control.id} />}
             </Field>
+            <Field label={w.t('language.label')} hint={w.t('options.languageHint')}>
+              {(control) => <LanguageSelect settings={settings} id={control.id} />}
+            </Field>
           </Section>
-          <Section id="data" title="Data" intro="Where Gateway Chat keeps what it keeps.">
+          <Section id="data" title={w.t('options.section.data')} intro={w.t('options.data.intro')}>
             <ul className="flex list-disc flex-col gap-1.5 pl-5 text-sm">
-              <li>Conversations are saved in this browser's extension database, on this device only.</li>
-              <li>Settings and API keys are in the extension's local storage: never synced, never exported, never in error reports.</li>
-              <li>Each key is sent only to its own gateway's address, which the browser lets the extension reach once you allow it.</li>
+              <li>{w.t('options.data.conversations')}</li>
+              <li>{w.t('options.data.keys')}</li>
+              <li>{w.t('options.data.origin')}</li>
             </ul>
           </Section>
         </div>
@@ -275,9 +287,9 @@ export function OptionsApp() {
       <ConfirmDialog
         open={deleting !== undefined}
         onOpenChange={(open) => { if (!open) setDeleting(undefined); }}
-        title={`Delete “${deleting?.name ?? ''}”?`}
-        description="Its address, key and cached model list are removed from this browser. Conversations with it stay, and can continue on another gateway."
-        confirm="Delete profile"
+        title={w.t('options.gateways.deleteTitle', { name: deleting?.name ?? '' })}
+        description={w.t('options.gateways.deleteText')}
+        confirm={w.t('options.gateways.delete')}
         danger
         onConfirm={() => { if (deleting !== undefined) void remove(deleting.id); }}
       />

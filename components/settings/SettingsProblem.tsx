@@ -1,18 +1,22 @@
 import { browser } from 'wxt/browser';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
+import { useWords } from '@/components/i18n/words';
+import { settingsReadText } from '@/components/i18n/problems';
+import type { SettingsReadProblem } from '@/lib/settings/migrations';
 
 /**
  * The stored settings cannot be read (damaged, or saved by a newer version). Instead of the
  * first-run form, whose Save would replace every profile, say what is wrong and where to
  * decide: the stored value stays as it is.
  */
-export function SettingsProblem({ message }: { message: string }) {
+export function SettingsProblem({ problem, params }: { problem: SettingsReadProblem; params: Record<string, string | number> }) {
+  const w = useWords();
   return (
-    <Callout role="alert" tone="danger" label="Settings unreadable" title="Your settings could not be read" className="m-3">
-      <p>{message}</p>
-      <p className="callout-remedy">Nothing was changed. Update the extension if it is out of date, or open the settings page to start over.</p>
-      <p><Button size="sm" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</Button></p>
+    <Callout role="alert" tone="danger" label={w.t('settings.problem.label')} title={w.t('settings.problem.title')} className="m-3">
+      <p>{settingsReadText(w, problem, params)}</p>
+      <p className="callout-remedy">{w.t('settings.problem.remedy')}</p>
+      <p><Button size="sm" onClick={() => void browser.runtime.openOptionsPage()}>{w.t('settings.problem.open')}</Button></p>
     </Callout>
   );
 }

@@ -15,15 +15,17 @@ import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { useTheme } from '@/components/theme';
 import { activeProfile, type Profile, type Settings } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
+import { useWords } from '@/components/i18n/words';
 
 type Tab = 'chat' | 'conversations' | 'catalogue';
-const TABS: { id: Tab; label: string; icon: React.ReactNode }[] = [
-  { id: 'chat', label: 'Chat', icon: <MessageSquare aria-hidden /> },
-  { id: 'conversations', label: 'Conversations', icon: <History aria-hidden /> },
-  { id: 'catalogue', label: 'Catalogue', icon: <Boxes aria-hidden /> },
+const TABS: { id: Tab; icon: React.ReactNode }[] = [
+  { id: 'chat', icon: <MessageSquare aria-hidden /> },
+  { id: 'conversations', icon: <History aria-hidden /> },
+  { id: 'catalogue', icon: <Boxes aria-hidden /> },
 ];
 
 function Panel({ profile, settings }: { profile: Profile; settings: Settings }) {
+  const w = useWords();
   const profiles = settings.profiles;
   const [tab, setTab] = useState<Tab>('chat');
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
@@ -51,8 +53,8 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
   return (
     <TabsRoot value={tab} onValueChange={(v) => setTab(v as Tab)} className="flex min-h-0 flex-1 flex-col">
       <div className="flex shrink-0 items-center border-b border-line pr-1">
-        <TabsList aria-label="Side panel" className="flex-1 border-b-0">
-          {TABS.map((t) => <TabsTrigger key={t.id} value={t.id}>{t.icon}{t.label}</TabsTrigger>)}
+        <TabsList aria-label={w.t('sidepanel.label')} className="flex-1 border-b-0">
+          {TABS.map((t) => <TabsTrigger key={t.id} value={t.id}>{t.icon}{w.t(`sidepanel.tab.${t.id}`)}</TabsTrigger>)}
         </TabsList>
         <SurfaceMenu settings={settings} />
       </div>
@@ -71,9 +73,10 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
 
 /** No gateway yet: what to do, in one step. */
 export function NoGateway() {
+  const w = useWords();
   return (
-    <EmptyState icon={<SettingsIcon aria-hidden />} title="No gateway is set up yet" className="flex-1" action={<Button variant="primary" onClick={() => void browser.runtime.openOptionsPage()}>Open the settings</Button>}>
-      <p>Add your gateway's address and API key in the settings, then come back here.</p>
+    <EmptyState icon={<SettingsIcon aria-hidden />} title={w.t('noGateway.title')} className="flex-1" action={<Button variant="primary" onClick={() => void browser.runtime.openOptionsPage()}>{w.t('settings.problem.open')}</Button>}>
+      <p>{w.t('noGateway.text')}</p>
     </EmptyState>
   );
 }
@@ -81,13 +84,14 @@ export function NoGateway() {
 /** The side panel: a conversation beside the page, every conversation, and the model catalogue. */
 export function SidePanelApp() {
   const parsed = useSettings();
+  const w = useWords();
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
-  if (parsed === undefined) return <main aria-label="Side panel" aria-busy="true" className="sidepanel h-screen" />;
+  if (parsed === undefined) return <main aria-label={w.t('sidepanel.label')} aria-busy="true" className="sidepanel h-screen" />;
   const profile = activeProfile(parsed.settings);
   return (
-    <main aria-label="Side panel" className="sidepanel flex h-screen flex-col">
-      <h1 className="sr-only">Gateway Chat</h1>
-      {!parsed.ok ? <SettingsProblem message={parsed.message} /> : profile === undefined
+    <main aria-label={w.t('sidepanel.label')} className="sidepanel flex h-screen flex-col">
+      <h1 className="sr-only">{w.t('app.name')}</h1>
+      {!parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
         ? <NoGateway />
         : <Panel profile={profile} settings={parsed.settings} />}
     </main>

@@ -2,6 +2,7 @@ import { EllipsisVertical } from 'lucide-react';
 import { cloneElement, lazy, Suspense, useState } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import type { Settings } from '@/lib/settings/schema';
+import { useWords } from '@/components/i18n/words';
 
 const load = () => import('./SurfaceMenuImpl');
 const SurfaceMenuImpl = lazy(load);
@@ -14,8 +15,9 @@ export const preloadSurfaceMenu = (): Promise<unknown> => load();
  * button is already there; a click then opens the menu as soon as it can.
  */
 export function SurfaceMenu({ settings }: { settings: Settings }) {
+  const w = useWords();
   const [openOnLoad, setOpenOnLoad] = useState(false);
-  const trigger = <IconButton size="sm" label="Menu" aria-haspopup="menu" icon={<EllipsisVertical aria-hidden />} />;
+  const trigger = <IconButton size="sm" label={w.t('menu.label')} aria-haspopup="menu" icon={<EllipsisVertical aria-hidden />} />;
   return (
     <Suspense fallback={cloneElement(trigger, { onClick: () => setOpenOnLoad(true) })}>
       <SurfaceMenuImpl settings={settings} trigger={trigger} defaultOpen={openOnLoad} />

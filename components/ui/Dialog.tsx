@@ -1,6 +1,7 @@
 import { Dialog as D } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { Button } from './Button';
+import { useWords } from '@/components/i18n/words';
 
 interface DialogProps {
   open: boolean;
@@ -44,7 +45,8 @@ interface ConfirmProps {
 }
 
 /** "Are you sure?" with the consequence spelt out; Cancel is the safe default. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirm, cancel = 'Cancel', danger = false, onConfirm }: ConfirmProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirm, cancel, danger = false, onConfirm }: ConfirmProps) {
+  const w = useWords();
   return (
     <Dialog
       open={open}
@@ -53,7 +55,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirm,
       description={description}
       footer={
         <>
-          <D.Close asChild><Button>{cancel}</Button></D.Close>
+          <D.Close asChild><Button>{cancel ?? w.t('common.cancel')}</Button></D.Close>
           <Button variant={danger ? 'danger' : 'primary'} onClick={() => { onOpenChange(false); onConfirm(); }}>{confirm}</Button>
         </>
       }

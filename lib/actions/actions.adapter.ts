@@ -10,8 +10,9 @@ import { RunError, type RunManager } from '../runs/run-manager';
 import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
 import { ACTION_PREFIX, MenuSync, buildMenu, type MenuEntry } from './menu';
-import { recordActionRefusal, startAction } from './run-action';
-import { languageName } from './template';
+import { resolveLocale } from '../i18n/locale';
+import { wordsFor, type Words } from '../i18n/messages';
+import { actionLanguage, recordActionRefusal, startAction } from './run-action';
 
 export interface ActionsDeps {
   runs: RunManager;
@@ -27,8 +28,13 @@ interface TabLike {
   url?: string;
 }
 
-function browserLanguage(): string {
-  return browser.i18n?.getUILanguage?.() ?? navigator.language;
+function browserLanguages(): string[] {
+  return [browser.i18n?.getUILanguage?.() ?? '', ...navigator.languages].filter((tag) => tag !== '');
+}
+
+/** The interface's words for these settings: the user's language choice, else the browser's. */
+export function backgroundWords(settings: Settings): Words {
+  return wordsFor(resolveLocale(settings.appearance.language, browserLanguages()));
 }
 
 /** The whole selection, read from the page on the user's click (activeTab); the menu's copy is a fallback. */
@@ -56,9 +62,11 @@ export function wireActions(deps: ActionsDeps) {
   let menu: MenuEntry[] = [];
   const rebuild = (settings: Settings): Promise<void> => {
     const profile = activeProfile(settings);
+    const words = backgroundWords(settings);
     menu = buildMenu(settings.actions, {
       model: profile?.actionModel ?? profile?.defaultModel,
-      language: settings.language ?? languageName(browserLanguage()),
+      language: actionLanguage(settings, words),
+      words,
     });
     return sync.apply(menu);
   };
@@ -70,9 +78,10 @@ export function wireActions(deps: ActionsDeps) {
     const selection = (await readSelection(tab?.id, frameId)) || selectionText || '';
     const settings = await deps.loadSettings();
     try {
-      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, browserLanguage: browserLanguage() });
+      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, words: backgroundWords(settings) });
     } catch (error) {
-      await recordActionRefusal(deps.store, settings, conversationId, error instanceof RunError ? error.message : `The action could not start: ${String(error)}`).catch(() => undefined);
+      const refusal = error instanceof RunError ? { problem: error.problem, params: error.params } : { problem: 'internal', params: { detail: String(error) } };
+      await recordActionRefusal(deps.store, settings, conversationId, refusal, backgroundWords(settings)).catch(() => undefined);
     }
     await opened;
     return conversationId;

@@ -19,8 +19,8 @@ export function estimateTokens(text: string): number {
 
 export interface PreparedSelection {
   text: string;
-  /** Set when the selection was cut: what was sent of what, for the user. */
-  notice?: string;
+  /** Set when the selection was cut: what was sent of what, as numbers for the UI's words. */
+  notice?: { code: 'selection_cut'; params: { tokens: number; limit: number; sentChars: number; totalChars: number; percent: number } };
   originalTokens: number;
 }
 
@@ -45,8 +45,6 @@ export function prepareSelection(selection: string, maxTokens: number): Prepared
     cut = cutAtBoundary(text, maxChars);
   }
   const share = Math.max(1, Math.round((cut.length / text.length) * 100));
-  const notice = `The selection was too long for one request (about ${originalTokens.toLocaleString('en')} tokens; the limit is ${maxTokens.toLocaleString('en')}). `
-    + `Only its first ${cut.length.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters (${share}%) were sent. `
-    + 'Select less, or raise the limit in the settings.';
-  return { text: cut, notice, originalTokens };
+  const params = { tokens: originalTokens, limit: maxTokens, sentChars: cut.length, totalChars: text.length, percent: share };
+  return { text: cut, notice: { code: 'selection_cut', params }, originalTokens };
 }

@@ -3,7 +3,8 @@
  * top ("Summarise with <model>"), the others in a submenu. Rebuilt whenever the actions, the
  * chosen model or the language change; an unchanged menu is not rebuilt.
  */
-import type { Action } from './schema';
+import type { Words } from '../i18n/messages';
+import { actionWords, type Action } from './schema';
 import { actionTitle } from './template';
 
 export interface MenuEntry {
@@ -20,20 +21,24 @@ export interface MenuOptions {
   /** The model for right-click actions, else the default model. */
   model: string | undefined;
   language: string;
+  /** The interface's words (the menu's titles and the preset actions' names). */
+  words: Words;
 }
 
 export function buildMenu(actions: readonly Action[], options: MenuOptions): MenuEntry[] {
   const enabled = actions.filter((a) => a.enabled);
   const [first, ...rest] = enabled;
   if (first === undefined) return [];
-  const model = (a: Action): string => a.model ?? options.model ?? 'the default model';
+  const { words } = options;
+  const name = (a: Action): string => actionTitle(actionWords(a, words).name, options.language);
+  const model = (a: Action): string => a.model ?? options.model ?? words.t('menu.defaultModel');
   const entries: MenuEntry[] = [
-    { id: `${ACTION_PREFIX}${first.id}`, title: `${actionTitle(first.name, options.language)} with ${model(first)}`, contexts: ['selection'] },
+    { id: `${ACTION_PREFIX}${first.id}`, title: words.t('menu.first', { action: name(first), model: model(first) }), contexts: ['selection'] },
   ];
   if (rest.length > 0) {
-    entries.push({ id: MORE_ACTIONS_ID, title: 'More Gateway Chat actions', contexts: ['selection'] });
+    entries.push({ id: MORE_ACTIONS_ID, title: words.t('menu.more'), contexts: ['selection'] });
     for (const a of rest) {
-      const title = actionTitle(a.name, options.language) + (a.model === undefined ? '' : ` (${a.model})`);
+      const title = a.model === undefined ? name(a) : words.t('menu.withModel', { action: name(a), model: a.model });
       entries.push({ id: `${ACTION_PREFIX}${a.id}`, parentId: MORE_ACTIONS_ID, title, contexts: ['selection'] });
     }
   }

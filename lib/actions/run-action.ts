@@ -5,9 +5,11 @@
  * goes there.
  */
 import { newId, type ConversationStore } from '../conversations/store';
-import { RunError, type RunManager } from '../runs/run-manager';
+import type { Words } from '../i18n/messages';
+import { RunError, type RunManager, type RunProblemParams } from '../runs/run-manager';
 import { activeProfile, type Settings } from '../settings/schema';
 import { prepareSelection } from './large-selection';
+import { actionWords } from './schema';
 import { actionTitle, languageName, renderTemplate } from './template';
 
 export interface ActionRequest {
@@ -16,23 +18,30 @@ export interface ActionRequest {
   page: { title?: string; url?: string };
   /** Chosen before any await, so the side panel can open on it at once. */
   conversationId: string;
-  /** The browser's UI language tag, used when the settings name no language. */
-  browserLanguage: string;
+  /** The interface's words: a preset action's prompt, and `{{language}}` when the settings name none. */
+  words: Words;
+}
+
+/** The language an action answers in: the user's choice, else the interface's. */
+export function actionLanguage(settings: Settings, words: Words): string {
+  return settings.language ?? languageName(words.locale, words.locale);
 }
 
 const TITLE_LENGTH = 80;
 
 export async function startAction(runs: RunManager, settings: Settings, request: ActionRequest): Promise<{ conversationId: string; messageId: string }> {
   const action = settings.actions.find((a) => a.id === request.actionId && a.enabled);
-  if (action === undefined) throw new RunError('not_found', 'That action was removed or turned off; pick another from the menu.');
-  if (request.selection.trim() === '') throw new RunError('empty', 'Select some text on the page first, then run the action again.');
-  const language = settings.language ?? languageName(request.browserLanguage);
+  if (action === undefined) throw new RunError('not_found', { target: 'action' });
+  if (request.selection.trim() === '') throw new RunError('empty', { target: 'selection' });
+  const { words } = request;
+  const language = actionLanguage(settings, words);
   const prepared = prepareSelection(request.selection, settings.largeSelection.maxTokens);
   const page = { title: request.page.title?.trim() ?? '', url: request.page.url ?? '' };
-  const text = renderTemplate(action.template, { selection: prepared.text, title: page.title, url: page.url, language });
+  const own = actionWords(action, words);
+  const text = renderTemplate(own.template, { selection: prepared.text, title: page.title, url: page.url, language, untitled: words.t('actions.untitledPage'), noAddress: words.t('actions.noAddress') });
   const profile = activeProfile(settings);
   const model = action.model ?? profile?.actionModel ?? profile?.defaultModel;
-  const named = `${actionTitle(action.name, language)}: ${page.title || page.url || 'selection'}`;
+  const named = words.t('actions.conversationTitle', { action: actionTitle(own.name, language), page: page.title || page.url || words.t('actions.selection') });
   return runs.start({
     surface: 'action',
     newConversationId: request.conversationId,
@@ -49,9 +58,10 @@ export async function startAction(runs: RunManager, settings: Settings, request:
  * panel that opened for it, as a note saying what to do. The start may have created the
  * conversation before failing, so this adds to it rather than creating it again.
  */
-export async function recordActionRefusal(store: ConversationStore, settings: Settings, conversationId: string, message: string): Promise<void> {
+export async function recordActionRefusal(store: ConversationStore, settings: Settings, conversationId: string, refusal: { problem: string; params?: RunProblemParams }, words: Words): Promise<void> {
   const profile = activeProfile(settings);
-  await store.ensureConversation({ id: conversationId, profileId: profile?.id ?? 'none', model: profile?.defaultModel ?? '', surface: 'action', title: 'Action not run' });
+  await store.ensureConversation({ id: conversationId, profileId: profile?.id ?? 'none', model: profile?.defaultModel ?? '', surface: 'action', title: words.t('actions.notRun') });
   const seq = ((await store.messages(conversationId)).at(-1)?.seq ?? -1) + 1;
-  await store.addMessage({ id: newId(), conversationId, seq, role: 'user', text: '', reasoning: '', status: 'complete', notice: message, createdAt: Date.now() });
+  const notice = { code: 'action_refused' as const, params: { ...refusal.params, problem: refusal.problem } };
+  await store.addMessage({ id: newId(), conversationId, seq, role: 'user', text: '', reasoning: '', status: 'complete', notice, createdAt: Date.now() });
 }

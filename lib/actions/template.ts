@@ -10,6 +10,9 @@ export interface TemplateFields {
   title?: string;
   url?: string;
   language: string;
+  /** What stands for a missing title or address, in the user's language. */
+  untitled?: string;
+  noAddress?: string;
 }
 
 const PLACEHOLDER = /\{\{\s*(selection|title|url|language)\s*\}\}/g;
@@ -27,9 +30,9 @@ export function renderTemplate(template: string, fields: TemplateFields): string
       case 'selection':
         return quoteSelection(fields.selection);
       case 'title':
-        return fields.title === undefined || fields.title.trim() === '' ? '(untitled page)' : fields.title.trim();
+        return fields.title === undefined || fields.title.trim() === '' ? fields.untitled ?? '-' : fields.title.trim();
       case 'url':
-        return fields.url === undefined || fields.url === '' ? '(no address)' : fields.url;
+        return fields.url === undefined || fields.url === '' ? fields.noAddress ?? '-' : fields.url;
       default:
         return fields.language;
     }
@@ -41,10 +44,10 @@ export function actionTitle(name: string, language: string): string {
   return name.replace(/\{\{\s*language\s*\}\}/g, language);
 }
 
-/** The user's language, from a BCP 47 tag such as the browser's UI language. */
-export function languageName(tag: string): string {
+/** A language's name (`tag`, BCP 47) as written in the interface's language (`inLocale`). */
+export function languageName(tag: string, inLocale = 'en'): string {
   try {
-    const names = new Intl.DisplayNames(['en'], { type: 'language' });
+    const names = new Intl.DisplayNames([inLocale], { type: 'language' });
     return names.of(tag) ?? tag;
   } catch {
     return tag;

@@ -9,9 +9,15 @@ import * as z from 'zod/mini';
 import { tryResolveGatewayAddress } from '../gateway/address';
 import { checkApiKey, normalizeApiKey, type KeyIssue } from './key-check';
 
+/** Where a connection was found, for the UI's words ("NextChat link", "curl command", …). */
+export type ImportSource =
+  | { kind: 'nextchat_link' | 'lobechat_link' | 'chat_link' | 'link' | 'curl' | 'env_lines' | 'config_lines' | 'newapi_json' | 'json' | 'key' | 'address' }
+  /** A chat app's own link scheme (`app`: its name, "Cherry Studio", "AMA", or the scheme). */
+  | { kind: 'app_link'; app: string };
+
 export interface ImportedConnection {
-  /** Where it was found, for the user: "NextChat link", "curl command", … */
-  source: string;
+  /** Where it was found. */
+  source: ImportSource;
   /** The address as written in the pasted text. */
   address?: string;
   siteUrl?: string;
@@ -25,10 +31,10 @@ export type ImportProblem = 'empty' | 'nothing_found' | 'bad_json' | 'bad_link_d
 
 export type ImportResult =
   | { ok: true; found: ImportedConnection }
-  | { ok: false; problem: ImportProblem; message: string };
+  | { ok: false; problem: ImportProblem; params: Record<string, string> };
 
 interface Raw {
-  source: string;
+  source: ImportSource;
   address?: string;
   key?: string;
 }
@@ -38,8 +44,8 @@ const URL_FIELDS = ['baseURL', 'baseUrl', 'base_url', 'apiBase', 'api_base', 'ur
 
 const JsonRecord = z.record(z.string(), z.unknown());
 
-function fail(problem: ImportProblem, message: string): ImportResult {
-  return { ok: false, problem, message };
+function fail(problem: ImportProblem, params: Record<string, string> = {}): ImportResult {
+  return { ok: false, problem, params };
 }
 
 /** Finds the first string under any of `fields`, depth first (Lobe Chat nests them in keyVaults.openai). */
@@ -57,7 +63,7 @@ function findField(value: unknown, fields: readonly string[], depth = 0): string
   return undefined;
 }
 
-function fromJsonValue(value: unknown, source: string): Raw | undefined {
+function fromJsonValue(value: unknown, source: ImportSource): Raw | undefined {
   const key = findField(value, KEY_FIELDS);
   const address = findField(value, URL_FIELDS);
   return key === undefined && address === undefined ? undefined : { source, key, address };
@@ -93,10 +99,10 @@ function fromLink(text: string): Raw | ImportResult | undefined {
     try {
       value = JSON.parse(settings);
     } catch {
-      return fail('bad_link_data', 'The link\'s settings= part is not valid JSON, so the link was cut or changed. Copy the whole link again from the keys page.');
+      return fail('bad_link_data', { part: 'settings' });
     }
-    const source = JsonRecord.safeParse(value).data?.keyVaults !== undefined ? 'Lobe Chat link' : 'NextChat link';
-    return fromJsonValue(value, source) ?? fail('nothing_found', 'The link\'s settings= part has no key or address in it.');
+    const source: ImportSource = { kind: JsonRecord.safeParse(value).data?.keyVaults !== undefined ? 'lobechat_link' : 'nextchat_link' };
+    return fromJsonValue(value, source) ?? fail('nothing_found', { part: 'settings' });
   }
 
   const data = params.get('data');
@@ -105,17 +111,17 @@ function fromLink(text: string): Raw | ImportResult | undefined {
     try {
       value = decodeBase64Json(data);
     } catch {
-      return fail('bad_link_data', 'The link\'s data= part is not valid base64 JSON, so the link was cut or changed. Copy the whole link again from the keys page.');
+      return fail('bad_link_data', { part: 'data' });
     }
-    const app = scheme === 'http' || scheme === 'https' ? 'chat app' : scheme === 'cherrystudio' ? 'Cherry Studio' : scheme;
-    return fromJsonValue(value, `${app} link`) ?? fail('nothing_found', 'The link\'s data= part has no key or address in it.');
+    const source: ImportSource = scheme === 'http' || scheme === 'https' ? { kind: 'chat_link' } : { kind: 'app_link', app: scheme === 'cherrystudio' ? 'Cherry Studio' : scheme };
+    return fromJsonValue(value, source) ?? fail('nothing_found', { part: 'data' });
   }
 
   const key = params.get('key') ?? params.get('token') ?? params.get('apiKey') ?? params.get('api_key') ?? undefined;
   const address = params.get('server') ?? params.get('domain') ?? params.get('baseUrl') ?? params.get('url') ?? params.get('host') ?? undefined;
   if (key !== undefined || (address !== undefined && scheme !== 'http' && scheme !== 'https')) {
-    const app = scheme === 'ama' ? 'AMA link' : scheme === 'opencat' ? 'OpenCat link' : scheme === 'http' || scheme === 'https' ? 'link' : `${scheme} link`;
-    return { source: app, key, address };
+    const source: ImportSource = scheme === 'http' || scheme === 'https' ? { kind: 'link' } : { kind: 'app_link', app: scheme === 'ama' ? 'AMA' : scheme === 'opencat' ? 'OpenCat' : scheme };
+    return { source, key, address };
   }
   return undefined;
 }
@@ -127,7 +133,7 @@ function fromCurl(text: string): Raw | undefined {
   const address = /(?:^|\s)['"]?(https?:\/\/[^\s'"]+)/i.exec(oneLine)?.[1];
   const key = /authorization:\s*bearer\s+([^\s'"\\]+)/i.exec(oneLine)?.[1]
     ?? /x-api-key:\s*([^\s'"\\]+)/i.exec(oneLine)?.[1];
-  return { source: 'curl command', address, key };
+  return { source: { kind: 'curl' }, address, key };
 }
 
 /**
@@ -149,7 +155,7 @@ function fromAssignments(text: string): Raw | undefined {
     else if (/(api_?key|^key$|token|openai_api_key)$/.test(name)) key ??= value;
   }
   if (address === undefined && key === undefined) return undefined;
-  return { source: sawEnv ? 'OPENAI_* environment lines' : 'configuration lines', address, key };
+  return { source: { kind: sawEnv ? 'env_lines' : 'config_lines' }, address, key };
 }
 
 function fromJson(text: string): Raw | ImportResult | undefined {
@@ -162,25 +168,24 @@ function fromJson(text: string): Raw | ImportResult | undefined {
     // A config snippet (`"base_url": "…",` lines) is not whole JSON: let the line reader try.
     const lines = fromAssignments(trimmed);
     if (lines !== undefined) return lines;
-    const where = error instanceof SyntaxError ? ` (${error.message})` : '';
-    return fail('bad_json', `The pasted JSON is not valid${where}. Copy the whole text again, from { to }.`);
+    return fail('bad_json', error instanceof SyntaxError ? { detail: error.message } : {});
   }
   const record = JsonRecord.safeParse(value);
-  const source = record.success && record.data._type === 'newapi_channel_conn' ? 'new-api connection info' : 'JSON';
-  return fromJsonValue(value, source) ?? fail('nothing_found', 'The JSON has no key or address field (looked for apiKey, key, baseURL, base_url, url, …).');
+  const source: ImportSource = { kind: record.success && record.data._type === 'newapi_channel_conn' ? 'newapi_json' : 'json' };
+  return fromJsonValue(value, source) ?? fail('nothing_found', { part: 'json' });
 }
 
 function fromBareValue(text: string): Raw | undefined {
   const value = text.trim();
   if (/\s/.test(value)) return undefined;
-  if (/^sk-[\w-]+$/.test(value)) return { source: 'API key', key: value };
-  if (/^https?:\/\//i.test(value)) return { source: 'address', address: value };
+  if (/^sk-[\w-]+$/.test(value)) return { source: { kind: 'key' }, key: value };
+  if (/^https?:\/\//i.test(value)) return { source: { kind: 'address' }, address: value };
   return undefined;
 }
 
 export function importConnection(text: string): ImportResult {
   const input = text.trim();
-  if (input === '') return fail('empty', 'Paste what your gateway\'s keys page gave you: the "Use Key" link, the copied connection info, a curl command, or the OPENAI_* lines.');
+  if (input === '') return fail('empty');
 
   const readers = [fromLink, fromJson, fromCurl, fromAssignments, fromBareValue];
   for (const read of readers) {
@@ -189,14 +194,14 @@ export function importConnection(text: string): ImportResult {
     if ('ok' in raw) return raw;
     return finish(raw);
   }
-  return fail('nothing_found', 'Found no gateway address or key in the pasted text. Paste the "Use Key" link, the copied connection info JSON, a curl command, or the OPENAI_BASE_URL / OPENAI_API_KEY lines.');
+  return fail('nothing_found', { part: 'text' });
 }
 
 function finish(raw: Raw): ImportResult {
   const found: ImportedConnection = { source: raw.source };
   if (raw.address !== undefined) {
     const resolved = tryResolveGatewayAddress(raw.address);
-    if (!resolved.ok) return fail('bad_address', `Found the address "${raw.address}" in the ${raw.source}, but: ${resolved.error.message}`);
+    if (!resolved.ok) return fail('bad_address', { address: raw.address, addressProblem: resolved.error.problem, ...resolved.error.params });
     found.address = raw.address;
     found.siteUrl = resolved.siteUrl;
     found.baseUrl = resolved.baseUrl;

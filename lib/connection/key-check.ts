@@ -1,6 +1,6 @@
 /**
  * Checking a pasted API key for the signs of a bad copy (seed part 3: a key "incomplete when
- * copied" is invalid) before it is ever sent, each with its own message.
+ * copied" is invalid) before it is ever sent, each with its own code.
  */
 
 export type KeyProblem =
@@ -13,7 +13,8 @@ export type KeyProblem =
 
 export interface KeyIssue {
   problem: KeyProblem;
-  message: string;
+  /** `length` for `too_short`. */
+  params?: { length: number };
 }
 
 /** The shortest key seen from real gateways is well above this (new-api: sk- + 48). */
@@ -32,21 +33,21 @@ export function normalizeApiKey(input: string): string {
 /** The first problem with a key (after `normalizeApiKey`), or undefined when it looks whole. */
 export function checkApiKey(input: string): KeyIssue | undefined {
   const key = normalizeApiKey(input);
-  if (key === '') return { problem: 'empty', message: 'Enter the API key from the keys page of your gateway.' };
+  if (key === '') return { problem: 'empty' };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(key) || /^[\w-]+(\.[\w-]+)+(:\d+)?(\/|$)/.test(key)) {
-    return { problem: 'looks_like_address', message: 'This is an address, not a key: put it in the Gateway address field, and paste the key (often starting with sk-) here.' };
+    return { problem: 'looks_like_address' };
   }
   if (/…|\.\.\.|\*{2,}|•{2,}/.test(key)) {
-    return { problem: 'masked', message: 'This key is shortened or masked (it contains … or ***), as the keys page shows it. Use the copy button on the keys page to copy the whole key.' };
+    return { problem: 'masked' };
   }
   if (/\s/.test(key)) {
-    return { problem: 'inner_whitespace', message: 'The key contains spaces or line breaks, so part of it is missing or extra. Copy it again in one piece.' };
+    return { problem: 'inner_whitespace' };
   }
   if (/[^\x21-\x7e]/.test(key)) {
-    return { problem: 'odd_characters', message: 'The key contains characters keys never have (non-ASCII letters or punctuation). Copy it again from the keys page.' };
+    return { problem: 'odd_characters' };
   }
   if (key.length < MIN_KEY_LENGTH) {
-    return { problem: 'too_short', message: `The key is only ${key.length} characters long, so it looks cut off. Copy the whole key again from the keys page.` };
+    return { problem: 'too_short', params: { length: key.length } };
   }
   return undefined;
 }

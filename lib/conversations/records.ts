@@ -3,7 +3,7 @@
  * version of the extension may have written it), so every record read is parsed with these.
  */
 import * as z from 'zod/mini';
-import { GATEWAY_ERROR_KINDS, redactSecrets, type GatewayError } from '../gateway/errors';
+import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl, type GatewayError } from '../gateway/errors';
 import type { Usage } from '../gateway';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
@@ -12,22 +12,83 @@ export type Surface = (typeof SURFACES)[number];
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'interrupted', 'stopped', 'error'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
-export const StoredErrorSchema = z.object({
+const ParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/**
+ * An error as saved: codes and facts, never our sentences (the UI words them in the language
+ * of the day). The gateway's own words are kept verbatim in `gatewayMessage`.
+ */
+const StoredErrorShape = z.object({
   kind: z.enum(GATEWAY_ERROR_KINDS),
-  message: z.string(),
   url: z.string(),
+  /** {site_url}, which some remedies name. */
+  siteUrl: z.string(),
   status: z.optional(z.number()),
   code: z.optional(z.string()),
   gatewayMessage: z.optional(z.string()),
+  detail: z.optional(z.object({ code: z.enum(ERROR_DETAILS), params: z.optional(ParamsSchema), text: z.optional(z.string()) })),
   retryAfter: z.optional(z.number()),
   /** When a retry may be sent (epoch ms), from `retryAfter`: Retry waits until then. */
   retryAt: z.optional(z.number()),
-  remedy: z.object({
-    text: z.string(),
-    links: z.array(z.object({ label: z.string(), url: z.string() })),
-  }),
+  links: z.array(z.object({ id: z.enum(REMEDY_LINKS), url: z.string() })),
 });
-export type StoredError = z.infer<typeof StoredErrorSchema>;
+
+/**
+ * Builds before the i18n work saved English sentences: `message` and `remedy: { text, links:
+ * [{ label, url }] }`. Those are dropped (the kind says it all, in any language) and the links'
+ * English labels become their ids.
+ */
+const LEGACY_LINK_LABELS: Record<string, (typeof REMEDY_LINKS)[number]> = {
+  'Keys page': 'keys',
+  'Address called': 'address',
+  'Model catalogue': 'catalogue',
+  Dashboard: 'dashboard',
+  Purchase: 'purchase',
+  Redeem: 'redeem',
+  'Gateway site': 'site',
+};
+
+export function upgradeStoredError(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || !('remedy' in raw)) return raw;
+  const { message: _message, remedy, ...rest } = raw as { message?: unknown; remedy?: { links?: unknown } } & Record<string, unknown>;
+  const links = Array.isArray(remedy?.links) ? remedy.links : [];
+  const upgraded: Record<string, unknown> = {
+    ...rest,
+    links: links.flatMap((l: { label?: unknown; url?: unknown }) => {
+      const id = typeof l.label === 'string' ? LEGACY_LINK_LABELS[l.label] : undefined;
+      return id === undefined || typeof l.url !== 'string' ? [] : [{ id, url: l.url }];
+    }),
+  };
+  if (typeof upgraded.siteUrl !== 'string') upgraded.siteUrl = siteFromUrl(typeof rest.url === 'string' ? rest.url : '');
+  return upgraded;
+}
+
+export const StoredErrorSchema = z.pipe(z.transform(upgradeStoredError), StoredErrorShape);
+export type StoredError = z.infer<typeof StoredErrorShape>;
+
+/**
+ * What happened to a message on the way, as a code and its numbers: the selection was cut to
+ * fit (`selection_cut`), or an action could not start (`action_refused`, with the run's
+ * problem code). Older builds saved an English sentence: it is kept as `legacy` text.
+ */
+const NoticeShape = z.object({
+  code: z.enum(['selection_cut', 'action_refused', 'legacy']),
+  params: z._default(ParamsSchema, {}),
+  text: z.optional(z.string()),
+});
+export const NoticeSchema = z.pipe(z.transform(upgradeNotice), NoticeShape);
+export type Notice = z.infer<typeof NoticeShape>;
+
+const LEGACY_CUT = /about ([\d,]+) tokens; the limit is ([\d,]+)\)\. Only its first ([\d,]+) of ([\d,]+) characters \((\d+)%\)/;
+
+/** An English notice of an older build → its code and numbers (or kept as it was written). */
+export function upgradeNotice(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  const cut = LEGACY_CUT.exec(raw);
+  if (cut === null) return { code: 'legacy', params: {}, text: raw };
+  const n = (i: number): number => Number((cut[i] ?? '0').replace(/,/g, ''));
+  return { code: 'selection_cut', params: { tokens: n(1), limit: n(2), sentChars: n(3), totalChars: n(4), percent: n(5) } };
+}
 
 export const StoredUsageSchema = z.object({
   promptTokens: z.optional(z.number()),
@@ -78,7 +139,7 @@ export const MessageSchema = z.object({
   /** Attached images as data: URLs. */
   images: z.optional(z.array(z.string())),
   /** Shown with the message: what happened to it on the way (a selection cut to fit, say). */
-  notice: z.optional(z.string()),
+  notice: z.optional(NoticeSchema),
   /** Earlier versions of an assistant reply, oldest first (a retry never destroys one). */
   versions: z.optional(z.array(MessageVersionSchema)),
   /**
@@ -97,10 +158,16 @@ export function storedError(error: GatewayError, apiKey?: string): StoredError {
   const clean = (text: string): string => redactSecrets(text, apiKey);
   const stored: StoredError = {
     kind: error.kind,
-    message: clean(error.message),
     url: clean(error.url),
-    remedy: { text: clean(error.remedy.text), links: error.remedy.links.map((l) => ({ label: l.label, url: clean(l.url) })) },
+    siteUrl: clean(error.siteUrl),
+    links: error.remedy.links.map((l) => ({ id: l.id, url: clean(l.url) })),
   };
+  if (error.detail !== undefined) {
+    const detail: NonNullable<StoredError['detail']> = { code: error.detail.code };
+    if (error.detail.params !== undefined) detail.params = Object.fromEntries(Object.entries(error.detail.params).map(([k, v]) => [k, typeof v === 'string' ? clean(v) : v]));
+    if (error.detail.text !== undefined) detail.text = clean(error.detail.text);
+    stored.detail = detail;
+  }
   if (error.status !== undefined) stored.status = error.status;
   if (error.code !== undefined) stored.code = clean(error.code);
   if (error.gatewayMessage !== undefined) stored.gatewayMessage = clean(error.gatewayMessage);

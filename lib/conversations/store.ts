@@ -36,16 +36,18 @@ function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success
 }
 
 /** Why the database failed, for the UI to say what to do. */
-export type StoreProblem =
+export const STORE_PROBLEMS = [
   /** The browser's storage for the extension is full. */
-  | 'quota'
+  'quota',
   /** A newer version of the extension changed the database; this one cannot read it. */
-  | 'newer_version'
+  'newer_version',
   /** Another tab of the extension holds an older connection open. */
-  | 'blocked'
+  'blocked',
   /** IndexedDB is not available here (some private modes) or failed to open. */
-  | 'unavailable'
-  | 'unknown';
+  'unavailable',
+  'unknown',
+] as const;
+export type StoreProblem = (typeof STORE_PROBLEMS)[number];
 
 export function storeProblem(error: unknown): { problem: StoreProblem; detail: string } {
   const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';

@@ -27,11 +27,12 @@ export class GatewayAddressError extends Error {
   override readonly name = 'GatewayAddressError';
   constructor(
     readonly problem: AddressProblem,
-    message: string,
     /** What the user typed, trimmed; never contains credentials (they are cut out). */
     readonly input: string,
+    /** The problem's facts for the UI's words (the scheme typed, say). */
+    readonly params: Record<string, string> = {},
   ) {
-    super(message);
+    super(problem);
   }
 }
 
@@ -62,8 +63,8 @@ const SITE_PAGES = new Set([
 const VERSION_SEGMENT = /^v\d+[a-z0-9]*$/i;
 const QUOTES = /^[\s'"`‘’“”«»<>]+|[\s'"`‘’“”«»<>]+$/g;
 
-function fail(problem: AddressProblem, message: string, input: string): never {
-  throw new GatewayAddressError(problem, message, input);
+function fail(problem: AddressProblem, input: string, params: Record<string, string> = {}): never {
+  throw new GatewayAddressError(problem, input, params);
 }
 
 function looksLikeLocalHost(text: string): boolean {
@@ -72,15 +73,15 @@ function looksLikeLocalHost(text: string): boolean {
 
 /**
  * Resolve a pasted address into `{ siteUrl, baseUrl }`, or throw a `GatewayAddressError`
- * whose message says what is wrong and what to enter instead.
+ * whose problem code says what is wrong (the UI says what to enter instead).
  */
 export function resolveGatewayAddress(input: string): GatewayAddress {
   const text = String(input ?? '').replace(QUOTES, '').trim();
   if (text === '') {
-    fail('empty', 'Enter the gateway address, for example https://your-gateway.example or https://your-gateway.example/v1.', text);
+    fail('empty', text);
   }
   if (/^sk-[A-Za-z0-9_-]{6,}$/.test(text) || (/^[A-Za-z0-9_-]{32,}$/.test(text) && !text.includes('.'))) {
-    fail('looks_like_key', 'This looks like an API key, not an address. Put it in the API key field and enter the gateway\'s web address (https://…) here.', '');
+    fail('looks_like_key', '');
   }
 
   let withScheme = text;
@@ -89,25 +90,25 @@ export function resolveGatewayAddress(input: string): GatewayAddress {
     // "example.com/v1" or "localhost:3000": no scheme typed.
     withScheme = `${looksLikeLocalHost(text) ? 'http' : 'https'}://${text}`;
   } else if (scheme !== 'http' && scheme !== 'https') {
-    fail('unsupported_scheme', `The gateway address must start with http:// or https:// (it starts with "${scheme}:").`, text);
+    fail('unsupported_scheme', text, { scheme });
   }
 
   // WHATWG URL parsing reads "http:///v1" as host "v1": catch the missing host first.
   if (/^[a-z][a-z0-9+.-]*:\/\/([/?#:]|$)/i.test(withScheme)) {
-    fail('missing_host', `The address "${text}" has no host name. Enter it as https://host or https://host/v1.`, text);
+    fail('missing_host', text);
   }
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    fail('malformed', `"${text}" is not a valid web address. Enter it as https://host or https://host/v1, without spaces.`, text);
+    fail('malformed', text);
   }
   if (url.username !== '' || url.password !== '') {
     const safe = `${url.protocol}//${url.host}${url.pathname}`;
-    fail('credentials', 'Remove the user name and password from the address (the part before "@"); the API key goes in the API key field.', safe);
+    fail('credentials', safe);
   }
   if (url.hostname === '') {
-    fail('missing_host', `The address "${text}" has no host name. Enter it as https://host or https://host/v1.`, text);
+    fail('missing_host', text);
   }
 
   const segments = url.pathname.split('/').filter((s) => s !== '');

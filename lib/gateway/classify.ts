@@ -3,7 +3,7 @@
  * together; the message is only ever a tie-breaker next to a status (one-api's 401 for a key
  * whose own quota is spent, a 404 or 400 naming the model), never a classifier on its own.
  */
-import { GatewayError, redactSecrets, type GatewayErrorKind } from './errors';
+import { GatewayError, redactSecrets, type ErrorDetail, type GatewayErrorKind } from './errors';
 import { ErrorEnvelope, type ErrorObject } from './wire';
 
 export interface ErrorFacts {
@@ -162,7 +162,7 @@ function isModelEndpoint(url: string): boolean {
   return /\/(chat\/completions|responses|completions|embeddings|images\/generations)$/.test(safePath(url));
 }
 
-export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, detail?: string): GatewayError {
+export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, detail?: ErrorDetail): GatewayError {
   return new GatewayError({
     kind,
     url: ctx.url,
@@ -173,13 +173,23 @@ export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx
     gatewayMessage: facts.message === undefined ? undefined : redactSecrets(facts.message, ctx.apiKey),
     retryAfter: ctx.retryAfter,
     // Details can quote what the gateway sent (a chunk, a body): the key never stays in them.
-    detail: detail === undefined ? undefined : redactSecrets(detail, ctx.apiKey),
+    detail: detail === undefined ? undefined : cleanDetail(detail, ctx.apiKey),
   });
 }
 
+/** A detail's quoted text and parameters never keep the key. */
+function cleanDetail(detail: ErrorDetail, apiKey: string | undefined): ErrorDetail {
+  const clean: ErrorDetail = { code: detail.code };
+  if (detail.params !== undefined) {
+    clean.params = Object.fromEntries(Object.entries(detail.params).map(([k, v]) => [k, typeof v === 'string' ? redactSecrets(v, apiKey) : v]));
+  }
+  if (detail.text !== undefined) clean.text = redactSecrets(detail.text, apiKey);
+  return clean;
+}
+
 /** An error object met inside a stream (chat chunk, Responses event, `event: error`). */
-export function streamErrorFrom(facts: ErrorFacts, ctx: ClassifyContext): GatewayError {
-  return buildGatewayError(classifyFacts(facts, ctx.url), facts, ctx);
+export function streamErrorFrom(facts: ErrorFacts, ctx: ClassifyContext, detail?: ErrorDetail): GatewayError {
+  return buildGatewayError(classifyFacts(facts, ctx.url), facts, ctx, detail);
 }
 
 /** `Retry-After` as seconds: a number of seconds or an HTTP date. */
@@ -218,12 +228,10 @@ export function errorFromHttpResponse(
     const isHtml = /html/i.test(contentType) || /^<(!doctype|html|head|body)/i.test(trimmed);
     if (status >= 200 && status < 300) {
       return buildGatewayError(isHtml ? 'bad_address' : 'bad_response', { status }, withRetry,
-        isHtml
-          ? 'the address answered with a web page, not the gateway API; the base address usually ends in /v1'
-          : `the reply was not the JSON this endpoint returns (Content-Type: ${contentType || 'none'})`);
+        isHtml ? { code: 'web_page_not_api' } : { code: 'not_json', params: { contentType: contentType || '-' } });
     }
     const kind = classifyFacts({ status }, ctx.url);
-    const detail = trimmed === '' ? 'the gateway sent no explanation' : isHtml ? 'the gateway answered with a web page' : snippet(redactSecrets(trimmed, ctx.apiKey));
+    const detail: ErrorDetail = trimmed === '' ? { code: 'no_explanation' } : isHtml ? { code: 'web_page' } : { code: 'body', text: snippet(redactSecrets(trimmed, ctx.apiKey)) };
     return buildGatewayError(kind, { status }, withRetry, detail);
   }
   return buildGatewayError(classifyFacts(facts, ctx.url), facts, withRetry);

@@ -8,7 +8,7 @@
 import { endpointUrl } from './address';
 import { buildGatewayError, errorFactsFromBody, errorFromHttpResponse, classifyFacts, type ClassifyContext } from './classify';
 import { ChatStreamDecoder, ResponsesStreamDecoder, decodeChatBody, decodeResponsesBody, type ReplyDecoder } from './decoders';
-import { GatewayError } from './errors';
+import { GatewayError, type ErrorDetail } from './errors';
 import { parseModelList } from './models';
 import { chatCompletionsBody, responsesBody } from './request-body';
 import { readSse, StreamTimeout, StreamTooLarge } from './sse';
@@ -79,7 +79,7 @@ function isPiece(event: StreamEvent): boolean {
 class Call {
   readonly controller = new AbortController();
   private reason: 'user' | 'timeout' | undefined;
-  private timeoutDetail: string | undefined;
+  private timeoutDetail: ErrorDetail | undefined;
   private readonly onUserAbort = (): void => this.abort('user');
 
   constructor(private readonly userSignal: AbortSignal | undefined) {
@@ -87,7 +87,7 @@ class Call {
     else userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
   }
 
-  abort(reason: 'user' | 'timeout', detail?: string): void {
+  abort(reason: 'user' | 'timeout', detail?: ErrorDetail): void {
     if (this.reason === undefined) {
       this.reason = reason;
       this.timeoutDetail = detail;
@@ -99,17 +99,16 @@ class Call {
   errorFor(error: unknown, ctx: ClassifyContext, phase: 'connect' | 'stream'): GatewayError {
     if (error instanceof GatewayError) return error;
     if (this.reason === 'user' || this.userSignal?.aborted === true) {
-      return buildGatewayError('aborted', {}, ctx, phase === 'connect' ? 'stopped before the gateway answered' : 'stopped while the reply was streaming');
+      return buildGatewayError('aborted', {}, ctx, { code: phase === 'connect' ? 'stopped_before_answer' : 'stopped_while_streaming' });
     }
     if (this.reason === 'timeout' || error instanceof StreamTimeout) {
-      const detail = error instanceof StreamTimeout ? error.message : this.timeoutDetail ?? 'no answer in time';
+      const detail = error instanceof StreamTimeout ? error.detail : this.timeoutDetail ?? { code: 'headers_timeout' };
       return buildGatewayError('timeout', {}, ctx, detail);
     }
     const origin = safeOrigin(ctx.url);
     const cause = describeCause(error);
-    return buildGatewayError('network', {}, ctx, phase === 'connect'
-      ? `could not connect to ${origin}${cause}`
-      : `the connection to ${origin} dropped while the reply was streaming${cause}`);
+    const params: Record<string, string> = cause === undefined ? { origin } : { origin, cause };
+    return buildGatewayError('network', {}, ctx, { code: phase === 'connect' ? 'connect_failed' : 'connection_dropped', params });
   }
 
   dispose(): void {
@@ -125,18 +124,19 @@ function safeOrigin(url: string): string {
   }
 }
 
-function describeCause(error: unknown): string {
+/** The platform's code for a failed fetch (Node's ECONNREFUSED, …), when it gives one. */
+function describeCause(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  return code === undefined ? '' : ` (${code})`;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
 }
 
-function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+/** Seconds, for a deadline's detail (a sub-second deadline, used by tests, shows as a fraction). */
+function seconds(ms: number): number {
+  return ms < 1000 ? ms / 1000 : Math.round(ms / 1000);
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MB`;
+function megabytes(bytes: number): number {
+  return Number((bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0));
 }
 
 /**
@@ -148,7 +148,7 @@ async function readBody(call: Call, response: Response, limits: { timeoutMs: num
   if (response.body === null) return { text: '', tooLarge: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  const timer = setTimeout(() => call.abort('timeout', `the reply's body did not arrive within ${duration(limits.timeoutMs)}`), limits.timeoutMs);
+  const timer = setTimeout(() => call.abort('timeout', { code: 'body_timeout', params: { seconds: seconds(limits.timeoutMs) } }), limits.timeoutMs);
   let text = '';
   let bytes = 0;
   let tooLarge = false;
@@ -188,7 +188,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     if (call.controller.signal.aborted) throw call.errorFor(undefined, ctx, 'connect');
     const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: init.accept };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timer = setTimeout(() => call.abort('timeout', `no answer within ${duration(limits.headersTimeoutMs)}`), limits.headersTimeoutMs);
+    const timer = setTimeout(() => call.abort('timeout', { code: 'headers_timeout', params: { seconds: seconds(limits.headersTimeoutMs) } }), limits.headersTimeoutMs);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -209,7 +209,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const location = response.headers.get('location');
       await response.body?.cancel().catch(() => undefined);
       throw buildGatewayError('bad_address', { status: response.status || undefined }, ctx,
-        `the gateway redirected this request${location === null ? '' : ` to ${location}`}; enter the final address (often https:// instead of http://)`);
+        location === null ? { code: 'redirected' } : { code: 'redirected', params: { location } });
     }
     if (!response.ok) {
       let text = '';
@@ -232,7 +232,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       throw call.errorFor(error, ctx, 'stream');
     }
     if (body.tooLarge) {
-      throw buildGatewayError('bad_response', { status: response.status }, ctx, `the reply was larger than ${megabytes(limits.maxBodyBytes)}, the most this client reads`);
+      throw buildGatewayError('bad_response', { status: response.status }, ctx, { code: 'body_too_large', params: { megabytes: megabytes(limits.maxBodyBytes) } });
     }
     const text = body.text;
     let value: unknown;
@@ -255,7 +255,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const body = await readJson(call, response, ctx);
       const catalogue = parseModelList(body);
       if (catalogue === undefined) {
-        throw buildGatewayError('bad_response', { status: response.status }, ctx, 'the model list was not of the form {"data": [...]}');
+        throw buildGatewayError('bad_response', { status: response.status }, ctx, { code: 'model_list_shape' });
       }
       return catalogue.models;
     } finally {
@@ -302,12 +302,12 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         }
         return left;
       };
-      const onTimeout = (): string => {
-        const detail = decoder.settling
-          ? 'the stream stayed open after its error'
+      const onTimeout = (): ErrorDetail => {
+        const detail: ErrorDetail = decoder.settling
+          ? { code: 'settling_timeout' }
           : lastPieceAt === undefined
-            ? `no words within ${duration(limits.firstTokenTimeoutMs)} of asking (keep-alive comments do not count)`
-            : `the reply stopped for ${duration(limits.idleTimeoutMs)} (keep-alive comments do not count)`;
+            ? { code: 'first_token_timeout', params: { seconds: seconds(limits.firstTokenTimeoutMs) } }
+            : { code: 'idle_timeout', params: { seconds: seconds(limits.idleTimeoutMs) } };
         call.abort('timeout', detail);
         return detail;
       };
@@ -329,7 +329,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         decoder.end(out);
       } catch (error) {
         decoder.fail(error instanceof StreamTooLarge
-          ? buildGatewayError('bad_response', {}, ctx, `the streamed reply was larger than ${megabytes(limits.maxStreamBytes)}, the most this client reads`)
+          ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
           : call.errorFor(error, ctx, 'stream'), out);
       }
       for (const event of out) yield event;

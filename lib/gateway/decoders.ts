@@ -4,7 +4,7 @@
  * Every decoder ends with exactly one `done` or one `error`, after the text received so far.
  */
 import { buildGatewayError, factsFromObject, streamErrorFrom, type ClassifyContext, type ErrorFacts } from './classify';
-import { redactSecrets, type GatewayError } from './errors';
+import { redactSecrets, type ErrorDetail, type GatewayError } from './errors';
 import type { SseItem } from './sse';
 import { ThinkTagSplitter } from './think-tags';
 import type { StreamEvent, Usage } from './types';
@@ -36,6 +36,14 @@ function parseJson(data: string): { ok: true; value: unknown } | { ok: false } {
     return { ok: true, value: JSON.parse(data) };
   } catch {
     return { ok: false };
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
 
@@ -92,7 +100,7 @@ abstract class ReplyState implements ReplyDecoder {
     } else if (this.completed) {
       this.finish(out);
     } else {
-      this.fail(buildGatewayError('network', {}, this.ctx, 'the connection closed before the reply was finished'), out);
+      this.fail(buildGatewayError('network', {}, this.ctx, { code: 'connection_dropped', params: { origin: originOf(this.ctx.url) } }), out);
     }
   }
 
@@ -129,8 +137,8 @@ abstract class ReplyState implements ReplyDecoder {
   private reasoningSeparate = false;
 
   /** An error the gateway sent in the stream. */
-  protected failWith(facts: ErrorFacts, out: StreamEvent[]): boolean {
-    const error = streamErrorFrom(facts, this.ctx);
+  protected failWith(facts: ErrorFacts, out: StreamEvent[], detail?: ErrorDetail): boolean {
+    const error = streamErrorFrom(facts, this.ctx, detail);
     if (!this.holdsErrors) {
       this.fail(error, out);
       return true;
@@ -141,14 +149,14 @@ abstract class ReplyState implements ReplyDecoder {
     return false;
   }
 
-  protected malformed(detail: string, out: StreamEvent[]): boolean {
+  protected malformed(detail: ErrorDetail, out: StreamEvent[]): boolean {
     this.fail(buildGatewayError('bad_response', {}, this.ctx, detail), out);
     return true;
   }
 
   /** Items every format treats alike; returns undefined when the item is a message to decode. */
   protected common(item: SseItem, out: StreamEvent[]): boolean | undefined {
-    if (item.kind === 'overflow') return this.malformed('one streamed event was larger than 16 MB', out);
+    if (item.kind === 'overflow') return this.malformed({ code: 'event_too_large', params: { megabytes: 16 } }, out);
     if (item.kind === 'field') {
       if (item.field !== 'error') return false;
       // llama.cpp's non-standard `error: {…}` line.
@@ -205,12 +213,12 @@ export class ChatStreamDecoder extends ReplyState {
       value = JSON.parse(data);
     } catch {
       // Keep-alive words (`data: ping`) are not chunks; a cut or garbled JSON chunk is a broken stream.
-      return /^\s*[[{]/.test(data) ? this.malformed(`a streamed chunk was not valid JSON: ${snippet(data, this.ctx)}`, out) : false;
+      return /^\s*[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
     }
     const quick = quickChatChunk(value);
     if (quick !== undefined) return this.acceptChunk(quick, out);
     const chunk = ChatChunk.safeParse(value);
-    if (!chunk.success) return this.malformed(`a streamed chunk did not have the chat-completion shape: ${snippet(data, this.ctx)}`, out);
+    if (!chunk.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
     return this.acceptChunk(chunk.data, out);
   }
 
@@ -232,8 +240,8 @@ export class ChatStreamDecoder extends ReplyState {
     const finish = choice.finish_reason;
     if (finish != null && finish !== '') {
       if (finish === 'error') {
-        const facts = choice.error !== undefined ? bodyFacts({ error: choice.error }, this.ctx) : { message: 'the upstream provider failed while writing the reply' };
-        return this.failWith(facts, out);
+        if (choice.error !== undefined) return this.failWith(bodyFacts({ error: choice.error }, this.ctx), out);
+        return this.failWith({}, out, { code: 'upstream_failed' });
       }
       this.finishReason = finish;
     }
@@ -263,9 +271,9 @@ export class ResponsesStreamDecoder extends ReplyState {
       return false;
     }
     const parsed = parseJson(data);
-    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed(`a streamed event was not valid JSON: ${snippet(data, this.ctx)}`, out) : false;
+    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
     const event = ResponsesEvent.safeParse(parsed.value);
-    if (!event.success) return this.malformed(`a streamed event did not have the Responses shape: ${snippet(data, this.ctx)}`, out);
+    if (!event.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
     return this.acceptEvent(event.data.type ?? item.event ?? '', event.data, out);
   }
 
@@ -295,7 +303,7 @@ export class ResponsesStreamDecoder extends ReplyState {
         const response = event.response;
         if (response?.usage != null) this.usage = normalizeUsage(response.usage);
         const error = response?.error;
-        return this.failWith(error != null ? errorFacts(error) : { message: 'the response failed' }, out);
+        return error != null ? this.failWith(errorFacts(error), out) : this.failWith({}, out, { code: 'response_failed' });
       }
       case 'error':
         return this.failWith(bodyFacts(event, this.ctx), out);
@@ -310,7 +318,7 @@ export function decodeChatBody(value: unknown, ctx: ClassifyContext): StreamEven
   const parsed = ChatChunk.safeParse(value);
   const choice = parsed.success ? parsed.data.choices?.[0] : undefined;
   if (!parsed.success || choice?.message == null) {
-    throw buildGatewayError('bad_response', {}, ctx, 'the reply had no choices[0].message');
+    throw buildGatewayError('bad_response', {}, ctx, { code: 'no_message' });
   }
   const decoder = new ChatStreamDecoder(ctx);
   const out: StreamEvent[] = [];
@@ -328,7 +336,7 @@ export function decodeChatBody(value: unknown, ctx: ClassifyContext): StreamEven
 export function decodeResponsesBody(value: unknown, ctx: ClassifyContext): StreamEvent[] {
   const parsed = ResponsesReply.safeParse(value);
   if (!parsed.success || (parsed.data.output == null && parsed.data.output_text == null)) {
-    throw buildGatewayError('bad_response', {}, ctx, 'the reply had no output');
+    throw buildGatewayError('bad_response', {}, ctx, { code: 'no_message' });
   }
   const reply = parsed.data;
   const out: StreamEvent[] = [];

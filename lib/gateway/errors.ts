@@ -1,6 +1,7 @@
 /**
  * The one error type of the gateway library. Every failure, before or inside a stream, is a
- * `GatewayError` with a `kind` the UI can act on and a `remedy` from seed part 7.
+ * `GatewayError` with a `kind` the UI can act on, the facts it words (status, address, the
+ * gateway's own words, a detail code) and the remedy's links from seed part 7.
  * No field ever holds the API key: messages are passed through `redactSecrets` first.
  */
 
@@ -21,15 +22,79 @@ export const GATEWAY_ERROR_KINDS = [
 
 export type GatewayErrorKind = (typeof GATEWAY_ERROR_KINDS)[number];
 
+/** Which page of the gateway's site a remedy links to; the UI names it. */
+export const REMEDY_LINKS = ['keys', 'address', 'catalogue', 'dashboard', 'purchase', 'redeem', 'site'] as const;
+export type RemedyLinkId = (typeof REMEDY_LINKS)[number];
+
 export interface RemedyLink {
-  label: string;
+  id: RemedyLinkId;
   url: string;
 }
 
+/**
+ * What the user can do, as codes: the UI words it from the error's kind and these facts
+ * (lib/ returns no sentences).
+ */
 export interface Remedy {
-  /** One sentence: what the user should do. */
-  text: string;
   links: RemedyLink[];
+}
+
+/**
+ * Our own account of a failure the gateway did not explain (a network failure, an unreadable
+ * stream), as a code; `text` quotes what the gateway sent, verbatim (redacted, cut short).
+ */
+export const ERROR_DETAILS = [
+  /** An error status with an empty body. */
+  'no_explanation',
+  /** An error status with a web page for a body. */
+  'web_page',
+  /** A 2xx web page where the API was expected (the address is the site, not the API). */
+  'web_page_not_api',
+  /** A 2xx body that is not JSON ({contentType}). */
+  'not_json',
+  /** An error status with a body we cannot read as an error object: `text` quotes it. */
+  'body',
+  /** A redirect ({location}): the address should be the final one. */
+  'redirected',
+  /** A body or a stream over the size this client reads ({megabytes}). */
+  'body_too_large',
+  'stream_too_large',
+  'event_too_large',
+  /** `/models` did not answer `{"data": [...]}`. */
+  'model_list_shape',
+  /** A non-streamed reply without `choices[0].message`, or a Responses body without output. */
+  'no_message',
+  /** A streamed chunk or event that is not JSON, or not of its API's shape: `text` quotes it. */
+  'chunk_not_json',
+  'chunk_wrong_shape',
+  /** `finish_reason: "error"` without an error object. */
+  'upstream_failed',
+  /** `response.failed` without an error object. */
+  'response_failed',
+  'stopped_before_answer',
+  'stopped_while_streaming',
+  /** Deadlines ({seconds}). */
+  'first_token_timeout',
+  'idle_timeout',
+  'headers_timeout',
+  'body_timeout',
+  /** The stream stayed open after it reported an error. */
+  'settling_timeout',
+  /** No connection to {origin} ({cause}: the platform's code, when known). */
+  'connect_failed',
+  'connection_dropped',
+  /** The user did not grant the extension access to {origin}. */
+  'access_not_granted',
+  /** Something in this client failed: `text` holds the platform's error text. */
+  'internal',
+] as const;
+export type ErrorDetailCode = (typeof ERROR_DETAILS)[number];
+
+export interface ErrorDetail {
+  code: ErrorDetailCode;
+  params?: Record<string, string | number>;
+  /** What the gateway sent, verbatim (redacted and cut), or the platform's own error text. */
+  text?: string;
 }
 
 export interface GatewayErrorInit {
@@ -45,8 +110,8 @@ export interface GatewayErrorInit {
   gatewayMessage?: string;
   /** Seconds to wait, from `Retry-After`. */
   retryAfter?: number;
-  /** Our explanation when the gateway gave none (network failures, bad responses). */
-  detail?: string;
+  /** Our account when the gateway gave none (network failures, bad responses). */
+  detail?: ErrorDetail;
   cause?: unknown;
 }
 
@@ -54,23 +119,27 @@ export class GatewayError extends Error {
   override readonly name = 'GatewayError';
   readonly kind: GatewayErrorKind;
   readonly url: string;
+  readonly siteUrl: string;
   readonly status: number | undefined;
   readonly code: string | undefined;
   readonly type: string | undefined;
   readonly gatewayMessage: string | undefined;
   readonly retryAfter: number | undefined;
+  readonly detail: ErrorDetail | undefined;
   readonly remedy: Remedy;
 
   constructor(init: GatewayErrorInit) {
     const siteUrl = init.siteUrl ?? siteFromUrl(init.url);
-    super(composeMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
+    super(technicalMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     this.url = init.url;
+    this.siteUrl = siteUrl;
     this.status = init.status;
     this.code = init.code;
     this.type = init.type;
     this.gatewayMessage = init.gatewayMessage;
     this.retryAfter = init.retryAfter;
+    this.detail = init.detail;
     this.remedy = remedyFor(init.kind, siteUrl, init);
   }
 
@@ -79,42 +148,30 @@ export class GatewayError extends Error {
     return {
       name: this.name,
       kind: this.kind,
-      message: this.message,
       url: this.url,
+      siteUrl: this.siteUrl,
       status: this.status,
       code: this.code,
       type: this.type,
       gatewayMessage: this.gatewayMessage,
       retryAfter: this.retryAfter,
+      detail: this.detail,
       remedy: this.remedy,
     };
   }
 }
 
-const KIND_SUMMARY: Record<GatewayErrorKind, string> = {
-  invalid_key: 'The gateway rejected the API key',
-  bad_address: 'The gateway address is wrong',
-  model_not_found: 'The model does not exist on this gateway',
-  insufficient_balance: 'The account balance is not enough for this request',
-  rate_limited: 'The gateway is limiting the request rate',
-  permission_denied: 'This key is not allowed to do this',
-  bad_request: 'The gateway rejected the request',
-  server: 'The gateway or its upstream failed',
-  network: 'The gateway could not be reached',
-  timeout: 'The gateway took too long to answer',
-  aborted: 'The request was stopped',
-  bad_response: 'The gateway sent a reply this client cannot read',
-};
-
-function composeMessage(init: GatewayErrorInit): string {
-  const parts = [KIND_SUMMARY[init.kind]];
-  const said = init.gatewayMessage ?? init.detail;
-  if (said !== undefined && said !== '') parts.push(said);
-  const where = init.status === undefined ? init.url : `${init.status} from ${init.url}`;
-  return `${parts.join(': ')} (${where})`;
+/**
+ * For developers' consoles and stack traces only, never shown to users: the kind, the
+ * address, and what the gateway said (the UI words the kind in the user's language).
+ */
+function technicalMessage(init: GatewayErrorInit): string {
+  const said = init.gatewayMessage ?? (init.detail === undefined ? undefined : `${init.detail.code}${init.detail.text === undefined ? '' : ` ${init.detail.text}`}`);
+  const where = init.status === undefined ? init.url : `${init.status} ${init.url}`;
+  return `${init.kind} (${where})${said === undefined || said === '' ? '' : `: ${said}`}`;
 }
 
-function siteFromUrl(url: string): string {
+export function siteFromUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const v1 = parsed.pathname.indexOf('/v1');
@@ -124,71 +181,39 @@ function siteFromUrl(url: string): string {
   }
 }
 
-function link(label: string, siteUrl: string, path: string): RemedyLink {
-  return { label, url: `${siteUrl.replace(/\/+$/, '')}${path}` };
+function link(id: RemedyLinkId, siteUrl: string, path: string): RemedyLink {
+  return { id, url: `${siteUrl.replace(/\/+$/, '')}${path}` };
 }
 
-/** Seed part 7's remedies, with links built from {site_url}. */
+/** Seed part 7's remedies: the links each kind offers, built from {site_url}. */
 export function remedyFor(kind: GatewayErrorKind, siteUrl: string, init: Partial<GatewayErrorInit> = {}): Remedy {
   switch (kind) {
     case 'invalid_key':
-      return {
-        text: 'Create a new API key on the keys page of the account you are using, copy it whole, and paste it into the API key field.',
-        links: [link('Keys page', siteUrl, '/keys')],
-      };
+      return { links: [link('keys', siteUrl, '/keys')] };
     case 'bad_address':
-      return {
-        text: `Correct the gateway address: enter the site address (${siteUrl}) or the base address ending in /v1 once, never /v1/v1.`,
-        links: [{ label: 'Address called', url: init.url ?? siteUrl }],
-      };
+      return { links: [{ id: 'address', url: init.url ?? siteUrl }] };
     case 'model_not_found':
-      return {
-        text: 'Copy the model ID again from the catalogue, or pick another model: this one is misspelt or has been withdrawn.',
-        links: [link('Model catalogue', siteUrl, '/models')],
-      };
+    case 'bad_request':
+      return { links: [link('catalogue', siteUrl, '/models')] };
     case 'insufficient_balance':
       return {
-        text: 'Check the balance on the dashboard, then top it up in the Purchase or Redeem area (or raise this key\'s own limit on the keys page).',
         links: [
-          link('Dashboard', siteUrl, '/console'),
-          link('Purchase', siteUrl, '/console/topup'),
-          link('Redeem', siteUrl, '/console/topup'),
-          link('Keys page', siteUrl, '/keys'),
+          link('dashboard', siteUrl, '/console'),
+          link('purchase', siteUrl, '/console/topup'),
+          link('redeem', siteUrl, '/console/topup'),
+          link('keys', siteUrl, '/keys'),
         ],
       };
-    case 'rate_limited':
-      return {
-        text: init.retryAfter === undefined
-          ? 'Wait a little and retry; the gateway limits how many requests this key may send.'
-          : `Wait ${init.retryAfter} s and retry; the gateway limits how many requests this key may send.`,
-        links: [],
-      };
     case 'permission_denied':
-      return {
-        text: 'This key may not use this model or endpoint. Check the key\'s allowed models and group on the keys page, or pick another model.',
-        links: [link('Keys page', siteUrl, '/keys'), link('Model catalogue', siteUrl, '/models')],
-      };
-    case 'bad_request':
-      return {
-        text: 'The gateway refused the request as sent. Check the model\'s parameters (max tokens, temperature, images) and the message size.',
-        links: [link('Model catalogue', siteUrl, '/models')],
-      };
-    case 'server':
-      return { text: 'Retry in a moment, or choose another model: the gateway or its upstream provider failed.', links: [] };
+      return { links: [link('keys', siteUrl, '/keys'), link('catalogue', siteUrl, '/models')] };
     case 'network':
-      return {
-        text: `Check your connection and that the gateway address (${siteUrl}) is right and reachable, then retry.`,
-        links: [{ label: 'Gateway site', url: siteUrl }],
-      };
-    case 'timeout':
-      return { text: 'Retry; if it keeps happening, choose a faster model or ask for a shorter reply.', links: [] };
-    case 'aborted':
-      return { text: 'Retry to ask again.', links: [] };
     case 'bad_response':
-      return {
-        text: `Check that the address points at the gateway's API (${siteUrl}/v1) and not at a web page or another service.`,
-        links: [{ label: 'Gateway site', url: siteUrl }],
-      };
+      return { links: [{ id: 'site', url: siteUrl }] };
+    case 'rate_limited':
+    case 'server':
+    case 'timeout':
+    case 'aborted':
+      return { links: [] };
   }
 }
 

@@ -7,6 +7,7 @@
  * comments, do not buy time), and a stream past its size is given up.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { ErrorDetail } from './errors';
 
 export type SseItem =
   | { kind: 'message'; event: string | undefined; data: string }
@@ -19,6 +20,9 @@ const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 export class StreamTimeout extends Error {
   override readonly name = 'StreamTimeout';
+  constructor(readonly detail: ErrorDetail) {
+    super(detail.code);
+  }
 }
 
 export class StreamTooLarge extends Error {
@@ -29,7 +33,7 @@ export interface ReadSseOptions {
   /** Milliseconds left before the stream is given up; asked before every read. */
   timeLeft(): number;
   /** Called when the time is up (to release the connection); returns why, for the error. */
-  onTimeout(): string;
+  onTimeout(): ErrorDetail;
   /** Bytes after which the stream is given up. */
   maxBytes?: number;
   /**

@@ -11,11 +11,11 @@ export async function askBackground<R extends Request>(request: R): Promise<Resp
   try {
     raw = await browser.runtime.sendMessage(request);
   } catch (error) {
-    return { ok: false, problem: 'background', message: `The extension's background did not answer (${error instanceof Error ? error.message : String(error)}). Reload the extension and retry.` } as ResponseFor<R['type']>;
+    return { ok: false, problem: 'background', detail: error instanceof Error ? error.message : String(error) } as ResponseFor<R['type']>;
   }
   const parsed = RESPONSES[request.type].safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, problem: 'protocol', message: 'The extension\'s background sent an answer this page cannot read. Reload the extension.' } as ResponseFor<R['type']>;
+    return { ok: false, problem: 'protocol' } as ResponseFor<R['type']>;
   }
   return parsed.data as ResponseFor<R['type']>;
 }

@@ -8,7 +8,7 @@ import { PortRequestSchema, RequestSchema, type ResponseFor, type Request } from
 
 export async function handleRequest(runs: RunManager, raw: unknown): Promise<ResponseFor<Request['type']>> {
   const parsed = RequestSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, problem: 'protocol', message: 'The background did not understand this request.' };
+  if (!parsed.success) return { ok: false, problem: 'protocol' };
   const request = parsed.data;
   try {
     switch (request.type) {
@@ -22,8 +22,8 @@ export async function handleRequest(runs: RunManager, raw: unknown): Promise<Res
         return { ok: true, stopped: await runs.stopConversation(request.conversationId) };
     }
   } catch (error) {
-    if (error instanceof RunError) return { ok: false, problem: error.problem, message: error.message, params: error.params };
-    return { ok: false, problem: 'internal', message: `The request failed: ${error instanceof Error ? error.message : String(error)}` };
+    if (error instanceof RunError) return { ok: false, problem: error.problem, params: error.params };
+    return { ok: false, problem: 'internal', detail: error instanceof Error ? error.message : String(error) };
   }
 }
 

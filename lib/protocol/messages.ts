@@ -4,7 +4,8 @@
  * they receive with these schemas.
  */
 import * as z from 'zod/mini';
-import { MESSAGE_STATUSES, MessageSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
+import { STORE_PROBLEMS } from '../conversations/store';
+import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';
 
@@ -21,7 +22,7 @@ const StartRunInputSchema = z.object({
   replyMessageId: z.optional(z.string()),
   title: z.optional(z.string()),
   source: z.optional(z.object({ title: z.string(), url: z.string() })),
-  notice: z.optional(z.string()),
+  notice: z.optional(NoticeSchema),
 });
 
 export const RequestSchema = z.discriminatedUnion('type', [
@@ -36,8 +37,10 @@ export type Request = z.infer<typeof RequestSchema>;
 
 const Refusal = z.object({
   ok: z.literal(false),
+  /** A code (RunProblem, or `background` / `protocol` / `internal`): the page words it. */
   problem: z.string(),
-  message: z.string(),
+  /** The platform's own error text, when there is one (shown verbatim, never our words). */
+  detail: z.optional(z.string()),
   /** The problem's numbers (a limit, a time to wait), for the UI's words. */
   params: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
 });
@@ -76,6 +79,6 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     error: z.optional(StoredErrorSchema),
     usage: z.optional(StoredUsageSchema),
     finishReason: z.optional(z.string()),
-    saveError: z.optional(z.string()),
+    saveError: z.optional(z.object({ problem: z.enum(STORE_PROBLEMS), detail: z.optional(z.string()) })),
   }),
 ]);

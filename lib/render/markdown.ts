@@ -14,6 +14,21 @@ const INLINE_IMAGE = /^data:image\/(gif|png|jpeg|webp);/i;
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
+/** The renderer's few words (buttons it draws), from the caller: lib/ holds no sentences. */
+export interface MarkdownLabels {
+  loadImage(alt: string, host: string): string;
+  copy: string;
+  copyCode(language: string): string;
+  code: string;
+}
+
+let labels: MarkdownLabels = {
+  loadImage: (alt, host) => `${alt} ${host}`.trim(),
+  copy: 'Copy',
+  copyCode: (language) => language,
+  code: 'code',
+};
+
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim()) || INLINE_IMAGE.test(url.trim()) || /^#/.test(url.trim());
 
 md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -35,16 +50,16 @@ md.renderer.rules.image = (tokens, idx) => {
   } catch {
     // Not a URL: show it as written.
   }
-  const label = `Load image${alt === '' ? '' : ` “${alt}”`} from ${host}`;
-  return `<button type="button" class="remote-image" data-load-image="${escape(src)}" aria-label="${escape(label)}">${escape(label)}</button>`;
+  const label = labels.loadImage(alt, host);
+  return `<button type="button" class="remote-image" data-load-image="${escape(src)}" data-alt="${escape(alt)}" aria-label="${escape(label)}">${escape(label)}</button>`;
 };
 
 md.renderer.rules.fence = (tokens, idx) => {
   const token = tokens[idx]!;
   const lang = token.info.trim().split(/\s+/)[0] ?? '';
   const escape = md.utils.escapeHtml;
-  const langLabel = lang === '' ? 'code' : lang;
-  return `<div class="code-block"><div class="code-head"><span>${escape(langLabel)}</span><button type="button" data-copy-code aria-label="Copy ${escape(langLabel)} code">Copy</button></div><pre><code${lang === '' ? '' : ` class="language-${escape(lang)}"`}>${escape(token.content)}</code></pre></div>\n`;
+  const langLabel = lang === '' ? labels.code : lang;
+  return `<div class="code-block"><div class="code-head"><span>${escape(langLabel)}</span><button type="button" data-copy-code aria-label="${escape(labels.copyCode(langLabel))}">${escape(labels.copy)}</button></div><pre><code${lang === '' ? '' : ` class="language-${escape(lang)}"`}>${escape(token.content)}</code></pre></div>\n`;
 };
 
 let purifyConfigured = false;
@@ -71,7 +86,8 @@ function purify(html: string): string {
   return DOMPurify.sanitize(html);
 }
 
-/** One markdown block → safe HTML. */
-export function renderMarkdownBlock(source: string): string {
+/** One markdown block → safe HTML, its buttons worded with `words`. */
+export function renderMarkdownBlock(source: string, words: MarkdownLabels = labels): string {
+  labels = words;
   return purify(md.render(source));
 }

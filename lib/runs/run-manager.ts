@@ -6,8 +6,8 @@
  * stopped, interrupted or failed, with whatever text arrived.
  */
 import { GatewayError, type ChatMessage, type ChatRequest, type ContentPart, type GatewayClient, type StreamEvent } from '../gateway';
-import { storedError, storedUsage, versionOf, type Conversation, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
-import { conversationRecord, newId, type ConversationStore } from '../conversations/store';
+import { storedError, storedUsage, versionOf, type Conversation, type Notice, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
+import { conversationRecord, newId, storeProblem, type ConversationStore, type StoreProblem } from '../conversations/store';
 import { activeProfile, type Profile, type Settings } from '../settings/schema';
 import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 
@@ -24,24 +24,32 @@ export type RunEvent =
       type: 'end'; conversationId: string; messageId: string; status: MessageStatus;
       error?: StoredError; usage?: StoredUsage; finishReason?: string;
       /** Set when the reply could not be saved (a full disk): the watcher still has the text. */
-      saveError?: string;
+      saveError?: SaveFailure;
     };
 
 export type RunProblem =
   | 'empty' | 'no_profile' | 'no_model' | 'not_found' | 'busy'
   /** The conversation's gateway profile was deleted: the user chooses another (`switchProfileId`). */
   | 'profile_gone'
+  /** The profile asked for (`profileId`) does not exist. */
+  | 'profile_missing'
   /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
   | 'wait'
   /** The message is over a size limit: `params` say which and by how much. */
   | 'text_too_long' | 'too_many_images' | 'images_too_large';
 
+/** A reply that could not be saved: why (storage's problem code) and the platform's words. */
+export interface SaveFailure {
+  problem: StoreProblem;
+  detail?: string;
+}
+
 export type RunProblemParams = Record<string, string | number>;
 
 export class RunError extends Error {
   override readonly name = 'RunError';
-  constructor(readonly problem: RunProblem, message: string, readonly params: RunProblemParams = {}) {
-    super(message);
+  constructor(readonly problem: RunProblem, readonly params: RunProblemParams = {}) {
+    super(problem);
   }
 }
 
@@ -70,7 +78,7 @@ export interface StartRunInput {
   /** For a new conversation: the page it came from. */
   source?: { title: string; url: string };
   /** Shown with the user message (a selection cut to fit, say). */
-  notice?: string;
+  notice?: Notice;
 }
 
 export interface RunManagerDeps {
@@ -110,7 +118,7 @@ interface ActiveRun {
   lastSave: number;
   saving: Promise<void>;
   usage?: StoredUsage;
-  saveError?: string;
+  saveError?: SaveFailure;
   /** The range of `reasoning` moved there from the answer by a lone `</think>`. */
   moved?: [number, number];
   /** Whether a delta has gone to watchers yet. */
@@ -141,12 +149,9 @@ function toRequestMessage(message: Message): ChatMessage {
   return { role: message.role, content: message.text };
 }
 
-function describeSaveFailure(failure: unknown): string {
-  const name = failure instanceof Error ? failure.name : '';
-  const why = name === 'QuotaExceededError' || /quota/i.test(String(failure))
-    ? 'the browser\'s storage for this extension is full'
-    : failure instanceof Error ? failure.message : String(failure);
-  return `This reply could not be saved (${why}). It is still shown here: copy it before closing, and free some space by deleting old conversations.`;
+function describeSaveFailure(failure: unknown): SaveFailure {
+  const { problem, detail } = storeProblem(failure);
+  return problem === 'quota' ? { problem } : { problem, detail };
 }
 
 export class RunManager {
@@ -177,7 +182,7 @@ export class RunManager {
 
   /** Takes the conversation for one run, or refuses: synchronous, so two callers cannot both win. */
   private reserve(conversationId: string): void {
-    if (this.busy.has(conversationId)) throw new RunError('busy', 'A reply is still streaming in this conversation: wait for it or stop it first.');
+    if (this.busy.has(conversationId)) throw new RunError('busy');
     this.busy.add(conversationId);
     this.deps.onActiveRunsChange?.(this.busy.size);
   }
@@ -194,11 +199,11 @@ export class RunManager {
   async start(input: StartRunInput): Promise<{ conversationId: string; messageId: string }> {
     const text = input.text.trim();
     const images = input.images ?? [];
-    if (text === '' && images.length === 0) throw new RunError('empty', 'Type a message first.');
+    if (text === '' && images.length === 0) throw new RunError('empty');
     const tooLarge = checkMessageSize(text, images, this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS);
     if (tooLarge !== undefined) {
       const { problem, ...params } = tooLarge;
-      throw new RunError(problem, 'This message is too large to send.', params);
+      throw new RunError(problem, params);
     }
     // Reserved before the first await: the id of a new conversation is chosen here.
     const conversationId = input.conversationId ?? input.newConversationId ?? newId();
@@ -209,13 +214,13 @@ export class RunManager {
       let conversation: Conversation | undefined;
       if (input.conversationId !== undefined) {
         conversation = await this.deps.store.getConversation(input.conversationId);
-        if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists; start a new one.');
+        if (conversation === undefined) throw new RunError('not_found');
       }
       const profile = conversation === undefined
         ? this.profileFor(settings, input.profileId ?? settings.activeProfileId, false)
         : this.profileFor(settings, input.switchProfileId ?? conversation.profileId, input.switchProfileId === undefined && input.profileId === undefined);
       const model = input.model ?? conversation?.model ?? profile.defaultModel;
-      if (model === undefined || model === '') throw new RunError('no_model', 'Choose a model first (the model picker lists the gateway\'s catalogue).');
+      if (model === undefined || model === '') throw new RunError('no_model');
 
       const created = conversation === undefined;
       const now = this.now();
@@ -249,21 +254,21 @@ export class RunManager {
    * fails loses nothing.
    */
   async retry(messageId: string, options: RetryOptions = {}): Promise<{ conversationId: string; messageId: string }> {
-    if (this.retrying.has(messageId)) throw new RunError('busy', 'This reply is already being asked again.');
+    if (this.retrying.has(messageId)) throw new RunError('busy');
     this.retrying.add(messageId);
     let reserved: string | undefined;
     try {
       await this.deps.ready;
       const message = await this.deps.store.getMessage(messageId);
-      if (message === undefined || message.role !== 'assistant') throw new RunError('not_found', 'That reply no longer exists.');
+      if (message === undefined || message.role !== 'assistant') throw new RunError('not_found');
       this.reserve(message.conversationId);
       reserved = message.conversationId;
       const retryAt = message.error?.retryAt;
       if (retryAt !== undefined && retryAt > this.now()) {
-        throw new RunError('wait', 'The gateway asked to wait before asking again.', { retryAt });
+        throw new RunError('wait', { retryAt });
       }
       const conversation = await this.deps.store.getConversation(message.conversationId);
-      if (conversation === undefined) throw new RunError('not_found', 'That conversation no longer exists.');
+      if (conversation === undefined) throw new RunError('not_found');
       const settings = await this.deps.loadSettings();
       const profile = this.profileFor(settings, options.switchProfileId ?? conversation.profileId, options.switchProfileId === undefined);
       const chosen = options.model ?? conversation.model;
@@ -329,9 +334,9 @@ export class RunManager {
   private profileFor(settings: Settings, profileId: string | undefined, own: boolean): Profile {
     const profile = profileId === undefined ? activeProfile(settings) : settings.profiles.find((p) => p.id === profileId);
     if (profile !== undefined) return profile;
-    if (settings.profiles.length === 0) throw new RunError('no_profile', 'Set up a gateway first: enter its address and API key in the settings.');
-    if (own) throw new RunError('profile_gone', 'This conversation\'s gateway profile was deleted: choose another to continue it.');
-    throw new RunError('no_profile', 'That gateway profile no longer exists.');
+    if (settings.profiles.length === 0) throw new RunError('no_profile');
+    if (own) throw new RunError('profile_gone');
+    throw new RunError('profile_missing');
   }
 
   private request(settings: Settings, profile: Profile, model: string, history: Message[]): ChatRequest {
@@ -379,7 +384,7 @@ export class RunManager {
     } catch (thrown) {
       const gatewayError = thrown instanceof GatewayError
         ? thrown
-        : new GatewayError({ kind: 'bad_response', url: '', detail: thrown instanceof Error ? thrown.message : String(thrown) });
+        : new GatewayError({ kind: 'bad_response', url: '', detail: { code: 'internal', text: thrown instanceof Error ? thrown.message : String(thrown) } });
       status = statusForError(gatewayError);
       error = this.stored(gatewayError, apiKey);
     }

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { tryResolveGatewayAddress } from '../gateway/address';
+import { isUnchangedPreset } from '../actions/schema';
 import { SETTINGS_VERSION, SettingsSchema, defaultSettings, type Settings } from './schema';
 
 const V0 = z.object({
@@ -35,6 +36,15 @@ const STEPS: Record<number, Step> = {
   },
 };
 
+/**
+ * Built-in actions saved before they followed the language (English name and prompt, no
+ * `preset`) follow it again, unless the user changed their words.
+ */
+function withPresetActions(settings: Settings): Settings {
+  if (!settings.actions.some((a) => a.preset === undefined && isUnchangedPreset(a))) return settings;
+  return { ...settings, actions: settings.actions.map((a) => (a.preset === undefined && isUnchangedPreset(a) ? { ...a, preset: a.id as NonNullable<typeof a.preset> } : a)) };
+}
+
 function versionOf(raw: unknown): number {
   if (typeof raw !== 'object' || raw === null) return -1;
   const version = (raw as { version?: unknown }).version;
@@ -42,9 +52,18 @@ function versionOf(raw: unknown): number {
   return typeof version === 'number' && Number.isInteger(version) ? version : -1;
 }
 
+/** Why stored settings could not be read, as a code and its facts (the UI words them). */
+export type SettingsReadProblem =
+  /** `params.version` is not one this build knows; `params.newer` is 1 when a newer build wrote it. */
+  | 'unknown_version'
+  /** `params.from`: the version that could not be upgraded; `params.detail`: why. */
+  | 'upgrade_failed'
+  /** `params.path`: where the value is damaged; `params.detail`: zod's words. */
+  | 'damaged';
+
 export type ParsedSettings =
   | { ok: true; settings: Settings; migrated: boolean }
-  | { ok: false; settings: Settings; message: string };
+  | { ok: false; settings: Settings; problem: SettingsReadProblem; params: Record<string, string | number> };
 
 /**
  * Stored value → current settings. Nothing stored gives the defaults; a damaged value gives
@@ -55,8 +74,7 @@ export function parseSettings(raw: unknown): ParsedSettings {
   if (raw === undefined || raw === null) return { ok: true, settings: defaultSettings(), migrated: false };
   let version = versionOf(raw);
   if (version < 0 || version > SETTINGS_VERSION) {
-    const newer = version > SETTINGS_VERSION ? ', saved by a newer version of Gateway Chat (update the extension to use them)' : '';
-    return { ok: false, settings: defaultSettings(), message: `The stored settings have an unknown version (${JSON.stringify((raw as { version?: unknown }).version)})${newer}; they were left as they are.` };
+    return { ok: false, settings: defaultSettings(), problem: 'unknown_version', params: { version: JSON.stringify((raw as { version?: unknown }).version) ?? '?', newer: version > SETTINGS_VERSION ? 1 : 0 } };
   }
   let value: unknown = raw;
   const from = version;
@@ -68,12 +86,12 @@ export function parseSettings(raw: unknown): ParsedSettings {
       version++;
     }
   } catch (error) {
-    return { ok: false, settings: defaultSettings(), message: `The stored settings (version ${from}) could not be upgraded: ${error instanceof Error ? error.message : String(error)}.` };
+    return { ok: false, settings: defaultSettings(), problem: 'upgrade_failed', params: { from, detail: error instanceof Error ? error.message : String(error) } };
   }
   const parsed = SettingsSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, settings: defaultSettings(), message: `The stored settings are damaged at "${issue?.path.join('.') ?? ''}": ${issue?.message ?? 'invalid'}. They were left as they are.` };
+    return { ok: false, settings: defaultSettings(), problem: 'damaged', params: { path: issue?.path.join('.') ?? '', detail: issue?.message ?? '' } };
   }
-  return { ok: true, settings: parsed.data, migrated: from !== SETTINGS_VERSION };
+  return { ok: true, settings: withPresetActions(parsed.data), migrated: from !== SETTINGS_VERSION };
 }

@@ -4,7 +4,8 @@
  * validates with zod, so a damaged or foreign value never reaches the UI unchecked.
  */
 import * as z from 'zod/mini';
-import { ActionSchema, DEFAULT_ACTIONS, LargeSelectionSchema } from '../actions/schema';
+import { ActionSchema, defaultActions, LargeSelectionSchema } from '../actions/schema';
+import { LANGUAGE_CHOICES } from '../i18n/locale';
 
 export const SETTINGS_VERSION = 1;
 
@@ -53,6 +54,8 @@ export type Theme = (typeof THEMES)[number];
 
 export const AppearanceSchema = z.object({
   theme: z._default(z.enum(THEMES), 'system'),
+  /** The interface's language: the browser's (the default) or one we ship. */
+  language: z._default(z.enum(LANGUAGE_CHOICES), 'browser'),
 });
 
 export const SettingsSchema = z.object({
@@ -61,12 +64,12 @@ export const SettingsSchema = z.object({
   activeProfileId: z.optional(z.string()),
   chat: ChatPreferencesSchema,
   /** Right-click and shortcut actions, in menu order. */
-  actions: z._default(z.array(ActionSchema), () => DEFAULT_ACTIONS.map((a) => ({ ...a }))),
-  /** The language actions answer in; the browser's language when absent. */
+  actions: z._default(z.array(ActionSchema), defaultActions),
+  /** The language actions answer in (their `{{language}}`); the interface's language when absent. */
   language: z.optional(z.string()),
   largeSelection: z._default(LargeSelectionSchema, () => ({ maxTokens: 12_000 })),
   deadlines: z._default(DeadlinesSchema, () => ({ firstTokenSeconds: 120, idleSeconds: 90 })),
-  appearance: z._default(AppearanceSchema, () => ({ theme: 'system' as const })),
+  appearance: z._default(AppearanceSchema, () => ({ theme: 'system' as const, language: 'browser' as const })),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

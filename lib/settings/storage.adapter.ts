@@ -17,43 +17,50 @@ export async function loadSettings(): Promise<ParsedSettings> {
   return parsed;
 }
 
+/** Why settings were not saved, as a code and its facts (the UI words them). */
+export type SettingsSaveProblem =
+  /** The settings do not pass the schema (`params.detail`: zod's words). */
+  | 'invalid'
+  /** The stored settings cannot be read; the options page decides what to do with them. */
+  | 'stored_unreadable'
+  | 'quota'
+  | 'write_failed'
+  | 'profile_gone';
+
+export type SaveResult = { ok: true } | { ok: false; problem: SettingsSaveProblem; params: Record<string, string | number> };
+
 /**
- * Saves settings; a full disk or a refused write comes back as a sentence to show. While the
+ * Saves settings; a full disk or a refused write comes back as a problem code. While the
  * stored value cannot be read (damaged, or from a newer version), nothing overwrites it unless
  * the user chose to replace it (`replaceUnreadable`): every profile in it would be lost.
  */
-export async function saveSettings(settings: Settings, options: { replaceUnreadable?: boolean } = {}): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function saveSettings(settings: Settings, options: { replaceUnreadable?: boolean } = {}): Promise<SaveResult> {
   const checked = SettingsSchema.safeParse(settings);
-  if (!checked.success) return { ok: false, message: `These settings are not valid: ${checked.error.issues[0]?.message ?? 'unknown problem'}.` };
+  if (!checked.success) return { ok: false, problem: 'invalid', params: { detail: checked.error.issues[0]?.message ?? '' } };
   if (options.replaceUnreadable !== true) {
     const stored = parseSettings(await storage.getItem(SETTINGS_KEY));
-    if (!stored.ok) return { ok: false, message: `Not saved: ${stored.message} Open the settings page to decide what to do with them.` };
+    if (!stored.ok) return { ok: false, problem: 'stored_unreadable', params: {} };
   }
   try {
     await storage.setItem(SETTINGS_KEY, checked.data);
     return { ok: true };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      message: /quota/i.test(text)
-        ? 'The settings could not be saved: the browser\'s storage for this extension is full. Delete old conversations and save again.'
-        : `The settings could not be saved: ${text}`,
-    };
+    return /quota/i.test(text) ? { ok: false, problem: 'quota', params: {} } : { ok: false, problem: 'write_failed', params: { detail: text } };
   }
 }
 
 /** Changes the settings as stored now (another surface may have saved since), not a stale copy. */
-export async function updateSettings(change: (settings: Settings) => Settings): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function updateSettings(change: (settings: Settings) => Settings): Promise<SaveResult> {
   const loaded = await loadSettings();
-  if (!loaded.ok) return { ok: false, message: `Not saved: ${loaded.message}` };
+  if (!loaded.ok) return { ok: false, problem: 'stored_unreadable', params: {} };
   return saveSettings(change(loaded.settings));
 }
 
 /** Changes one profile from the settings as stored now (another surface may have saved since). */
-export async function updateProfile(profileId: string, change: (profile: Profile) => Profile): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function updateProfile(profileId: string, change: (profile: Profile) => Profile): Promise<SaveResult> {
   const { settings } = await loadSettings();
-  if (!settings.profiles.some((p) => p.id === profileId)) return { ok: false, message: 'That gateway profile no longer exists.' };
+  if (!settings.profiles.some((p) => p.id === profileId)) return { ok: false, problem: 'profile_gone', params: {} };
   return saveSettings({ ...settings, profiles: settings.profiles.map((p) => (p.id === profileId ? change(p) : p)) });
 }
 

@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { prepareSelection, estimateTokens } from '@/lib/actions/large-selection';
 import { MenuSync, buildMenu, type MenuEntry } from '@/lib/actions/menu';
-import { ActionSchema, DEFAULT_ACTIONS, type Action } from '@/lib/actions/schema';
+import { ActionSchema, defaultActions, type Action } from '@/lib/actions/schema';
+import { wordsFor } from '@/lib/i18n/messages';
+
+const en = wordsFor('en');
+const zh = wordsFor('zh-CN');
 import { actionTitle, languageName, quoteSelection, renderTemplate, splitQuotedSelections } from '@/lib/actions/template';
 
 describe('renderTemplate', () => {
@@ -11,8 +15,8 @@ describe('renderTemplate', () => {
   });
 
   it('missing title and URL say so instead of leaving holes', () => {
-    expect(renderTemplate('{{title}} | {{url}} | {{selection}}', { selection: 'x', language: 'English' })).toBe('(untitled page) | (no address) | ```text\nx\n```');
-    expect(renderTemplate('{{title}}', { selection: 'x', title: '   ', language: 'English' })).toBe('(untitled page)');
+    expect(renderTemplate('{{title}} | {{url}} | {{selection}}', { selection: 'x', language: 'English', untitled: en.t('actions.untitledPage'), noAddress: en.t('actions.noAddress') })).toBe('(untitled page) | (no address) | ```text\nx\n```');
+    expect(renderTemplate('{{title}}', { selection: 'x', title: '   ', language: 'English', untitled: en.t('actions.untitledPage') })).toBe('(untitled page)');
   });
 
   it('a selection that itself contains {{…}} stays as written', () => {
@@ -38,10 +42,10 @@ describe('renderTemplate', () => {
 
 describe('action validation', () => {
   it('the defaults are valid, and a prompt without {{selection}} is refused with a reason', () => {
-    for (const a of DEFAULT_ACTIONS) expect(ActionSchema.safeParse(a).success).toBe(true);
+    for (const a of defaultActions()) expect(ActionSchema.safeParse(a).success).toBe(true);
     const bad = ActionSchema.safeParse({ id: 'x', name: 'Rhyme', template: 'Write a poem', enabled: true });
     expect(bad.success).toBe(false);
-    if (!bad.success) expect(bad.error.issues[0]?.message).toMatch(/must contain \{\{selection\}\}/);
+    if (!bad.success) expect(bad.error.issues[0]?.message).toBe('template_no_selection');
     const unnamed = ActionSchema.safeParse({ id: 'x', name: '  ', template: '{{selection}}', enabled: true });
     expect(unnamed.success).toBe(false);
   });
@@ -66,7 +70,9 @@ describe('large selections', () => {
     expect(estimateTokens(prepared.text)).toBeGreaterThan(9_000);
     expect(selection.startsWith(prepared.text)).toBe(true);
     expect(prepared.text.endsWith('.')).toBe(true);
-    expect(prepared.notice).toMatch(/Only its first [\d,]+ of [\d,]+ characters \(\d+%\) were sent/);
+    expect(prepared.notice?.code).toBe('selection_cut');
+    expect(prepared.notice?.params).toMatchObject({ limit: 12_000, sentChars: prepared.text.length, totalChars: selection.trim().length });
+    expect(en.t('notice.selection_cut', prepared.notice!.params)).toMatch(/Only its first [\d,]+ of [\d,]+ characters \(\d+%\) were sent/);
   });
 
   it('wide scripts are cut by tokens, not characters', () => {
@@ -78,37 +84,47 @@ describe('large selections', () => {
 
 describe('the context menu', () => {
   const actions: Action[] = [
-    ...DEFAULT_ACTIONS,
+    ...defaultActions(),
     { id: 'mine', name: 'Find the bugs', template: 'Find bugs in {{selection}}', model: 'coder-1', enabled: true },
     { id: 'off', name: 'Disabled one', template: '{{selection}}', enabled: false },
   ];
 
   it('"Summarise with <model>" on top, the rest in a submenu, disabled ones left out', () => {
-    expect(buildMenu(actions, { model: 'summarise-1', language: 'French' })).toEqual([
+    expect(buildMenu(actions, { model: 'summarise-1', language: 'French', words: en })).toEqual([
       { id: 'action:summarise', title: 'Summarise with summarise-1', contexts: ['selection'] },
       { id: 'more-actions', title: 'More Gateway Chat actions', contexts: ['selection'] },
       { id: 'action:explain', parentId: 'more-actions', title: 'Explain', contexts: ['selection'] },
       { id: 'action:translate', parentId: 'more-actions', title: 'Translate to French', contexts: ['selection'] },
       { id: 'action:mine', parentId: 'more-actions', title: 'Find the bugs (coder-1)', contexts: ['selection'] },
     ]);
-    expect(buildMenu([], { model: 'x', language: 'English' })).toEqual([]);
+    expect(buildMenu([], { model: 'x', language: 'English', words: en })).toEqual([]);
   });
 
   it('is rebuilt when the actions, the model or the language change, and only then', async () => {
     const created: MenuEntry[][] = [];
     const api = { removeAll: vi.fn(async () => { created.push([]); }), create: vi.fn((e: MenuEntry) => { created.at(-1)!.push(e); }) };
     const sync = new MenuSync(api);
-    await sync.apply(buildMenu(actions, { model: 'echo-1', language: 'English' }));
-    await sync.apply(buildMenu(actions, { model: 'echo-1', language: 'English' }));
+    await sync.apply(buildMenu(actions, { model: 'echo-1', language: 'English', words: en }));
+    await sync.apply(buildMenu(actions, { model: 'echo-1', language: 'English', words: en }));
     expect(api.removeAll).toHaveBeenCalledTimes(1);
 
-    await sync.apply(buildMenu(actions, { model: 'reasoner-1', language: 'English' }));
+    await sync.apply(buildMenu(actions, { model: 'reasoner-1', language: 'English', words: en }));
     expect(created.at(-1)?.[0]?.title).toBe('Summarise with reasoner-1');
 
     const reordered = [actions[1]!, actions[0]!, actions[2]!];
-    await sync.apply(buildMenu(reordered, { model: 'reasoner-1', language: 'German' }));
+    await sync.apply(buildMenu(reordered, { model: 'reasoner-1', language: 'German', words: en }));
     expect(created.at(-1)?.map((e) => e.title)).toEqual(['Explain with reasoner-1', 'More Gateway Chat actions', 'Summarise', 'Translate to German']);
     expect(api.removeAll).toHaveBeenCalledTimes(3);
+  });
+
+  it('speaks the interface language: the titles and the shipped actions are Chinese in zh-CN, the user\'s own stay as written', () => {
+    expect(buildMenu(actions, { model: 'summarise-1', language: '中文', words: zh })).toEqual([
+      { id: 'action:summarise', title: '用 summarise-1 总结', contexts: ['selection'] },
+      { id: 'more-actions', title: '更多 Gateway Chat 操作', contexts: ['selection'] },
+      { id: 'action:explain', parentId: 'more-actions', title: '解释', contexts: ['selection'] },
+      { id: 'action:translate', parentId: 'more-actions', title: '翻译成中文', contexts: ['selection'] },
+      { id: 'action:mine', parentId: 'more-actions', title: 'Find the bugs（coder-1）', contexts: ['selection'] },
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import { createGatewayClient, type ChatRequest, type GatewayClient } from '@/lib
 import { RunManager } from '@/lib/runs/run-manager';
 import { defaultSettings, type Settings } from '@/lib/settings/schema';
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
+import { wordsFor } from '@/lib/i18n/messages';
 
 let gateway: ReferenceGateway;
 beforeAll(async () => {
@@ -43,14 +44,15 @@ const selection = 'Gateways route requests. They bill tokens against balances. K
 describe('startAction', () => {
   it('summarises the selection into a new conversation that keeps the page title and URL', async () => {
     const { store, runs, settings, sent } = setup();
-    const { conversationId, messageId } = await startAction(runs, settings, { actionId: 'summarise', selection, page, conversationId: 'conv-1', browserLanguage: 'en-GB' });
+    const { conversationId, messageId } = await startAction(runs, settings, { actionId: 'summarise', selection, page, conversationId: 'conv-1', words: wordsFor('en') });
     await runs.whenIdle();
     expect(conversationId).toBe('conv-1');
     const conversation = await store.getConversation('conv-1');
     expect(conversation).toMatchObject({ title: 'Summarise: Gateways explained', model: 'summarise-1', surface: 'action', source: page });
     const [user, reply] = await store.messages('conv-1');
     expect(user?.text).toContain('"Gateways explained" (https://docs.example/gateways)');
-    expect(user?.text).toContain('Answer in British English.');
+    // No language in the settings: the interface's (English here).
+    expect(user?.text).toContain('Answer in English.');
     expect(user?.text).toContain(`\`\`\`text\n${selection}\n\`\`\``);
     expect(reply?.id).toBe(messageId);
     expect(reply?.status).toBe('complete');
@@ -64,7 +66,7 @@ describe('startAction', () => {
   it('a user-defined action with its own model', async () => {
     const { store, runs, settings } = setup();
     settings.actions.push({ id: 'shout', name: 'Shout it', template: 'Repeat loudly: {{selection}}', model: 'echo-1', enabled: true });
-    await startAction(runs, settings, { actionId: 'shout', selection: 'hello page', page, conversationId: 'conv-2', browserLanguage: 'en' });
+    await startAction(runs, settings, { actionId: 'shout', selection: 'hello page', page, conversationId: 'conv-2', words: wordsFor('en') });
     await runs.whenIdle();
     const [, reply] = await store.messages('conv-2');
     expect(reply?.text).toBe('Echo: Repeat loudly: ```text\nhello page\n```');
@@ -75,18 +77,19 @@ describe('startAction', () => {
     const { store, runs, settings } = setup();
     const big = 'A sentence of page text that goes on. '.repeat(60_000);
     expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
-    await startAction(runs, settings, { actionId: 'summarise', selection: big, page, conversationId: 'conv-3', browserLanguage: 'en' });
+    await startAction(runs, settings, { actionId: 'summarise', selection: big, page, conversationId: 'conv-3', words: wordsFor('en') });
     await runs.whenIdle();
     const [user, reply] = await store.messages('conv-3');
-    expect(user?.notice).toMatch(/too long for one request/);
+    expect(user?.notice?.code).toBe('selection_cut');
+    expect(user?.notice?.params.limit).toBe(settings.largeSelection.maxTokens);
     expect(user!.text.length).toBeLessThan(60_000);
     expect(reply?.status).toBe('complete');
   });
 
   it('refuses clearly: no selection, an action that was turned off', async () => {
     const { runs, settings } = setup();
-    await expect(startAction(runs, settings, { actionId: 'summarise', selection: '   ', page, conversationId: 'x', browserLanguage: 'en' })).rejects.toMatchObject({ problem: 'empty' });
+    await expect(startAction(runs, settings, { actionId: 'summarise', selection: '   ', page, conversationId: 'x', words: wordsFor('en') })).rejects.toMatchObject({ problem: 'empty' });
     settings.actions[0]!.enabled = false;
-    await expect(startAction(runs, settings, { actionId: 'summarise', selection: 'x', page, conversationId: 'y', browserLanguage: 'en' })).rejects.toMatchObject({ problem: 'not_found' });
+    await expect(startAction(runs, settings, { actionId: 'summarise', selection: 'x', page, conversationId: 'y', words: wordsFor('en') })).rejects.toMatchObject({ problem: 'not_found' });
   });
 });

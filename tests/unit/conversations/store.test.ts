@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { recordActionRefusal } from '@/lib/actions/run-action';
 import { ConversationStore, storeProblem } from '@/lib/conversations/store';
 import { defaultSettings } from '@/lib/settings/schema';
+import { wordsFor } from '@/lib/i18n/messages';
 
 let n = 0;
 const fresh = (): { store: ConversationStore; name: string } => {
@@ -64,17 +65,17 @@ describe('an action that fails after creating its conversation', () => {
     const { store } = fresh();
     await store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'action', title: 'Summarise: page' });
     await store.addMessage({ id: 'u1', conversationId: 'c1', seq: 0, role: 'user', text: 'quoted page', reasoning: '', status: 'complete', createdAt: 1 });
-    await recordActionRefusal(store, defaultSettings(), 'c1', 'The reply could not be saved.');
+    await recordActionRefusal(store, defaultSettings(), 'c1', { problem: 'internal', params: { detail: 'QuotaExceededError' } }, wordsFor('en'));
     const messages = await store.messages('c1');
-    expect(messages.map((m) => [m.seq, m.notice])).toEqual([[0, undefined], [1, 'The reply could not be saved.']]);
+    expect(messages.map((m) => [m.seq, m.notice])).toEqual([[0, undefined], [1, { code: 'action_refused', params: { problem: 'internal', detail: 'QuotaExceededError' } }]]);
     expect((await store.getConversation('c1'))?.title).toBe('Summarise: page');
   });
 
   it('creates the conversation when the start failed before it', async () => {
     const { store } = fresh();
-    await recordActionRefusal(store, defaultSettings(), 'c2', 'Select some text first.');
+    await recordActionRefusal(store, defaultSettings(), 'c2', { problem: 'empty', params: { target: 'selection' } }, wordsFor('en'));
     expect((await store.getConversation('c2'))?.title).toBe('Action not run');
-    expect((await store.messages('c2'))[0]?.notice).toBe('Select some text first.');
+    expect((await store.messages('c2'))[0]?.notice).toEqual({ code: 'action_refused', params: { problem: 'empty', target: 'selection' } });
   });
 });
 

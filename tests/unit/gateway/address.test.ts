@@ -102,7 +102,7 @@ describe('rejected addresses, each with its own message', () => {
     expect(problemOf('ftp://gw.example.com')).toBe('unsupported_scheme');
     expect(problemOf('javascript:alert(1)')).toBe('unsupported_scheme');
     expect(problemOf('file:///etc/passwd')).toBe('unsupported_scheme');
-    expect(() => resolveGatewayAddress('ws://gw.example.com')).toThrow(/http:\/\/ or https:\/\//);
+    expect(() => resolveGatewayAddress('ws://gw.example.com')).toThrow(expect.objectContaining({ problem: 'unsupported_scheme', params: { scheme: 'ws' } }));
   });
 
   it('embedded credentials, without echoing them back', () => {
@@ -110,9 +110,9 @@ describe('rejected addresses, each with its own message', () => {
     const result = tryResolveGatewayAddress('https://user:secret@gw.example.com/v1');
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.error.message).toMatch(/user name and password/);
+      expect(result.error.problem).toBe('credentials');
       expect(result.error.input).not.toContain('secret');
-      expect(result.error.message).not.toContain('secret');
+      expect(JSON.stringify(result.error.params) + result.error.message).not.toContain('secret');
     }
   });
 
@@ -126,14 +126,14 @@ describe('rejected addresses, each with its own message', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.problem).toBe('malformed');
-      expect(result.error.message).toContain('gw example.com');
+      expect(result.error.input).toBe('https://gw example.com');
     }
   });
 
   it('an API key pasted into the address field, without echoing the key', () => {
     expect(problemOf('sk-abcdefghijklmnopqrstuvwxyz123456')).toBe('looks_like_key');
     const result = tryResolveGatewayAddress('sk-abcdefghijklmnopqrstuvwxyz123456');
-    if (!result.ok) expect(result.error.message).not.toContain('abcdefghij');
+    if (!result.ok) expect(result.error.message + result.error.input + JSON.stringify(result.error.params)).not.toContain('abcdefghij');
   });
 
   it('tryResolveGatewayAddress returns the same addresses as a value', () => {

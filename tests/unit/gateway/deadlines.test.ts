@@ -45,7 +45,7 @@ describe('deadlines', () => {
     const error = await client.listModels().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).kind).toBe('timeout');
-    expect((error as GatewayError).message).toMatch(/body did not arrive within 150 ms/);
+    expect((error as GatewayError).detail).toEqual({ code: 'body_timeout', params: { seconds: 0.15 } });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -54,7 +54,7 @@ describe('deadlines', () => {
     const events = await collect(clientFor({ fetch, calls: [] }, { limits: { firstTokenTimeoutMs: 150 } }).streamChat(hello));
     expect(events).toHaveLength(1);
     expect(errorOf(events).kind).toBe('timeout');
-    expect(errorOf(events).message).toMatch(/no words within 150 ms of asking \(keep-alive comments do not count\)/);
+    expect(errorOf(events).detail).toEqual({ code: 'first_token_timeout', params: { seconds: 0.15 } });
   });
 
   it('comments after the reply began do not reset the idle deadline; the text so far is kept', async () => {
@@ -62,7 +62,7 @@ describe('deadlines', () => {
     const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 150 } }).streamChat(hello));
     expect(textOf(events)).toBe('Hel');
     expect(errorOf(events).kind).toBe('timeout');
-    expect(errorOf(events).message).toMatch(/the reply stopped for 150 ms \(keep-alive comments do not count\)/);
+    expect(errorOf(events).detail).toEqual({ code: 'idle_timeout', params: { seconds: 0.15 } });
   });
 
   it('pieces that keep coming keep a slow reply alive past the idle deadline', async () => {
@@ -81,7 +81,7 @@ describe('size caps', () => {
     const client = clientFor(replay({ headers: JSON_TYPE, chunks: [big.slice(0, 30_000), big.slice(30_000)] }), { limits: { maxBodyBytes: 32 * 1024 } });
     const error = await client.listModels().catch((e: unknown) => e);
     expect((error as GatewayError).kind).toBe('bad_response');
-    expect((error as GatewayError).message).toMatch(/larger than 0\.03 MB/);
+    expect((error as GatewayError).detail).toEqual({ code: 'body_too_large', params: { megabytes: 0.03 } });
   });
 
   it('a stream over the cap keeps its text and ends as bad_response naming the size', async () => {
@@ -89,7 +89,7 @@ describe('size caps', () => {
     const events = await collect(clientFor(replay({ chunks }), { limits: { maxStreamBytes: 2048 } }).streamChat(hello));
     expect(textOf(events).length).toBeGreaterThan(0);
     expect(errorOf(events).kind).toBe('bad_response');
-    expect(errorOf(events).message).toMatch(/streamed reply was larger than/);
+    expect(errorOf(events).detail?.code).toBe('stream_too_large');
   });
 });
 

@@ -184,7 +184,7 @@ describe('seed part 5 and 7 against the server', () => {
     const broke = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: BROKE_KEY });
     const error = await thrown(broke.streamChat(ask('echo-1', 'x')));
     expect(error).toMatchObject({ kind: 'insufficient_balance' });
-    expect(error.remedy.links.map((l) => l.label)).toEqual(expect.arrayContaining(['Dashboard', 'Purchase', 'Redeem']));
+    expect(error.remedy.links.map((l) => l.id)).toEqual(expect.arrayContaining(['dashboard', 'purchase', 'redeem']));
   });
 
   it('replies are billed until the balance is spent', async () => {

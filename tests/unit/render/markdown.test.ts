@@ -2,10 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { renderMarkdownBlock } from '@/lib/render/markdown';
+import { labelsFor } from '@/components/i18n/markdown-labels';
+import { wordsFor } from '@/lib/i18n/messages';
 
 function render(source: string): HTMLElement {
   const div = document.createElement('div');
-  div.innerHTML = renderMarkdownBlock(source);
+  div.innerHTML = renderMarkdownBlock(source, labelsFor(wordsFor('en')));
   return div;
 }
 

@@ -152,7 +152,8 @@ describe('RunManager', () => {
     await runs.whenIdle();
     const message = await store.getMessage(messageId);
     expect(message?.status).toBe('error');
-    expect(message?.error).toMatchObject({ kind: 'model_not_found', remedy: { links: [{ label: 'Model catalogue', url: `${gateway.siteUrl}/models` }] } });
+    expect(message?.error).toMatchObject({ kind: 'model_not_found', links: [{ id: 'catalogue', url: `${gateway.siteUrl}/models` }] });
+    expect(message?.error).not.toHaveProperty('message');
     expect(JSON.stringify(message)).not.toContain(gateway.demoKey);
   });
 
@@ -183,7 +184,7 @@ describe('RunManager', () => {
     await runs.whenIdle();
     expect(text).toBe('Echo: save me');
     expect(end).toMatchObject({ type: 'end', status: 'complete' });
-    expect(end?.type === 'end' && end.saveError).toMatch(/storage for this extension is full/);
+    expect(end?.type === 'end' && end.saveError).toEqual({ problem: 'quota' });
   });
 
   it('refuses clearly: no profile, no model, empty message, busy conversation', async () => {
@@ -422,9 +423,9 @@ describe('a conversation continues on its own profile', () => {
 });
 
 describe('a new conversation for a profile deleted meanwhile', () => {
-  it('is refused as no_profile (there is no conversation to move yet)', async () => {
+  it('is refused as profile_missing (there is no conversation to move yet)', async () => {
     const runs = manager();
-    await expect(runs.start({ surface: 'popup', profileId: 'gone', text: 'hello' })).rejects.toMatchObject({ problem: 'no_profile' });
+    await expect(runs.start({ surface: 'popup', profileId: 'gone', text: 'hello' })).rejects.toMatchObject({ problem: 'profile_missing' });
     expect(chatRequests()).toHaveLength(0);
   });
 });

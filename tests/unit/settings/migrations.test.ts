@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACTIONS } from '@/lib/actions/schema';
+import { defaultActions } from '@/lib/actions/schema';
 import { parseSettings } from '@/lib/settings/migrations';
 import { SETTINGS_VERSION, activeProfile, defaultSettings } from '@/lib/settings/schema';
 
@@ -17,11 +17,19 @@ describe('parseSettings', () => {
     const expected = fixture('v1.json') as { profiles: Record<string, unknown>[] } & Record<string, unknown>;
     // Fields added to v1 later take their defaults.
     expected.profiles[0]!.confirmedImageModels = [];
-    expected.actions = DEFAULT_ACTIONS;
+    expected.actions = defaultActions();
     expected.largeSelection = { maxTokens: 12_000 };
     expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90 };
-    expected.appearance = { theme: 'system' };
+    expected.appearance = { theme: 'system', language: 'browser' };
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
+  });
+
+  it('shipped actions saved in English before they followed the language follow it again; edited ones stay the user\'s', () => {
+    const v1 = fixture('v1.json') as Record<string, unknown>;
+    const english = defaultActions().map(({ preset: _preset, ...a }) => a);
+    v1.actions = [english[0], { ...english[1], name: 'My explain' }, english[2]];
+    const result = parseSettings(v1);
+    expect(result.ok && result.settings.actions.map((a) => a.preset)).toEqual(['summarise', undefined, 'translate']);
   });
 
   it('v0 (one flat connection) becomes one active profile, nothing lost', () => {
@@ -53,7 +61,7 @@ describe('parseSettings', () => {
   it('a damaged value gives defaults and names the field', () => {
     const result = parseSettings({ version: 1, profiles: [{ id: 'p', name: 'x' }], chat: {} });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/profiles\.0\.siteUrl/);
+    if (!result.ok) expect(result).toMatchObject({ problem: 'damaged', params: { path: 'profiles.0.siteUrl' } });
   });
 
   it('an out-of-range temperature is refused', () => {
@@ -65,12 +73,12 @@ describe('parseSettings', () => {
   it('a version from the future is left alone', () => {
     const result = parseSettings({ version: 99 });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/unknown version \(99\)/);
+    if (!result.ok) expect(result).toMatchObject({ problem: 'unknown_version', params: { version: '99', newer: 1 } });
   });
 
   it('a v0 that cannot be read says why', () => {
     const result = parseSettings({ apiKey: 5 });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.message).toMatch(/version 0/);
+    if (!result.ok) expect(result).toMatchObject({ problem: 'upgrade_failed', params: { from: 0 } });
   });
 });

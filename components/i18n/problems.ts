@@ -1,0 +1,151 @@
+/**
+ * Words for the codes lib/ returns (errors, refusals, key and address problems, imports,
+ * settings, notices): one place that turns a code and its facts into the current language.
+ */
+import type { AddressProblem } from '@/lib/gateway/address';
+import type { ImportProblem, ImportSource } from '@/lib/connection/import';
+import type { KeyIssue } from '@/lib/connection/key-check';
+import type { Notice, StoredError } from '@/lib/conversations/records';
+import type { Words } from '@/lib/i18n/messages';
+import type { MessageTooLarge } from '@/lib/runs/limits';
+import type { SaveFailure } from '@/lib/runs/run-manager';
+import type { SettingsReadProblem } from '@/lib/settings/migrations';
+import type { SettingsSaveProblem } from '@/lib/settings/storage.adapter';
+
+type Params = Record<string, string | number>;
+
+function mb(bytes: number): number {
+  return Number((bytes / 1024 / 1024).toFixed(1));
+}
+
+/** An error's title; `unavailable`: a listed model that cannot be served now. */
+export function errorTitle(w: Words, error: StoredError, unavailable = false): string {
+  return unavailable ? w.t('error.title.unavailable') : w.t(`error.title.${error.kind}`);
+}
+
+/** What to do about an error (seed part 7), in words. */
+export function errorRemedy(w: Words, error: StoredError, unavailable = false): string {
+  if (unavailable) return w.t('error.remedy.unavailable');
+  if (error.kind === 'rate_limited' && error.retryAfter !== undefined) return w.t('error.remedy.rate_limited_wait', { seconds: error.retryAfter });
+  return w.t(`error.remedy.${error.kind}`, { siteUrl: error.siteUrl });
+}
+
+/** Our account of a failure the gateway did not explain, or undefined. */
+export function errorDetail(w: Words, error: StoredError): string | undefined {
+  const detail = error.detail;
+  if (detail === undefined) return undefined;
+  const params: Params = { ...detail.params };
+  if (detail.code === 'redirected') params.location = detail.params?.location === undefined ? '' : w.t('error.detail.redirectedTo', { location: detail.params.location });
+  const words = w.t(`error.detail.${detail.code}`, params);
+  return detail.params?.cause === undefined ? words : `${words} (${detail.params.cause})`;
+}
+
+export function tooLargeText(w: Words, tooLarge: MessageTooLarge): string {
+  switch (tooLarge.problem) {
+    case 'text_too_long':
+      return w.t('refusal.text_too_long', { tokens: tooLarge.tokens, limit: tooLarge.limit });
+    case 'too_many_images':
+      return w.t('refusal.too_many_images', { count: tooLarge.count, limit: tooLarge.limit });
+    case 'images_too_large':
+      return w.t('refusal.images_too_large', { size: mb(tooLarge.bytes), limit: mb(tooLarge.limit) });
+  }
+}
+
+/** A refusal from the background (or an action's), in words: its code and numbers. */
+export function refusalText(w: Words, refusal: { problem: string; params?: Params; detail?: string }): string {
+  const p = refusal.params ?? {};
+  const num = (key: string): number => Number(p[key] ?? 0);
+  const said = refusal.detail ?? (typeof p.detail === 'string' ? p.detail : undefined);
+  const withDetail = (words: string): string => (said === undefined ? words : `${words} ${w.t('refusal.platformSaid', { detail: said })}`);
+  switch (refusal.problem) {
+    case 'text_too_long':
+      return tooLargeText(w, { problem: 'text_too_long', tokens: num('tokens'), limit: num('limit') });
+    case 'too_many_images':
+      return tooLargeText(w, { problem: 'too_many_images', count: num('count'), limit: num('limit') });
+    case 'images_too_large':
+      return tooLargeText(w, { problem: 'images_too_large', bytes: num('bytes'), limit: num('limit') });
+    case 'wait':
+      return w.t('refusal.wait', { seconds: Math.max(1, Math.ceil((num('retryAt') - Date.now()) / 1000)) });
+    case 'empty':
+      return w.t(p.target === 'selection' ? 'refusal.emptySelection' : 'refusal.empty');
+    case 'not_found':
+      return w.t(p.target === 'action' ? 'refusal.actionGone' : 'refusal.not_found');
+    case 'busy':
+    case 'no_profile':
+    case 'profile_missing':
+    case 'profile_gone':
+    case 'no_model':
+      return w.t(`refusal.${refusal.problem}`);
+    case 'background':
+    case 'protocol':
+    case 'internal':
+      return withDetail(w.t(`refusal.${refusal.problem}`));
+    default:
+      return withDetail(w.t('refusal.unknown', { problem: refusal.problem }));
+  }
+}
+
+export function keyIssueText(w: Words, issue: KeyIssue): string {
+  return w.t(`key.${issue.problem}`, issue.params);
+}
+
+export function addressProblemText(w: Words, problem: AddressProblem, input: string, params: Params = {}): string {
+  return w.t(`address.${problem}`, { address: input, ...params });
+}
+
+export function importSourceText(w: Words, source: ImportSource): string {
+  return source.kind === 'app_link' ? w.t('import.source.app_link', { app: source.app }) : w.t(`import.source.${source.kind}`);
+}
+
+export function importProblemText(w: Words, problem: ImportProblem, params: Params): string {
+  switch (problem) {
+    case 'empty':
+      return w.t('import.empty');
+    case 'bad_json':
+      return w.t('import.bad_json');
+    case 'nothing_found':
+      return w.t(`import.nothing_found.${(params.part ?? 'text') as 'text' | 'settings' | 'data' | 'json'}`);
+    case 'bad_link_data':
+      return w.t(`import.bad_link_data.${(params.part ?? 'data') as 'settings' | 'data'}`);
+    case 'bad_address': {
+      const address = String(params.address ?? '');
+      const why = addressProblemText(w, String(params.addressProblem ?? 'malformed') as AddressProblem, address, params);
+      return w.t('import.bad_address', { address, problem: why });
+    }
+  }
+}
+
+export function settingsReadText(w: Words, problem: SettingsReadProblem, params: Params): string {
+  if (problem === 'unknown_version' && params.newer === 1) return w.t('settings.read.unknown_version_newer', params);
+  return w.t(`settings.read.${problem}`, params);
+}
+
+export function settingsSaveText(w: Words, result: { problem: SettingsSaveProblem; params: Params }): string {
+  return w.t(`settings.save.${result.problem}`, result.params);
+}
+
+export function saveFailureText(w: Words, failure: SaveFailure): string {
+  return failure.problem === 'quota' ? w.t('store.saveFailed.quota') : w.t('store.saveFailed.other', { detail: failure.detail ?? failure.problem });
+}
+
+/** What happened to a message on the way. */
+export function noticeText(w: Words, notice: Notice): string {
+  switch (notice.code) {
+    case 'selection_cut':
+      return w.t('notice.selection_cut', notice.params);
+    case 'action_refused':
+      return refusalText(w, { problem: String(notice.params.problem ?? ''), params: notice.params });
+    case 'legacy':
+      return notice.text ?? '';
+  }
+}
+
+/** How old the cached catalogue is ("fetched 5 min ago"). */
+export function catalogueAge(w: Words, fetchedAt: number | undefined, now = Date.now()): string {
+  if (fetchedAt === undefined) return w.t('catalogue.age.never');
+  const minutes = Math.round((now - fetchedAt) / 60_000);
+  if (minutes < 1) return w.t('catalogue.age.now');
+  if (minutes < 60) return w.plural('catalogue.age.minutes', minutes);
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? w.plural('catalogue.age.hours', hours) : w.plural('catalogue.age.days', Math.round(hours / 24));
+}
