@@ -223,7 +223,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
       <Field label={w.t('connection.key')} error={keyIssue === undefined ? undefined : keyIssueText(w, keyIssue)} hint={w.t('connection.keyHint')}>
         {(control) => (
           <div className="key-row flex gap-1.5">
-            <Input {...control} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => changeKey(e.target.value)} spellCheck={false} autoComplete="off" placeholder="sk-…" className="font-mono" />
+            <Input {...control} type={reveal ? 'text' : 'password'} value={key} onChange={(e) => changeKey(e.target.value)} spellCheck={false} autoComplete="off" placeholder={w.t('connection.keyPlaceholder')} className="font-mono" />
             <IconButton variant="secondary" label={reveal ? w.t('connection.hideKey') : w.t('connection.showKey')} aria-pressed={reveal} icon={reveal ? <EyeOff aria-hidden /> : <Eye aria-hidden />} onClick={() => setReveal(!reveal)} />
           </div>
         )}
