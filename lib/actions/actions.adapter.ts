@@ -28,8 +28,9 @@ interface TabLike {
   url?: string;
 }
 
+/** The user's languages as the pages see them (navigator.languages), so every part agrees. */
 function browserLanguages(): string[] {
-  return [browser.i18n?.getUILanguage?.() ?? '', ...navigator.languages].filter((tag) => tag !== '');
+  return [...navigator.languages, browser.i18n?.getUILanguage?.() ?? ''].filter((tag) => tag !== '');
 }
 
 /** The interface's words for these settings: the user's language choice, else the browser's. */

@@ -24,7 +24,8 @@ export interface ActionRequest {
 
 /** The language an action answers in: the user's choice, else the interface's. */
 export function actionLanguage(settings: Settings, words: Words): string {
-  return settings.language ?? languageName(words.locale, words.locale);
+  // zh-CN's own name for its written language is 简体中文 (zh-Hans), not 中文（中国）.
+  return settings.language ?? languageName(words.locale === 'zh-CN' ? 'zh-Hans' : words.locale, words.locale);
 }
 
 const TITLE_LENGTH = 80;

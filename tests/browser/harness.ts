@@ -24,6 +24,8 @@ export interface LaunchedExtension {
 export interface LaunchOptions {
   headless?: boolean;
   executablePath?: string;
+  /** The browser's interface language (`--lang`, and the pages' navigator.language). */
+  lang?: string;
 }
 
 export async function launchExtension(options: LaunchOptions = {}): Promise<LaunchedExtension> {
@@ -38,6 +40,9 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Laun
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: options.headless ?? true,
+    // The pages' (and the service worker's) navigator.languages follow --lang and the locale;
+    // headless Chromium's chrome.i18n.getUILanguage() stays en-US whatever it is given.
+    ...(options.lang === undefined ? {} : { locale: options.lang }),
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       // Chromium's sandbox cannot start as root (CI, containers).
@@ -51,6 +56,7 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Laun
       '--disable-sync',
       `--disable-extensions-except=${EXTENSION_DIR}`,
       `--load-extension=${EXTENSION_DIR}`,
+      ...(options.lang === undefined ? [] : [`--lang=${options.lang}`]),
     ],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
