@@ -43,7 +43,12 @@ export default defineBackground(() => {
   });
   // Browser tests dispatch the menu's click and the shortcut directly (native menus and
   // shortcuts cannot be driven by automation); only the e2e build exposes them.
-  if (import.meta.env.MODE === 'e2e') Object.assign(globalThis, { __gatewayChatTest: actions });
+  if (import.meta.env.MODE === 'e2e') {
+    Object.assign(globalThis, { __gatewayChatTest: actions });
+    // Firefox's WebDriver BiDi may not navigate a tab to moz-extension:// pages: the e2e build
+    // opens its options page itself, from which the Firefox tests open the others.
+    if (import.meta.env.FIREFOX) browser.runtime.onInstalled.addListener(() => void browser.tabs.create({ url: browser.runtime.getURL('/options.html') }));
+  }
 
   browser.runtime.onConnect.addListener((port) => {
     if (port.name === RUNS_PORT && port.sender?.id === browser.runtime.id) serveRunsPort(runs, port);
