@@ -11,7 +11,7 @@ import { Waypoints } from 'lucide-react';
 import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
-import { useWords } from '@/components/i18n/words';
+import { useDocumentTitle, useWords } from '@/components/i18n/words';
 
 /**
  * The full-tab chat page: the conversation named in the address (`?conversation=`, as "open
@@ -21,6 +21,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   const parsed = useSettings();
   const w = useWords();
   const name = w.t('chatPage.name');
+  useDocumentTitle(w.t('app.name'));
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);

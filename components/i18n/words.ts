@@ -4,6 +4,7 @@
  * language before the settings have loaded). Every component words its strings through
  * `useWords()`; a change re-renders every surface at once, without a reload.
  */
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import { LANGUAGE_CHOICES, resolveLocale, type LanguageChoice, type Locale } from '@/lib/i18n/locale';
 import { wordsFor, type Words } from '@/lib/i18n/messages';
@@ -58,4 +59,11 @@ export function useWords(): Words {
 /** The words of the current language, outside React (toasts from handlers). */
 export function currentWords(): Words {
   return wordsFor(useLanguage.getState().locale);
+}
+
+/** The tab's title in the current language (the HTML's <title> is the English one, until this runs). */
+export function useDocumentTitle(title: string): void {
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
 }

@@ -23,7 +23,7 @@ import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
 import type { SettingsReadProblem } from '@/lib/settings/migrations';
 import { useTheme } from '@/components/theme';
-import { useWords } from '@/components/i18n/words';
+import { useDocumentTitle, useWords } from '@/components/i18n/words';
 
 async function persist(settings: Settings, w: Words): Promise<string | undefined> {
   const result = await saveSettings(settings);
@@ -171,6 +171,7 @@ function Sidebar() {
 export function OptionsApp() {
   const parsed = useSettings();
   const w = useWords();
+  useDocumentTitle(w.t('options.heading'));
   const [startOver, setStartOver] = useState(false);
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
   const [editing, setEditing] = useState<string | 'new' | undefined>();

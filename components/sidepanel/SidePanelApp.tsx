@@ -15,7 +15,7 @@ import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { useTheme } from '@/components/theme';
 import { activeProfile, type Profile, type Settings } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
-import { useWords } from '@/components/i18n/words';
+import { useDocumentTitle, useWords } from '@/components/i18n/words';
 
 type Tab = 'chat' | 'conversations' | 'catalogue';
 const TABS: { id: Tab; icon: React.ReactNode }[] = [
@@ -85,6 +85,7 @@ export function NoGateway() {
 export function SidePanelApp() {
   const parsed = useSettings();
   const w = useWords();
+  useDocumentTitle(w.t('sidepanel.title'));
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
   if (parsed === undefined) return <main aria-label={w.t('sidepanel.label')} aria-busy="true" className="sidepanel h-screen" />;
   const profile = activeProfile(parsed.settings);
