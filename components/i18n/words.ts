@@ -7,7 +7,7 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { LANGUAGE_CHOICES, resolveLocale, type LanguageChoice, type Locale } from '@/lib/i18n/locale';
-import { wordsFor, type Words } from '@/lib/i18n/messages';
+import { ensureLocale, isLocaleLoaded, wordsFor, type Words } from '@/lib/i18n/messages';
 
 const REMEMBERED = 'gateway-chat.language';
 
@@ -32,6 +32,14 @@ interface LanguageState {
 const initial = rememberedChoice();
 const useLanguage = create<LanguageState>(() => ({ choice: initial, locale: resolveLocale(initial, browserLanguages()) }));
 
+/**
+ * Loads the words of the language a page opens in; the entrypoints render once it is done
+ * (English, bundled, is there at once; another locale is one small chunk from the package).
+ */
+export function prepareWords(): Promise<void> {
+  return ensureLocale(useLanguage.getState().locale);
+}
+
 function applyToDocument(locale: Locale): void {
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
 }
@@ -40,15 +48,20 @@ applyToDocument(useLanguage.getState().locale);
 /** Sets the pages' language (from the settings, or a test). */
 export function setLanguageChoice(choice: LanguageChoice): void {
   const locale = resolveLocale(choice, browserLanguages());
-  const now = useLanguage.getState();
-  if (now.choice === choice && now.locale === locale) return;
-  useLanguage.setState({ choice, locale });
-  applyToDocument(locale);
   try {
     globalThis.localStorage?.setItem(REMEMBERED, choice);
   } catch {
     // Private modes may refuse: the settings still say it on the next load.
   }
+  const apply = (): void => {
+    const now = useLanguage.getState();
+    if (now.choice === choice && now.locale === locale) return;
+    useLanguage.setState({ choice, locale });
+    applyToDocument(locale);
+  };
+  // The page switches when the new words are there, all at once.
+  if (isLocaleLoaded(locale)) apply();
+  else void ensureLocale(locale).then(apply);
 }
 
 /** The words of the current language, for components (re-rendered when it changes). */

@@ -1,4 +1,5 @@
 import { createRoot } from 'react-dom/client';
+import { prepareWords } from '@/components/i18n/words';
 import { StandaloneChat } from '@/components/chat/StandaloneChat';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { UiRoot } from '@/components/ui/UiRoot';
@@ -7,4 +8,7 @@ import '@/components/styles.css';
 // Saved replies are shown at once here: the renderer is fetched while the page starts.
 void loadMarkdownRenderer();
 
-createRoot(document.getElementById('root')!).render(<UiRoot><StandaloneChat surface="chat" /></UiRoot>);
+// Rendered once the words of the page's language are there (English at once).
+void prepareWords().then(() => {
+  createRoot(document.getElementById('root')!).render(<UiRoot><StandaloneChat surface="chat" /></UiRoot>);
+});

@@ -1,6 +1,10 @@
 import { createRoot } from 'react-dom/client';
+import { prepareWords } from '@/components/i18n/words';
 import { PopupApp } from '@/components/popup/PopupApp';
 import { UiRoot } from '@/components/ui/UiRoot';
 import '@/components/styles.css';
 
-createRoot(document.getElementById('root')!).render(<UiRoot><PopupApp /></UiRoot>);
+// Rendered once the words of the page's language are there (English at once).
+void prepareWords().then(() => {
+  createRoot(document.getElementById('root')!).render(<UiRoot><PopupApp /></UiRoot>);
+});

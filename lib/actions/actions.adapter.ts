@@ -11,7 +11,7 @@ import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
 import { ACTION_PREFIX, MenuSync, buildMenu, type MenuEntry } from './menu';
 import { resolveLocale } from '../i18n/locale';
-import { wordsFor, type Words } from '../i18n/messages';
+import { ensureLocale, wordsFor, type Words } from '../i18n/messages';
 import { actionLanguage, recordActionRefusal, startAction } from './run-action';
 
 export interface ActionsDeps {
@@ -34,8 +34,10 @@ function browserLanguages(): string[] {
 }
 
 /** The interface's words for these settings: the user's language choice, else the browser's. */
-export function backgroundWords(settings: Settings): Words {
-  return wordsFor(resolveLocale(settings.appearance.language, browserLanguages()));
+export async function backgroundWords(settings: Settings): Promise<Words> {
+  const locale = resolveLocale(settings.appearance.language, browserLanguages());
+  await ensureLocale(locale);
+  return wordsFor(locale);
 }
 
 /** The whole selection, read from the page on the user's click (activeTab); the menu's copy is a fallback. */
@@ -61,9 +63,9 @@ export function wireActions(deps: ActionsDeps) {
     },
   });
   let menu: MenuEntry[] = [];
-  const rebuild = (settings: Settings): Promise<void> => {
+  const rebuild = async (settings: Settings): Promise<void> => {
     const profile = activeProfile(settings);
-    const words = backgroundWords(settings);
+    const words = await backgroundWords(settings);
     menu = buildMenu(settings.actions, {
       model: profile?.actionModel ?? profile?.defaultModel,
       language: actionLanguage(settings, words),
@@ -79,10 +81,10 @@ export function wireActions(deps: ActionsDeps) {
     const selection = (await readSelection(tab?.id, frameId)) || selectionText || '';
     const settings = await deps.loadSettings();
     try {
-      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, words: backgroundWords(settings) });
+      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, words: await backgroundWords(settings) });
     } catch (error) {
       const refusal = error instanceof RunError ? { problem: error.problem, params: error.params } : { problem: 'internal', params: { detail: String(error) } };
-      await recordActionRefusal(deps.store, settings, conversationId, refusal, backgroundWords(settings)).catch(() => undefined);
+      await recordActionRefusal(deps.store, settings, conversationId, refusal, await backgroundWords(settings)).catch(() => undefined);
     }
     await opened;
     return conversationId;

@@ -6,6 +6,9 @@
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** Each language in its own name, as the Language menu lists it. */
+export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
+
 /** The settings' value: follow the browser, or one of LOCALES. */
 export const LANGUAGE_CHOICES = ['browser', ...LOCALES] as const;
 export type LanguageChoice = (typeof LANGUAGE_CHOICES)[number];

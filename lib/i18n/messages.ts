@@ -1,10 +1,10 @@
 /**
- * The message files, bundled: every surface can speak any locale we ship without asking the
- * browser (whose `i18n` API only speaks the browser's language). `locales/en.json` is the
- * reference: its keys are `MessageKey`, and a unit test holds the other files to the same keys.
+ * The message files. English is bundled with every page (the reference, and the fallback of a
+ * key another file lacks: the parity test keeps that from happening); every other locale is its
+ * own chunk, loaded before a page first renders in it (`ensureLocale`), so a page carries only
+ * the words it speaks. `locales/en.json` is the reference: its keys are `MessageKey`.
  */
 import en from '../../locales/en.json';
-import zhCN from '../../locales/zh-CN.json';
 import { type Locale } from './locale';
 import { createTranslator, flattenMessages, type MessageTree, type Translator } from './translate';
 
@@ -15,16 +15,34 @@ type Leaves<T, P extends string = ''> = {
 /** Every key of the message files. */
 export type MessageKey = Leaves<typeof en>;
 
-export const MESSAGE_FILES: Record<Locale, MessageTree> = { en, 'zh-CN': zhCN };
+const LOADERS: Record<Locale, () => Promise<MessageTree>> = {
+  en: () => Promise.resolve(en),
+  'zh-CN': () => import('../../locales/zh-CN.json').then((m) => m.default),
+};
 
-const flat = new Map<Locale, Map<string, string>>();
-function flatFor(locale: Locale): Map<string, string> {
-  let table = flat.get(locale);
-  if (table === undefined) {
-    table = flattenMessages(MESSAGE_FILES[locale]);
-    flat.set(locale, table);
+/** A locale's message file, as written. */
+export function loadMessageTree(locale: Locale): Promise<MessageTree> {
+  return LOADERS[locale]();
+}
+
+const flat = new Map<Locale, Map<string, string>>([['en', flattenMessages(en)]]);
+const loading = new Map<Locale, Promise<void>>();
+
+/** Loads a locale's words (once); `wordsFor` speaks it from then on. */
+export function ensureLocale(locale: Locale): Promise<void> {
+  if (flat.has(locale)) return Promise.resolve();
+  let pending = loading.get(locale);
+  if (pending === undefined) {
+    pending = loadMessageTree(locale).then((tree) => {
+      flat.set(locale, flattenMessages(tree));
+    });
+    loading.set(locale, pending);
   }
-  return table;
+  return pending;
+}
+
+export function isLocaleLoaded(locale: Locale): boolean {
+  return flat.has(locale);
 }
 
 /** A translator whose keys are the message files' keys. */
@@ -35,11 +53,17 @@ export interface Words extends Translator {
 
 const translators = new Map<Locale, Words>();
 
-/** The words of `locale` (English where a key is missing: the parity test keeps that from happening). */
+/**
+ * The words of `locale`, once it is loaded (`ensureLocale`); English until then, so a page
+ * never mixes two languages.
+ */
 export function wordsFor(locale: Locale): Words {
+  const table = flat.get(locale);
+  const english = flat.get('en')!;
+  if (table === undefined) return wordsFor('en');
   let words = translators.get(locale);
   if (words === undefined) {
-    words = createTranslator(locale, flatFor(locale), locale === 'en' ? undefined : flatFor('en')) as Words;
+    words = createTranslator(locale, table, locale === 'en' ? undefined : english) as Words;
     translators.set(locale, words);
   }
   return words;

@@ -1,6 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { LOCALES } from '@/lib/i18n/locale';
+import { ensureLocale } from '@/lib/i18n/messages';
 
 // Without vitest globals, Testing Library cannot register its own clean-up.
 afterEach(() => {
@@ -19,3 +21,6 @@ if (typeof window !== 'undefined') {
     disconnect(): void {}
   };
 }
+
+// Every locale's words, loaded as pages load them before their first render.
+await Promise.all(LOCALES.map((locale) => ensureLocale(locale)));

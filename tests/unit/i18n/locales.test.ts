@@ -8,14 +8,15 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { LOCALES, resolveLocale } from '@/lib/i18n/locale';
-import { MESSAGE_FILES, wordsFor } from '@/lib/i18n/messages';
+import { loadMessageTree, wordsFor } from '@/lib/i18n/messages';
 import { flattenMessages } from '@/lib/i18n/translate';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const placeholders = (text: string): string[] => [...new Set([...text.matchAll(/\{([A-Za-z0-9_]+)\}|\{\{(\w+)\}\}/g)].map((m) => m[0]))].sort();
 
+const flat = Object.fromEntries(await Promise.all(LOCALES.map(async (l) => [l, flattenMessages(await loadMessageTree(l))] as const)));
+
 describe('the message files', () => {
-  const flat = Object.fromEntries(LOCALES.map((l) => [l, flattenMessages(MESSAGE_FILES[l])]));
   const en = flat.en!;
 
   const keyDifference = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): string[] => [
