@@ -19,16 +19,27 @@ import { useWords } from '@/components/i18n/words';
 const UNDO_MS = 10_000;
 const FIRST_SCREEN = 40;
 
+const formats = new Map<string, { relative: Intl.RelativeTimeFormat; date: Intl.DateTimeFormat }>();
+/** One formatter pair per language (making one costs more than a row's whole render). */
+function formatsFor(locale: string): { relative: Intl.RelativeTimeFormat; date: Intl.DateTimeFormat } {
+  let f = formats.get(locale);
+  if (f === undefined) {
+    f = { relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' }), date: new Intl.DateTimeFormat(locale) };
+    formats.set(locale, f);
+  }
+  return f;
+}
+
 /** "just now", "5 min. ago", "yesterday", then the date: in the interface's language. */
 export function relativeTime(w: Words, time: number, now = Date.now()): string {
-  const relative = new Intl.RelativeTimeFormat(w.locale, { numeric: 'auto', style: 'short' });
+  const { relative, date } = formatsFor(w.locale);
   const minutes = Math.round((now - time) / 60_000);
   if (minutes < 1) return w.t('conversations.justNow');
   if (minutes < 60) return relative.format(-minutes, 'minute');
   const hours = Math.round(minutes / 60);
   if (hours < 24) return relative.format(-hours, 'hour');
   const days = Math.round(hours / 24);
-  return days < 7 ? relative.format(-days, 'day') : new Date(time).toLocaleDateString(w.locale);
+  return days < 7 ? relative.format(-days, 'day') : date.format(time);
 }
 
 const REPLY_STATE: Partial<Record<NonNullable<Conversation['replyStatus']>, 'accent' | 'warning' | 'danger'>> = {

@@ -110,7 +110,7 @@ export async function benchSidePanel(): Promise<Figure[]> {
     await page.addInitScript({ content: KEYSTROKE_PROBE });
     await page.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
     await page.getByRole('tab', { name: 'Catalogue' }).click();
-    await pollPage(page, `document.querySelector('[aria-label="Model count"]')?.textContent === '${MODELS} of ${MODELS} models'`, 10_000);
+    await pollPage(page, `document.querySelector('[aria-label="Model count"]')?.textContent === '${MODELS.toLocaleString('en')} of ${MODELS.toLocaleString('en')} models'`, 10_000);
     const search = page.getByRole('searchbox', { name: 'Search models' });
     for (const word of ['vision', 'coder-pro', 'qwen/fl', 'mstrlrg']) {
       await search.click();
@@ -160,7 +160,7 @@ export async function benchSidePanel(): Promise<Figure[]> {
       await pollPage(p, 'window.__listPaint !== undefined', 10_000);
       paints.push(await p.evaluate('window.__listPaint') as number);
       // Then the whole list arrives.
-      await pollPage(p, `document.querySelector('[aria-label="Conversation count"]')?.textContent === '${CONVERSATIONS} conversations'`, 10_000);
+      await pollPage(p, `document.querySelector('[aria-label="Conversation count"]')?.textContent === '${CONVERSATIONS.toLocaleString('en')} conversations'`, 10_000);
       await p.close();
     }
     const keyMedian = median(keystrokes);
