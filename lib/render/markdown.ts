@@ -22,12 +22,22 @@ export interface MarkdownLabels {
   code: string;
 }
 
-let labels: MarkdownLabels = {
+/** Without labels from the caller: the bare facts (the alt text and host, the language). */
+const BARE_LABELS: MarkdownLabels = {
   loadImage: (alt, host) => `${alt} ${host}`.trim(),
-  copy: 'Copy',
+  copy: '⧉',
   copyCode: (language) => language,
-  code: 'code',
+  code: '</>',
 };
+
+/** markdown-it's per-render environment, which its rules receive: the caller's labels. */
+type RenderEnv = {
+  labels: MarkdownLabels;
+};
+
+function labelsOf(env: unknown): MarkdownLabels {
+  return (env as Partial<RenderEnv> | undefined)?.labels ?? BARE_LABELS;
+}
 
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim()) || INLINE_IMAGE.test(url.trim()) || /^#/.test(url.trim());
 
@@ -38,7 +48,8 @@ md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
-md.renderer.rules.image = (tokens, idx) => {
+md.renderer.rules.image = (tokens, idx, _options, env) => {
+  const labels = labelsOf(env);
   const token = tokens[idx]!;
   const src = String(token.attrGet('src') ?? '');
   const alt = token.content;
@@ -54,7 +65,8 @@ md.renderer.rules.image = (tokens, idx) => {
   return `<button type="button" class="remote-image" data-load-image="${escape(src)}" data-alt="${escape(alt)}" aria-label="${escape(label)}">${escape(label)}</button>`;
 };
 
-md.renderer.rules.fence = (tokens, idx) => {
+md.renderer.rules.fence = (tokens, idx, _options, env) => {
+  const labels = labelsOf(env);
   const token = tokens[idx]!;
   const lang = token.info.trim().split(/\s+/)[0] ?? '';
   const escape = md.utils.escapeHtml;
@@ -87,7 +99,7 @@ function purify(html: string): string {
 }
 
 /** One markdown block → safe HTML, its buttons worded with `words`. */
-export function renderMarkdownBlock(source: string, words: MarkdownLabels = labels): string {
-  labels = words;
-  return purify(md.render(source));
+export function renderMarkdownBlock(source: string, labels: MarkdownLabels = BARE_LABELS): string {
+  const env: RenderEnv = { labels };
+  return purify(md.render(source, env));
 }
