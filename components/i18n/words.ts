@@ -48,10 +48,13 @@ applyToDocument(useLanguage.getState().locale);
 /** Sets the pages' language (from the settings, or a test). */
 export function setLanguageChoice(choice: LanguageChoice): void {
   const locale = resolveLocale(choice, browserLanguages());
-  try {
-    globalThis.localStorage?.setItem(REMEMBERED, choice);
-  } catch {
-    // Private modes may refuse: the settings still say it on the next load.
+  // The settings feed the choice on every save: only a change is written down.
+  if (choice !== useLanguage.getState().choice) {
+    try {
+      globalThis.localStorage?.setItem(REMEMBERED, choice);
+    } catch {
+      // Private modes may refuse: the settings still say it on the next load.
+    }
   }
   const apply = (): void => {
     const now = useLanguage.getState();

@@ -18,7 +18,8 @@ import { removeCatalogue, saveSettings, updateProfile } from '@/lib/settings/sto
 import { ActionsEditor } from './ActionsEditor';
 import { Section } from './Section';
 import { ConnectionForm } from './ConnectionForm';
-import { LanguageSelect, ThemeSelect } from './ThemeSelect';
+import { LanguageSelect } from './LanguageSelect';
+import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
 import type { SettingsReadProblem } from '@/lib/settings/migrations';

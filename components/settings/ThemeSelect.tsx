@@ -1,17 +1,10 @@
 import { Select } from '@/components/ui/Select';
 import { useWords } from '@/components/i18n/words';
-import type { LanguageChoice } from '@/lib/i18n/locale';
 import type { Settings, Theme } from '@/lib/settings/schema';
-import { chooseLanguage, chooseTheme, languageOptions, themeOptions } from './theme-choice';
+import { chooseTheme, themeOptions } from './theme-choice';
 
 /** The theme control of the options page: a select named "Theme". */
 export function ThemeSelect({ settings, id }: { settings: Settings; id?: string }) {
   const w = useWords();
   return <Select<Theme> label={id === undefined ? w.t('theme.label') : undefined} id={id} className="w-40" value={settings.appearance.theme} options={themeOptions(w)} onValueChange={chooseTheme} />;
-}
-
-/** The language control of the options page: a select named "Language" ("语言"). */
-export function LanguageSelect({ settings, id }: { settings: Settings; id?: string }) {
-  const w = useWords();
-  return <Select<LanguageChoice> label={id === undefined ? w.t('language.label') : undefined} id={id} className="w-48" value={settings.appearance.language} options={languageOptions(w)} onValueChange={chooseLanguage} />;
 }

@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { MessageView } from '@/components/chat/MessageView';
 import { setLanguageChoice } from '@/components/i18n/words';
-import { LanguageSelect } from '@/components/settings/ThemeSelect';
+import { LanguageSelect } from '@/components/settings/LanguageSelect';
 import { MessageSchema } from '@/lib/conversations/records';
 import { defaultSettings } from '@/lib/settings/schema';
 import { loadSettings } from '@/lib/settings/storage.adapter';
