@@ -100,6 +100,19 @@ export const StoredUsageSchema = z.object({
 });
 export type StoredUsage = z.infer<typeof StoredUsageSchema>;
 
+/** A conversation's own system prompt and parameters (a preset's, or the user's). */
+export const ConversationSettingsSchema = z.object({
+  /** '' is "no system prompt" here; absent follows the global one. */
+  systemPrompt: z.optional(z.string()),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  maxTokens: z.optional(z.int().check(z.positive())),
+  /** The API interface for this conversation (where the gateway offers several). */
+  apiStyle: z.optional(z.enum(['chat', 'responses'])),
+  /** The preset it was started from. */
+  presetId: z.optional(z.string()),
+});
+export type ConversationSettings = z.infer<typeof ConversationSettingsSchema>;
+
 export const ConversationSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -111,6 +124,12 @@ export const ConversationSchema = z.object({
   source: z.optional(z.object({ title: z.string(), url: z.string() })),
   /** The status of its newest reply (streaming, interrupted, …), for the conversation list. */
   replyStatus: z.optional(z.enum(MESSAGE_STATUSES)),
+  /** The message the shown branch goes through (see branches.ts); the newest when absent. */
+  leafId: z.optional(z.string()),
+  /** Its own settings, over the global ones (each absent one follows them). */
+  settings: z.optional(ConversationSettingsSchema),
+  /** Pinned conversations come first in the list. */
+  pinned: z.optional(z.boolean()),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
@@ -124,6 +143,8 @@ const ReplyFields = {
   usage: z.optional(StoredUsageSchema),
   finishReason: z.optional(z.string()),
   createdAt: z.number(),
+  /** Milliseconds from asking to the first words, and to the end. */
+  timing: z.optional(z.object({ firstTokenMs: z.optional(z.number()), durationMs: z.optional(z.number()) })),
 };
 
 /** An earlier answer to the same question, kept when the reply was asked for again. */
@@ -136,11 +157,19 @@ export const MessageSchema = z.object({
   conversationId: z.string(),
   seq: z.number(),
   role: z.enum(['user', 'assistant']),
+  /**
+   * The message this one follows in its branch: null at the root; absent in messages saved
+   * before branching (they follow the message before them). See branches.ts.
+   */
+  parentId: z.optional(z.nullable(z.string())),
   /** Attached images as data: URLs. */
   images: z.optional(z.array(z.string())),
   /** Shown with the message: what happened to it on the way (a selection cut to fit, say). */
   notice: z.optional(NoticeSchema),
-  /** Earlier versions of an assistant reply, oldest first (a retry never destroys one). */
+  /**
+   * Earlier versions of an assistant reply, oldest first, as builds before branching kept
+   * them (a retry now adds a sibling reply): shown as versions, never written any more.
+   */
   versions: z.optional(z.array(MessageVersionSchema)),
   /**
    * `[start, end)` of `reasoning` that arrived as answer text before a lone `</think>` and was
@@ -173,16 +202,6 @@ export function storedError(error: GatewayError, apiKey?: string): StoredError {
   if (error.gatewayMessage !== undefined) stored.gatewayMessage = clean(error.gatewayMessage);
   if (error.retryAfter !== undefined) stored.retryAfter = error.retryAfter;
   return stored;
-}
-
-/** The reply as it stands, as an earlier version (when it is asked for again). */
-export function versionOf(message: Message): MessageVersion {
-  const version: MessageVersion = { text: message.text, reasoning: message.reasoning, status: message.status, createdAt: message.createdAt };
-  if (message.model !== undefined) version.model = message.model;
-  if (message.error !== undefined) version.error = message.error;
-  if (message.usage !== undefined) version.usage = message.usage;
-  if (message.finishReason !== undefined) version.finishReason = message.finishReason;
-  return version;
 }
 
 /** Usage without the gateway's raw object. */

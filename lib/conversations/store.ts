@@ -3,7 +3,8 @@
  * background writes while a run streams; pages read and watch). Records are parsed on read.
  */
 import Dexie, { liveQuery, type Table } from 'dexie';
-import { ConversationSchema, MessageSchema, type Conversation, type Message, type Surface } from './records';
+import { ConversationSchema, MessageSchema, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
+import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -67,6 +68,14 @@ export interface DeletedConversation {
   messages: Message[];
 }
 
+/** A question and reply deleted together, with what Undo needs. */
+export interface RemovedPair {
+  conversation: Conversation | undefined;
+  removed: Message[];
+  /** Messages whose parent changed, with the parent they had. */
+  restoreParents: { id: string; parentId: string | null | undefined }[];
+}
+
 export function newId(): string {
   return crypto.randomUUID();
 }
@@ -110,7 +119,10 @@ export class ConversationStore {
     const status = reply === undefined ? {} : { replyStatus: reply.status };
     await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
       if (turn.created) await this.db.conversations.add({ ...turn.conversation, updatedAt: now, ...status });
-      else await this.db.conversations.update(turn.conversation.id, { model: turn.conversation.model, profileId: turn.conversation.profileId, updatedAt: now, ...status });
+      else {
+        const { model, profileId, leafId } = turn.conversation;
+        await this.db.conversations.update(turn.conversation.id, { model, profileId, updatedAt: now, ...status, ...(leafId === undefined ? {} : { leafId }) });
+      }
       await this.db.messages.bulkAdd(turn.messages);
     });
   }
@@ -181,6 +193,126 @@ export class ConversationStore {
     const messages = await this.db.messages.bulkGet([...messageIds]);
     const conversations = new Set(messages.filter((m): m is Message => m !== undefined && m.role === 'assistant').map((m) => m.conversationId));
     for (const conversationId of conversations) await this.db.conversations.update(conversationId, { replyStatus: status });
+  }
+
+  /** Shows the branch through this message (a version chosen with ‹ ›); no other change. */
+  async selectVersion(conversationId: string, messageId: string): Promise<void> {
+    await this.db.conversations.update(conversationId, { leafId: messageId });
+  }
+
+  /** The conversation's own settings (undefined: all follow the global ones). */
+  async setConversationSettings(id: string, settings: ConversationSettings | undefined): Promise<void> {
+    await this.db.conversations.update(id, { settings });
+  }
+
+  async setPinned(id: string, pinned: boolean): Promise<void> {
+    await this.db.conversations.update(id, { pinned });
+  }
+
+  /**
+   * Deletes a question and its reply as shown (with the reply's other versions): what followed
+   * the reply now follows the question's parent. Returns what Undo needs to put it back.
+   */
+  async deletePair(userMessageId: string, replyId: string | undefined): Promise<RemovedPair | undefined> {
+    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      const question = await this.getMessage(userMessageId);
+      if (question === undefined) return undefined;
+      const all = await this.messages(question.conversationId);
+      const tree = buildTree(all);
+      const parent = parentIdOf(tree, question.id);
+      const gone = subtree(tree, question.id).filter((m) => !isLegacyVersion(m.id));
+      const shownReply = replyId === undefined ? undefined : tree.byId.get(recordIdOf(replyId));
+      const kept = shownReply === undefined ? [] : (tree.childrenOf.get(shownReply.id) ?? []).flatMap((child) => subtree(tree, child.id));
+      const keptIds = new Set(kept.map((m) => m.id));
+      const removed = gone.filter((m) => !keptIds.has(m.id)).map((m) => all.find((r) => r.id === m.id)!).filter((m) => m !== undefined);
+      const moved = shownReply === undefined ? [] : (tree.childrenOf.get(shownReply.id) ?? []).map((m) => all.find((r) => r.id === m.id)!).filter((m) => m !== undefined);
+      // Messages saved before branching follow the one before them: name their parents now, as
+      // removing two messages would otherwise hand them another.
+      const legacy = all.filter((m) => m.parentId === undefined && !removed.some((r) => r.id === m.id));
+      for (const m of legacy) await this.db.messages.update(m.id, { parentId: parentIdOf(tree, m.id) });
+      for (const m of moved) await this.db.messages.update(m.id, { parentId: parent });
+      await this.db.messages.bulkDelete(removed.map((m) => m.id));
+      const conversation = await this.getConversation(question.conversationId);
+      if (conversation?.leafId !== undefined && removed.some((m) => m.id === recordIdOf(conversation.leafId!))) {
+        await this.db.conversations.update(conversation.id, { leafId: moved[0]?.id ?? parent ?? undefined });
+      }
+      await this.db.conversations.update(question.conversationId, { updatedAt: Date.now() });
+      return { conversation, removed, restoreParents: [...legacy, ...moved].map((m) => ({ id: m.id, parentId: m.parentId })) };
+    });
+  }
+
+  /** Puts a deleted pair back, as it was. */
+  async restorePair(pair: RemovedPair): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.bulkPut(pair.removed);
+      for (const { id, parentId } of pair.restoreParents) await this.db.messages.update(id, { parentId });
+      if (pair.conversation !== undefined) await this.db.conversations.update(pair.conversation.id, { leafId: pair.conversation.leafId, updatedAt: Date.now() });
+    });
+  }
+
+  /** Every conversation id (cheap: keys only). */
+  async conversationIds(): Promise<string[]> {
+    return (await this.db.conversations.toCollection().primaryKeys()) as string[];
+  }
+
+  /** Conversations changed after `since` (epoch ms), oldest change first. */
+  async conversationsUpdatedAfter(since: number): Promise<Conversation[]> {
+    return parseAll<Conversation>(await this.db.conversations.where('updatedAt').above(since).toArray(), ConversationSchema).items;
+  }
+
+  /** The messages of several conversations, by conversation. */
+  async messagesOf(conversationIds: readonly string[]): Promise<Map<string, Message[]>> {
+    const rows = await this.db.messages.where('conversationId').anyOf([...conversationIds]).toArray();
+    const out = new Map<string, Message[]>(conversationIds.map((id) => [id, []]));
+    for (const message of parseAll<Message>(rows, MessageSchema).items) out.get(message.conversationId)?.push(message);
+    for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
+    return out;
+  }
+
+  /** Raw records of a conversation, as saved (for an export that gives back what it took). */
+  async rawConversation(id: string): Promise<{ conversation: unknown; messages: unknown[] } | undefined> {
+    const conversation = await this.db.conversations.get(id);
+    if (conversation === undefined) return undefined;
+    const messages = await this.db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
+    return { conversation, messages };
+  }
+
+  /**
+   * Merges imported conversations: one that is here already is replaced only by a newer one
+   * (its messages with it); never a second copy. Returns how many were written and kept.
+   */
+  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[]): Promise<{ written: number; olderSkipped: number }> {
+    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
+      let written = 0;
+      let olderSkipped = 0;
+      const replace: string[] = [];
+      const conversations: Conversation[] = [];
+      const messages: Message[] = [];
+      batch.forEach((item, i) => {
+        const here = existing[i];
+        if (here !== undefined && here.updatedAt > item.conversation.updatedAt) {
+          olderSkipped++;
+          return;
+        }
+        if (here !== undefined) replace.push(item.conversation.id);
+        conversations.push(item.conversation);
+        messages.push(...item.messages);
+        written++;
+      });
+      if (replace.length > 0) await this.db.messages.where('conversationId').anyOf(replace).delete();
+      await this.db.conversations.bulkPut(conversations);
+      await this.db.messages.bulkPut(messages);
+      return { written, olderSkipped };
+    });
+  }
+
+  /** Deletes every conversation (tests; "clear history"). */
+  async clearAll(): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+      await this.db.messages.clear();
+      await this.db.conversations.clear();
+    });
   }
 
   async renameConversation(id: string, title: string): Promise<void> {

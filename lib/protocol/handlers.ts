@@ -15,7 +15,9 @@ export async function handleRequest(runs: RunManager, raw: unknown): Promise<Res
       case 'run.start':
         return { ok: true, ...(await runs.start(request.input)) };
       case 'run.retry':
-        return { ok: true, ...(await runs.retry(request.messageId, { model: request.model, switchProfileId: request.switchProfileId })) };
+        return { ok: true, ...(await runs.retry(request.messageId, { model: request.model, switchProfileId: request.switchProfileId, replyMessageId: request.replyMessageId })) };
+      case 'run.edit':
+        return { ok: true, ...(await runs.edit(request)) };
       case 'run.stop':
         return { ok: true, stopped: runs.stop(request.messageId) };
       case 'conversation.stop':

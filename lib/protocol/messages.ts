@@ -28,7 +28,12 @@ const StartRunInputSchema = z.object({
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), input: StartRunInputSchema }),
   /** `model`: ask again with another model (after "model does not exist", say). */
-  z.object({ type: z.literal('run.retry'), messageId: z.string(), model: z.optional(z.string()), switchProfileId: z.optional(z.string()) }),
+  z.object({ type: z.literal('run.retry'), messageId: z.string(), model: z.optional(z.string()), switchProfileId: z.optional(z.string()), replyMessageId: z.optional(z.string()) }),
+  /** Edit and resend a user message: a new version of it, with its own reply. */
+  z.object({
+    type: z.literal('run.edit'), messageId: z.string(), text: z.string(), model: z.optional(z.string()), switchProfileId: z.optional(z.string()),
+    userMessageId: z.optional(z.string()), replyMessageId: z.optional(z.string()),
+  }),
   z.object({ type: z.literal('run.stop'), messageId: z.string() }),
   /** Stop a conversation's run and answer once its end is saved (before deleting it). */
   z.object({ type: z.literal('conversation.stop'), conversationId: z.string() }),
@@ -57,6 +62,7 @@ export const StoppedSchema = z.union([z.object({ ok: z.literal(true), stopped: z
 export const RESPONSES = {
   'run.start': RunStartedSchema,
   'run.retry': RunStartedSchema,
+  'run.edit': RunStartedSchema,
   'run.stop': StoppedSchema,
   'conversation.stop': StoppedSchema,
 } as const;
@@ -79,6 +85,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     error: z.optional(StoredErrorSchema),
     usage: z.optional(StoredUsageSchema),
     finishReason: z.optional(z.string()),
+    timing: z.optional(z.object({ firstTokenMs: z.optional(z.number()), durationMs: z.optional(z.number()) })),
     saveError: z.optional(z.object({ problem: z.enum(STORE_PROBLEMS), detail: z.optional(z.string()) })),
   }),
 ]);

@@ -6,9 +6,10 @@
  * stopped, interrupted or failed, with whatever text arrived.
  */
 import { GatewayError, type ChatMessage, type ChatRequest, type ContentPart, type GatewayClient, type StreamEvent } from '../gateway';
-import { storedError, storedUsage, versionOf, type Conversation, type Notice, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
+import { storedError, storedUsage, type Conversation, type Notice, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
 import { conversationRecord, newId, storeProblem, type ConversationStore, type StoreProblem } from '../conversations/store';
 import { activeProfile, type Profile, type Settings } from '../settings/schema';
+import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
 import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 
 export type RunEvent =
@@ -23,6 +24,7 @@ export type RunEvent =
   | {
       type: 'end'; conversationId: string; messageId: string; status: MessageStatus;
       error?: StoredError; usage?: StoredUsage; finishReason?: string;
+      timing?: Message['timing'];
       /** Set when the reply could not be saved (a full disk): the watcher still has the text. */
       saveError?: SaveFailure;
     };
@@ -104,6 +106,15 @@ export interface RetryOptions {
   model?: string;
   /** Move the conversation to this profile (its own was deleted). */
   switchProfileId?: string;
+  /** The new version's id, chosen by the page that shows it before the run has saved it. */
+  replyMessageId?: string;
+}
+
+export interface EditInput extends RetryOptions {
+  /** The user message edited: the new text becomes a version of it, with a reply of its own. */
+  messageId: string;
+  text: string;
+  userMessageId?: string;
 }
 
 interface ActiveRun {
@@ -125,7 +136,22 @@ interface ActiveRun {
   flushedOnce?: boolean;
   /** The messages written when the run started (sent with snapshots while it runs). */
   records?: Message[];
+  /** When it asked, and when the first words came (epoch ms). */
+  startedAt: number;
+  firstTokenAt?: number;
   done: Promise<void>;
+}
+
+/** The path from the root to `id` (inclusive); empty for null. */
+function pathTo(tree: Tree, id: string | null): Message[] {
+  if (id === null) return [];
+  const branch = currentBranch(tree, id);
+  const at = branch.findIndex((m) => m.id === id);
+  return branch.slice(0, at + 1);
+}
+
+function maxSeq(messages: readonly Message[]): number {
+  return messages.reduce((max, m) => Math.max(max, m.seq), -1);
 }
 
 const TITLE_LENGTH = 60;
@@ -232,15 +258,18 @@ export class RunManager {
         conversation = { ...conversation, model, profileId: profile.id };
       }
 
-      const history = created ? [] : await this.deps.store.messages(conversation.id);
-      const seq = (history.at(-1)?.seq ?? -1) + 1;
-      const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: now };
+      const all = created ? [] : await this.deps.store.messages(conversation.id);
+      // The new turn follows the branch shown.
+      const history = currentBranch(buildTree(all), conversation.leafId);
+      const seq = maxSeq(all) + 1;
+      const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', parentId: history.at(-1)?.id ?? null, text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
-      const assistant: Message = { id: input.replyMessageId ?? newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', model, createdAt: now };
+      const assistant: Message = { id: input.replyMessageId ?? newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', parentId: user.id, text: '', reasoning: '', status: 'streaming', model, createdAt: now };
+      conversation = { ...conversation, leafId: assistant.id };
       await this.deps.store.addTurn({ conversation, created, messages: [user, assistant] });
 
-      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user]), [user, assistant]);
+      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user], conversation), [user, assistant]);
       return { conversationId: conversation.id, messageId: assistant.id };
     } catch (error) {
       this.release(conversationId);
@@ -250,39 +279,70 @@ export class RunManager {
 
   /**
    * Ask again for an assistant reply (stopped, failed, interrupted, or finished), optionally
-   * with another model. The reply as it stood is kept as an earlier version: a retry that
-   * fails loses nothing.
+   * with another model: a new version beside it, under the same question. The reply as it
+   * stood is kept: a retry that fails loses nothing.
    */
   async retry(messageId: string, options: RetryOptions = {}): Promise<{ conversationId: string; messageId: string }> {
+    return this.branch(messageId, 'assistant', options, (tree, parent) => ({ parent, history: pathTo(tree, parent), user: undefined }));
+  }
+
+  /**
+   * Edit and resend a user message: the new text is a version of it (the old one stays, with
+   * its replies), and a reply to it streams.
+   */
+  async edit(input: EditInput): Promise<{ conversationId: string; messageId: string }> {
+    const text = input.text.trim();
+    if (text === '') throw new RunError('empty');
+    return this.branch(input.messageId, 'user', input, (tree, parent, original) => {
+      const tooLarge = checkMessageSize(text, original.images ?? [], this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS);
+      if (tooLarge !== undefined) {
+        const { problem, ...params } = tooLarge;
+        throw new RunError(problem, params);
+      }
+      const user: Message = { id: input.userMessageId ?? newId(), conversationId: original.conversationId, seq: 0, role: 'user', parentId: parent, text, reasoning: '', status: 'complete', createdAt: this.now() };
+      if (original.images !== undefined) user.images = original.images;
+      return { parent: user.id, history: [...pathTo(tree, parent), user], user };
+    });
+  }
+
+  /** A new version of a message: a sibling of it, with a reply that streams. */
+  private async branch(
+    messageId: string, role: Message['role'], options: RetryOptions,
+    plan: (tree: Tree, parent: string | null, original: Message) => { parent: string | null; history: Message[]; user: Message | undefined },
+  ): Promise<{ conversationId: string; messageId: string }> {
     if (this.retrying.has(messageId)) throw new RunError('busy');
     this.retrying.add(messageId);
     let reserved: string | undefined;
     try {
       await this.deps.ready;
-      const message = await this.deps.store.getMessage(messageId);
-      if (message === undefined || message.role !== 'assistant') throw new RunError('not_found');
-      this.reserve(message.conversationId);
-      reserved = message.conversationId;
+      const record = await this.deps.store.getMessage(messageId.replace(/~v\d+$/, ''));
+      if (record === undefined) throw new RunError('not_found', { target: 'message' });
+      this.reserve(record.conversationId);
+      reserved = record.conversationId;
+      const all = await this.deps.store.messages(record.conversationId);
+      const tree = buildTree(all);
+      const message = tree.byId.get(messageId);
+      if (message === undefined || message.role !== role) throw new RunError('not_found', { target: 'message' });
       const retryAt = message.error?.retryAt;
       if (retryAt !== undefined && retryAt > this.now()) {
         throw new RunError('wait', { retryAt });
       }
-      const conversation = await this.deps.store.getConversation(message.conversationId);
-      if (conversation === undefined) throw new RunError('not_found');
+      const conversation = await this.deps.store.getConversation(record.conversationId);
+      if (conversation === undefined) throw new RunError('not_found', { target: 'conversation' });
       const settings = await this.deps.loadSettings();
       const profile = this.profileFor(settings, options.switchProfileId ?? conversation.profileId, options.switchProfileId === undefined);
       const chosen = options.model ?? conversation.model;
-      if (chosen !== conversation.model || profile.id !== conversation.profileId) {
-        await this.deps.store.updateConversation(conversation.id, { model: chosen, profileId: profile.id });
-      }
-      const history = (await this.deps.store.messages(conversation.id)).filter((m) => m.seq < message.seq);
-      const kept = message.text !== '' || message.reasoning !== '' ? [...(message.versions ?? []), versionOf(message)] : message.versions;
-      await this.deps.store.updateMessage(message.id, {
-        text: '', reasoning: '', status: 'streaming', model: chosen, error: undefined, usage: undefined, finishReason: undefined,
-        movedToReasoning: undefined, versions: kept, createdAt: this.now(),
-      });
-      this.launch(conversation.id, message.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history));
-      return { conversationId: conversation.id, messageId: message.id };
+      const { parent, history, user } = plan(tree, parentIdOf(tree, messageId), message);
+      const now = this.now();
+      let seq = maxSeq(all) + 1;
+      const written: Message[] = [];
+      if (user !== undefined) written.push({ ...user, seq: seq++ });
+      const reply: Message = { id: options.replyMessageId ?? newId(), conversationId: conversation.id, seq, role: 'assistant', parentId: parent, text: '', reasoning: '', status: 'streaming', model: chosen, createdAt: now };
+      written.push(reply);
+      const moved: Conversation = { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
+      await this.deps.store.addTurn({ conversation: moved, created: false, messages: written });
+      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history, moved), written);
+      return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
       if (reserved !== undefined) this.release(reserved);
       throw error;
@@ -339,16 +399,21 @@ export class RunManager {
     throw new RunError('profile_missing');
   }
 
-  private request(settings: Settings, profile: Profile, model: string, history: Message[]): ChatRequest {
+  /** The request for a branch: the conversation's own settings over the global ones. */
+  private request(settings: Settings, profile: Profile, model: string, history: Message[], conversation: Conversation): ChatRequest {
+    const own = conversation.settings ?? {};
+    const systemPrompt = own.systemPrompt ?? settings.chat.systemPrompt;
     const messages: ChatMessage[] = [];
-    if (settings.chat.systemPrompt.trim() !== '') messages.push({ role: 'system', content: settings.chat.systemPrompt });
+    if (systemPrompt.trim() !== '') messages.push({ role: 'system', content: systemPrompt });
     for (const m of history) {
       if (m.text === '' && (m.images === undefined || m.images.length === 0)) continue;
       messages.push(toRequestMessage(m));
     }
-    const request: ChatRequest = { model, messages, api: profile.apiStyle };
-    if (settings.chat.temperature !== undefined) request.temperature = settings.chat.temperature;
-    if (settings.chat.maxTokens !== undefined) request.maxTokens = settings.chat.maxTokens;
+    const request: ChatRequest = { model, messages, api: own.apiStyle ?? profile.apiStyle };
+    const temperature = own.temperature ?? settings.chat.temperature;
+    const maxTokens = own.maxTokens ?? settings.chat.maxTokens;
+    if (temperature !== undefined) request.temperature = temperature;
+    if (maxTokens !== undefined) request.maxTokens = maxTokens;
     return request;
   }
 
@@ -360,7 +425,7 @@ export class RunManager {
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
-      flushTimer: undefined, lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(),
+      flushTimer: undefined, lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(), startedAt: Date.now(),
       // Images stay out: they can be megabytes, and storage delivers them a moment later.
       ...(records === undefined ? {} : { records: records.map(({ images: _images, ...m }) => m) }),
     };
@@ -390,7 +455,7 @@ export class RunManager {
     }
     this.flush(run);
     await run.saving;
-    const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status };
+    const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status, timing: this.timing(run) };
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
@@ -408,8 +473,16 @@ export class RunManager {
       if (run.usage !== undefined) end.usage = run.usage;
       if (finishReason !== undefined) end.finishReason = finishReason;
       if (run.saveError !== undefined) end.saveError = run.saveError;
+      end.timing = final.timing;
       this.emit(run.conversationId, end);
     }
+  }
+
+  /** How long the reply kept the user waiting for its first words, and in all. */
+  private timing(run: ActiveRun): NonNullable<Message['timing']> {
+    const timing: NonNullable<Message['timing']> = { durationMs: Date.now() - run.startedAt };
+    if (run.firstTokenAt !== undefined) timing.firstTokenMs = run.firstTokenAt - run.startedAt;
+    return timing;
   }
 
   /** Applies one event; returns how the run ended when it did. */
@@ -420,6 +493,7 @@ export class RunManager {
   }
 
   private apply(run: ActiveRun, event: StreamEvent, apiKey: string): { status: MessageStatus; error?: StoredError; finishReason?: string } | undefined {
+    if ((event.type === 'text' || event.type === 'reasoning') && run.firstTokenAt === undefined && event.text !== '') run.firstTokenAt = Date.now();
     switch (event.type) {
       case 'text':
         run.text += event.text;

@@ -50,6 +50,8 @@ export interface LoggedRequest {
   bearer: string | undefined;
   origin: string | undefined;
   time: number;
+  /** The JSON body as received (tests check what a conversation sent: its system prompt, say). */
+  body?: unknown;
   /** For a streamed chat reply: what it delivered, and how it ended (tests of faults). */
   stream?: StreamLog;
 }
@@ -247,6 +249,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   const withdrawn = new Set<string>();
   const faults: { fault: Fault; times: number }[] = [];
   const requests: LoggedRequest[] = [];
+  const loggedFor = new WeakMap<IncomingMessage, LoggedRequest>();
   const streamEnds: number[] = [];
   const streamFirstWords: number[] = [];
 
@@ -324,6 +327,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const bearer = auth?.startsWith('Bearer ') === true ? auth.slice('Bearer '.length) : undefined;
     const logged: LoggedRequest = { method: req.method ?? 'GET', path, bearer, origin: req.headers.origin, time: Date.now() };
     requests.push(logged);
+    loggedFor.set(req, logged);
 
     if (/\/v1\/v1(\/|$)/.test(path)) {
       // Seed part 4, rule 3: a doubled /v1 is always 404, whatever the key.
@@ -404,6 +408,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     let value: unknown;
     try {
       value = JSON.parse(raw);
+      const logged = loggedFor.get(req);
+      if (logged !== undefined) logged.body = value;
     } catch {
       sendJson(res, 400, errorBody('The request body is not valid JSON.', 'invalid_request_error', 'invalid_json'));
       return undefined;

@@ -138,12 +138,15 @@ describe('RunManager', () => {
     expect(cut?.text.length).toBeGreaterThan(0);
     expect(cut?.error?.kind).toBe('network');
 
-    await runs.retry(messageId);
+    const retried = await runs.retry(messageId);
     await runs.whenIdle();
-    const again = await store.getMessage(messageId);
-    expect(again).toMatchObject({ status: 'complete', text: 'Echo: one two three four five six seven eight' });
+    const again = await store.getMessage(retried.messageId);
+    expect(again).toMatchObject({ status: 'complete', text: 'Echo: one two three four five six seven eight', parentId: cut?.parentId ?? 'none' });
     expect(again?.error).toBeUndefined();
-    expect((await store.messages(conversationId))).toHaveLength(2);
+    // The cut reply stays, as the first version; the conversation shows the new one.
+    expect(await store.getMessage(messageId)).toMatchObject({ status: 'interrupted', text: cut?.text });
+    expect((await store.messages(conversationId))).toHaveLength(3);
+    expect((await store.getConversation(conversationId))?.leafId).toBe(retried.messageId);
   });
 
   it('an error before the stream is saved with its remedy', async () => {
@@ -258,9 +261,9 @@ describe('retry with another model', () => {
     const { messageId, conversationId } = await runs.start({ surface: 'sidepanel', model: 'gpt-9', text: 'hi' });
     await runs.whenIdle();
     expect((await store.getMessage(messageId))?.error?.kind).toBe('model_not_found');
-    await runs.retry(messageId, { model: 'echo-1' });
+    const retried = await runs.retry(messageId, { model: 'echo-1' });
     await runs.whenIdle();
-    expect(await store.getMessage(messageId)).toMatchObject({ status: 'complete', text: 'Echo: hi', model: 'echo-1' });
+    expect(await store.getMessage(retried.messageId)).toMatchObject({ status: 'complete', text: 'Echo: hi', model: 'echo-1' });
     expect((await store.getConversation(conversationId))?.model).toBe('echo-1');
   });
 });
@@ -374,19 +377,21 @@ describe('retry never destroys what was kept', () => {
     expect(kept.length).toBeGreaterThan(0);
 
     gateway.setFault({ kind: 'server-error' });
-    await runs.retry(messageId);
+    const failed = await runs.retry(messageId);
     await runs.whenIdle();
-    const after = await store.getMessage(messageId);
-    expect(after?.status).toBe('error');
-    expect(after?.versions?.map((v) => [v.text, v.status])).toEqual([[kept, 'interrupted']]);
+    expect((await store.getMessage(failed.messageId))?.status).toBe('error');
+    expect(await store.getMessage(messageId)).toMatchObject({ status: 'interrupted', text: kept });
 
-    await runs.retry(messageId);
+    const done = await runs.retry(failed.messageId);
     await runs.whenIdle();
-    const done = await store.getMessage(messageId);
-    expect(done?.status).toBe('complete');
-    expect(done?.text).toBe('Echo: one two three four five six seven eight');
-    // The empty failed attempt is not a version; the kept text still is.
-    expect(done?.versions?.map((v) => v.text)).toEqual([kept]);
+    const reply = await store.getMessage(done.messageId);
+    expect(reply?.status).toBe('complete');
+    expect(reply?.text).toBe('Echo: one two three four five six seven eight');
+    // Three versions of the reply, under the same question, the first as it was.
+    const all = await store.messages(reply!.conversationId);
+    const question = all.find((m) => m.role === 'user')!;
+    expect(all.filter((m) => m.role === 'assistant').map((m) => [m.parentId, m.status])).toEqual([[question.id, 'interrupted'], [question.id, 'error'], [question.id, 'complete']]);
+    expect(await store.getMessage(messageId)).toMatchObject({ text: kept });
   });
 });
 
@@ -443,9 +448,9 @@ describe('Retry-After', () => {
     await expect(runs.retry(messageId)).rejects.toMatchObject({ problem: 'wait', params: { retryAt: 1_007_000 } });
     expect(chatRequests()).toHaveLength(0);
     now = 1_007_001;
-    await runs.retry(messageId);
+    const retried = await runs.retry(messageId);
     await runs.whenIdle();
-    expect((await store.getMessage(messageId))?.status).toBe('complete');
+    expect((await store.getMessage(retried.messageId))?.status).toBe('complete');
   });
 });
 
