@@ -9,6 +9,8 @@ import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './b
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
   messages!: Table<Message, string>;
+  /** The search index as saved (lib/search), one row. */
+  search!: Table<{ id: string; index: unknown; watermark: number }, string>;
 
   constructor(name: string) {
     super(name);
@@ -16,6 +18,7 @@ class GatewayChatDb extends Dexie {
       conversations: 'id, updatedAt, surface',
       messages: 'id, conversationId, [conversationId+seq], status',
     });
+    this.version(2).stores({ search: 'id' });
   }
 }
 
@@ -255,9 +258,13 @@ export class ConversationStore {
     return (await this.db.conversations.toCollection().primaryKeys()) as string[];
   }
 
-  /** Conversations changed after `since` (epoch ms), oldest change first. */
-  async conversationsUpdatedAfter(since: number): Promise<Conversation[]> {
-    return parseAll<Conversation>(await this.db.conversations.where('updatedAt').above(since).toArray(), ConversationSchema).items;
+  /** Conversations changed at or after `since` (epoch ms). */
+  async conversationsUpdatedSince(since: number): Promise<Conversation[]> {
+    return parseAll<Conversation>(await this.db.conversations.where('updatedAt').aboveOrEqual(since).toArray(), ConversationSchema).items;
+  }
+
+  async getConversations(ids: readonly string[]): Promise<Conversation[]> {
+    return parseAll<Conversation>((await this.db.conversations.bulkGet([...ids])).filter((c) => c !== undefined), ConversationSchema).items;
   }
 
   /** The messages of several conversations, by conversation. */
@@ -307,6 +314,16 @@ export class ConversationStore {
     });
   }
 
+  /** The saved search index and the `updatedAt` it is current to (undefined: none, or unreadable). */
+  async loadSearchIndex(): Promise<{ index: unknown; watermark: number } | undefined> {
+    const row = await this.db.search.get('conversations');
+    return row === undefined || typeof row.watermark !== 'number' ? undefined : { index: row.index, watermark: row.watermark };
+  }
+
+  async saveSearchIndex(index: unknown, watermark: number): Promise<void> {
+    await this.db.search.put({ id: 'conversations', index, watermark });
+  }
+
   /** Deletes every conversation (tests; "clear history"). */
   async clearAll(): Promise<void> {
     await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
@@ -316,7 +333,8 @@ export class ConversationStore {
   }
 
   async renameConversation(id: string, title: string): Promise<void> {
-    await this.db.conversations.update(id, { title: title.trim() === '' ? 'Untitled' : title.trim() });
+    // A new title is a change: the search index takes it.
+    await this.db.conversations.update(id, { title: title.trim() === '' ? 'Untitled' : title.trim(), updatedAt: Date.now() });
   }
 
   /** Deletes a conversation and its messages; returns them, so that Undo can put them back. */
