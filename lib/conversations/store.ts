@@ -284,6 +284,16 @@ export class ConversationStore {
     return { conversation, messages };
   }
 
+  /** Raw records of these conversations (all when absent), as saved, for an export. */
+  async exportRaw(ids?: readonly string[]): Promise<{ conversation: unknown; messages: unknown[] }[]> {
+    const conversations = ids === undefined ? await this.db.conversations.orderBy('updatedAt').reverse().toArray() : (await this.db.conversations.bulkGet([...ids])).filter((c) => c !== undefined);
+    const messages = ids === undefined ? await this.db.messages.toArray() : await this.db.messages.where('conversationId').anyOf([...ids]).toArray();
+    const byConversation = new Map<string, unknown[]>(conversations.map((c) => [c.id, []]));
+    messages.sort((a, b) => a.seq - b.seq);
+    for (const m of messages) byConversation.get(m.conversationId)?.push(m);
+    return conversations.map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
+  }
+
   /**
    * Merges imported conversations: one that is here already is replaced only by a newer one
    * (its messages with it); never a second copy. Returns how many were written and kept.

@@ -1,0 +1,207 @@
+/**
+ * Taking history out and bringing it back: our versioned JSON file (documented in README,
+ * "History files"), one conversation as Markdown, and ChatGPT's data export.
+ *
+ * Nothing exported carries an API key, ever. A profile's address (where errors were met, their
+ * remedy links) goes out only with `includeProfiles`, which also writes the profiles themselves,
+ * without their keys.
+ */
+import * as z from 'zod/mini';
+import { ConversationSchema, MessageSchema, type Conversation, type Message } from '../conversations/records';
+import { buildTree, currentBranch } from '../conversations/branches';
+import type { Profile } from '../settings/schema';
+import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
+
+export const HISTORY_FORMAT = 'gateway-chat-history';
+/** The version written now. Older ones are upgraded on import (HISTORY_MIGRATIONS). */
+export const HISTORY_VERSION = 1;
+
+/** A profile as exported: where and how, never the key. */
+const ExportedProfileSchema = z.object({
+  id: z.string(), name: z.string(), siteUrl: z.string(), baseUrl: z.string(),
+  apiStyle: z.optional(z.enum(['chat', 'responses'])), defaultModel: z.optional(z.string()),
+});
+export type ExportedProfile = z.infer<typeof ExportedProfileSchema>;
+
+const HistoryFileV1Schema = z.object({
+  format: z.literal(HISTORY_FORMAT),
+  version: z.literal(1),
+  exportedAt: z.number(),
+  /** Each conversation with its messages, raw records (parsed one by one on import). */
+  conversations: z.array(z.object({ conversation: z.unknown(), messages: z.array(z.unknown()) })),
+  profiles: z.optional(z.array(ExportedProfileSchema)),
+});
+export type HistoryFile = z.infer<typeof HistoryFileV1Schema>;
+
+/**
+ * Upgrades from each older file version to the next, by number. Version 1 is the first; the
+ * records inside a file are upgraded by the record schemas themselves (messages saved with
+ * inline versions or English error sentences read as today's).
+ */
+export const HISTORY_MIGRATIONS: Record<number, (file: Record<string, unknown>) => Record<string, unknown>> = {};
+
+export interface RawConversation {
+  conversation: unknown;
+  messages: unknown[];
+}
+
+/** Error fields that hold the gateway's address. */
+function withoutAddresses(message: unknown): unknown {
+  if (typeof message !== 'object' || message === null) return message;
+  const m = message as { error?: Record<string, unknown>; versions?: { error?: Record<string, unknown> }[] };
+  const strip = (error: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
+    if (error === undefined) return undefined;
+    const { url: _url, siteUrl: _siteUrl, links: _links, detail, ...rest } = error;
+    const out: Record<string, unknown> = { ...rest, url: '', siteUrl: '', links: [] };
+    // A detail's parameters can name the address (a redirect's location, the origin not reached).
+    if (typeof detail === 'object' && detail !== null) {
+      const { params: _params, ...kept } = detail as Record<string, unknown>;
+      out.detail = kept;
+    }
+    return out;
+  };
+  const copy: Record<string, unknown> = { ...m };
+  if (m.error !== undefined) copy.error = strip(m.error);
+  if (Array.isArray(m.versions)) copy.versions = m.versions.map((v) => (v.error === undefined ? v : { ...v, error: strip(v.error) }));
+  return copy;
+}
+
+/** Removes a key that somehow reached a record's text (it never should). */
+function withoutKeys(json: string, keys: readonly string[]): string {
+  let out = json;
+  for (const key of keys) if (key.length >= 8) out = out.split(key).join('[removed]');
+  return out;
+}
+
+export interface ExportOptions {
+  includeProfiles: boolean;
+  profiles: readonly Profile[];
+  now?: number;
+}
+
+/** The history file's text. */
+export function exportHistory(conversations: readonly RawConversation[], options: ExportOptions): string {
+  const file: HistoryFile = {
+    format: HISTORY_FORMAT,
+    version: HISTORY_VERSION,
+    exportedAt: options.now ?? Date.now(),
+    conversations: conversations.map((c) => ({ conversation: c.conversation, messages: options.includeProfiles ? c.messages : c.messages.map(withoutAddresses) })),
+  };
+  if (options.includeProfiles) {
+    file.profiles = options.profiles.map((p) => {
+      const exported: ExportedProfile = { id: p.id, name: p.name, siteUrl: p.siteUrl, baseUrl: p.baseUrl, apiStyle: p.apiStyle };
+      if (p.defaultModel !== undefined) exported.defaultModel = p.defaultModel;
+      return exported;
+    });
+  }
+  return withoutKeys(JSON.stringify(file), options.profiles.map((p) => p.apiKey));
+}
+
+/** Why an import refused a file as a whole (nothing was changed). */
+export type ImportFileProblem = 'not_json' | 'unknown_format' | 'newer_version' | 'damaged';
+/** Why one record was left out. */
+export type SkipReason = 'conversation_damaged' | 'message_damaged' | 'no_messages';
+
+export interface Skipped {
+  /** The conversation's id or title, as the file gives it. */
+  conversation: string;
+  reason: SkipReason;
+  /** Where in the record (a zod path), when known. */
+  path?: string;
+}
+
+export interface ImportedConversation {
+  conversation: Conversation;
+  messages: Message[];
+}
+
+export type ParsedHistory =
+  | { ok: true; source: 'gateway_chat' | 'chatgpt'; conversations: ImportedConversation[]; skipped: Skipped[]; profiles: ExportedProfile[] }
+  | { ok: false; problem: ImportFileProblem; params: Record<string, string | number> };
+
+export interface ImportContext {
+  /** The profile ChatGPT's conversations are put under (ours keep their own). */
+  profileId: string;
+}
+
+/** Reads a history file: ours (any version) or ChatGPT's `conversations.json`. */
+export function parseHistory(text: string, context: ImportContext): ParsedHistory {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: 'not_json', params: { detail: error instanceof Error ? error.message : String(error) } };
+  }
+  if (looksLikeChatGpt(raw)) {
+    const { conversations, skipped } = fromChatGpt(raw, context.profileId);
+    return { ok: true, source: 'chatgpt', conversations, skipped, profiles: [] };
+  }
+  if (typeof raw !== 'object' || raw === null || (raw as { format?: unknown }).format !== HISTORY_FORMAT) return { ok: false, problem: 'unknown_format', params: {} };
+  let file = raw as Record<string, unknown>;
+  const version = typeof file.version === 'number' ? file.version : 0;
+  if (version > HISTORY_VERSION) return { ok: false, problem: 'newer_version', params: { version, supported: HISTORY_VERSION } };
+  for (let v = version; v < HISTORY_VERSION; v++) {
+    const step = HISTORY_MIGRATIONS[v];
+    if (step === undefined) return { ok: false, problem: 'unknown_format', params: {} };
+    file = step(file);
+  }
+  const parsed = HistoryFileV1Schema.safeParse(file);
+  if (!parsed.success) return { ok: false, problem: 'damaged', params: { path: parsed.error.issues[0]?.path.join('.') ?? '' } };
+  const conversations: ImportedConversation[] = [];
+  const skipped: Skipped[] = [];
+  for (const [i, item] of parsed.data.conversations.entries()) {
+    const conversation = ConversationSchema.safeParse(item.conversation);
+    const name = typeof (item.conversation as { id?: unknown } | null)?.id === 'string' ? (item.conversation as { id: string }).id : `#${i + 1}`;
+    if (!conversation.success) {
+      skipped.push({ conversation: name, reason: 'conversation_damaged', path: conversation.error.issues[0]?.path.join('.') ?? '' });
+      continue;
+    }
+    const messages: Message[] = [];
+    let damaged: string | undefined;
+    for (const m of item.messages) {
+      const message = MessageSchema.safeParse(m);
+      if (!message.success || message.data.conversationId !== conversation.data.id) {
+        damaged = message.success ? 'conversationId' : message.error.issues[0]?.path.join('.') ?? '';
+        break;
+      }
+      messages.push(sameData(m, message.data) ? (m as Message) : message.data);
+    }
+    // A conversation is taken whole or not at all: half of one would be a different conversation.
+    if (damaged !== undefined) {
+      skipped.push({ conversation: name, reason: 'message_damaged', path: damaged });
+      continue;
+    }
+    // A record that needed no upgrade is kept as the file has it: an export imported gives back the same bytes.
+    conversations.push({ conversation: sameData(item.conversation, conversation.data) ? (item.conversation as Conversation) : conversation.data, messages });
+  }
+  return { ok: true, source: 'gateway_chat', conversations, skipped, profiles: parsed.data.profiles ?? [] };
+}
+
+/** Whether two JSON values hold the same data (key order aside). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => sameData(v, (b as unknown[])[i]));
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Words the Markdown needs from the page (lib/ writes no sentences of its own). */
+export interface MarkdownLabels {
+  user: string;
+  assistant: string;
+}
+
+/** One conversation's shown branch as Markdown. */
+export function conversationMarkdown(conversation: Conversation, messages: readonly Message[], labels: MarkdownLabels): string {
+  const branch = currentBranch(buildTree(messages), conversation.leafId);
+  const parts = [`# ${conversation.title}`];
+  if (conversation.source !== undefined) parts.push(`<${conversation.source.url}>`);
+  for (const m of branch) {
+    const who = m.role === 'user' ? labels.user : `${labels.assistant}${m.model === undefined ? '' : ` (${m.model})`}`;
+    parts.push(`## ${who}\n\n${m.text}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
