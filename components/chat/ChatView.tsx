@@ -1,4 +1,4 @@
-import { ArrowDown, MessageSquareText, SquarePen } from 'lucide-react';
+import { ArrowDown, MessageSquareText, SlidersHorizontal, SquarePen } from 'lucide-react';
 import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
@@ -18,7 +18,10 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
-import { MessageView } from './MessageView';
+import { MessageView, type MessageActions } from './MessageView';
+import { ConversationSettingsDialog } from './ConversationSettings';
+import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
+import type { RemovedPair } from '@/lib/conversations/store';
 import { ModelPicker } from './ModelPicker';
 import { useWords } from '@/components/i18n/words';
 import { refusalText, saveFailureText } from '@/components/i18n/problems';
@@ -36,6 +39,10 @@ interface ChatViewProps {
   actions?: ReactNode;
   /** Prompts offered on an empty conversation (the first run's suggestion). */
   suggestions?: readonly string[];
+  /** Show this message (a search result's): its branch is chosen and it is scrolled to. */
+  focus?: { messageId: string; nonce: number };
+  /** A model chosen elsewhere (the command palette) for the picker. */
+  pickedModel?: { model: string; nonce: number };
 }
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
@@ -100,15 +107,18 @@ interface ChatHeaderProps {
   onModel(model: string): void;
   picker: RefObject<HTMLInputElement | null>;
   onNewChat(): void;
+  /** Opens the conversation's own settings (absent before it exists). */
+  onSettings: (() => void) | undefined;
   actions: ReactNode;
 }
 
-const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, actions }: ChatHeaderProps) {
+const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, onSettings, actions }: ChatHeaderProps) {
   const w = useWords();
   return (
     <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
       <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={onModel} inputRef={picker} />
       <span className="ml-auto flex shrink-0 items-center gap-1">
+        {onSettings !== undefined && <IconButton size="sm" label={w.t('chat.settings.button')} icon={<SlidersHorizontal aria-hidden />} onClick={onSettings} />}
         <IconButton size="sm" label={w.t('chat.newChat')} icon={<SquarePen aria-hidden />} onClick={onNewChat} />
         {actions}
       </span>
@@ -117,7 +127,7 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
 });
 
 /** One conversation: messages streamed by the background, a model picker and a composer. */
-export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [] }: ChatViewProps) {
+export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [], focus, pickedModel }: ChatViewProps) {
   const store = conversationStore();
   // A new conversation's id is chosen here, ahead of its first message, and watched from the
   // start: its reply's first words come straight over the runs port, not in a later snapshot.
@@ -134,6 +144,11 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const profile = own ?? profiles.find((p) => p.id === chosenSwitch) ?? active;
   const catalogue = useCatalogue(profile);
   const [chosenModel, setChosenModel] = useState<string | undefined>();
+  const [picked, setPicked] = useState<number>();
+  if (pickedModel !== undefined && picked !== pickedModel.nonce) {
+    setPicked(pickedModel.nonce);
+    setChosenModel(pickedModel.model);
+  }
   const w = useWords();
   const [notice, setNotice] = useState<Parameters<typeof refusalText>[1] | undefined>();
   const [freshChats, setFreshChats] = useState(0);
@@ -160,20 +175,29 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     const notYet = mine.filter((m) => !view.messages.some((saved) => saved.id === m.id));
     return [...withImages, ...notYet];
   }, [echo, watched, view.messages]);
-  const last = messages.at(-1);
+  // The conversation is a tree of versions: the branch shown is the one chosen here (‹ ›, a
+  // regenerate, a search result) or saved with the conversation.
+  const tree = useMemo(() => buildTree(messages), [messages]);
+  const [selected, setSelected] = useState<{ conversationId: string; id: string }>();
+  const selectedId = selected?.conversationId === watched ? selected.id : view.conversation?.leafId;
+  const branch = useMemo(() => currentBranch(tree, selectedId), [tree, selectedId]);
+  const last = branch.at(-1);
+  const [editing, setEditing] = useState<string>();
+  const [removed, setRemoved] = useState<RemovedPair>();
+  const [settingsOpen, setSettingsOpen] = useState(false);
 
-  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest } = useFollowLatest(conversationId);
+  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId);
 
   const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);
     jumpToLatest();
     const userMessageId = newId();
     const replyMessageId = newId();
-    const seq = (view.messages.at(-1)?.seq ?? -1) + 1;
+    const seq = messages.reduce((max, m) => Math.max(max, m.seq), -1) + 1;
     const createdAt = Date.now();
     setEcho([
-      { id: userMessageId, conversationId: watched, seq, role: 'user', text: text.trim(), reasoning: '', status: 'complete', createdAt, ...(images.length > 0 ? { images } : {}) },
-      { id: replyMessageId, conversationId: watched, seq: seq + 1, role: 'assistant', text: '', reasoning: '', status: 'streaming', createdAt, ...(model === undefined ? {} : { model }) },
+      { id: userMessageId, conversationId: watched, seq, role: 'user', parentId: last?.id ?? null, text: text.trim(), reasoning: '', status: 'complete', createdAt, ...(images.length > 0 ? { images } : {}) },
+      { id: replyMessageId, conversationId: watched, seq: seq + 1, role: 'assistant', parentId: userMessageId, text: '', reasoning: '', status: 'streaming', createdAt, ...(model === undefined ? {} : { model }) },
     ]);
     const input = {
       surface, conversationId, model, text, userMessageId, replyMessageId,
@@ -212,14 +236,56 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     void askBackground({ type: 'run.stop', messageId: streaming.id });
   };
 
+  /** A new version of a reply, with the model in the picker; shown at once. */
   const retry = async (messageId: string): Promise<void> => {
     setNotice(undefined);
+    const before = selected;
+    const replyMessageId = newId();
+    setSelected({ conversationId: watched, id: replyMessageId });
+    jumpToLatest();
     const result = await askBackground({
-      type: 'run.retry', messageId,
+      type: 'run.retry', messageId, replyMessageId,
       ...(model === undefined ? {} : { model }),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
     });
-    if (!result.ok) setNotice(result);
+    if (!result.ok) {
+      setSelected(before);
+      setNotice(result);
+    }
+  };
+
+  /** Edit & resend: a new version of the question, with its own reply. */
+  const edit = async (messageId: string, text: string): Promise<boolean> => {
+    setNotice(undefined);
+    const before = selected;
+    const userMessageId = newId();
+    const replyMessageId = newId();
+    setSelected({ conversationId: watched, id: replyMessageId });
+    const result = await askBackground({
+      type: 'run.edit', messageId, text, userMessageId, replyMessageId,
+      ...(model === undefined ? {} : { model }),
+      ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
+    });
+    if (!result.ok) {
+      setSelected(before);
+      setNotice(result);
+      return false;
+    }
+    jumpToLatest();
+    return true;
+  };
+
+  const showVersion = (id: string): void => {
+    setSelected({ conversationId: watched, id });
+    if (conversationId !== undefined) void store.selectVersion(conversationId, id);
+  };
+
+  const deletePair = (userMessageId: string): void => {
+    const at = branch.findIndex((m) => m.id === userMessageId);
+    const reply = branch[at + 1]?.role === 'assistant' ? branch[at + 1] : undefined;
+    if (reply?.status === 'streaming') return;
+    setSelected(undefined);
+    void store.deletePair(userMessageId, reply?.id).then(setRemoved, () => undefined);
   };
 
   // Seed part 4, rule 2: images only for a model whose capability includes them.
@@ -241,12 +307,58 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   // The composer and the header keep their props while a reply streams, so a delta re-renders
   // only the conversation: they are handed callbacks that stay the same and call the latest.
-  const latest = useRef({ send, stop });
+  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair });
   useLayoutEffect(() => {
-    latest.current = { send, stop };
+    latest.current = { send, stop, retry, edit, showVersion, deletePair };
   });
   const onSend = useCallback((text: string, attached: string[]) => latest.current.send(text, attached), []);
   const onStop = useCallback(() => latest.current.stop(), []);
+  const messageActions = useMemo((): MessageActions => ({
+    onVersion: (id) => latest.current.showVersion(id),
+    onRegenerate: (id) => void latest.current.retry(id),
+    onEdit: (id, text) => latest.current.edit(id, text),
+    onDeletePair: (id) => latest.current.deletePair(id),
+  }), []);
+  const lastQuestion = branch.findLast((m) => m.role === 'user');
+  const lastQuestionId = lastQuestion?.id;
+  const onEditLast = useCallback(() => {
+    if (lastQuestionId !== undefined) setEditing(lastQuestionId);
+  }, [lastQuestionId]);
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+
+  // Esc stops a streaming reply (unless a dialog or an edit has it).
+  const isStreaming = streaming !== undefined;
+  useEffect(() => {
+    if (!isStreaming) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('[role="dialog"]') !== null) return;
+      latest.current.stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [isStreaming]);
+
+  // A search result: its message's branch is shown and the message scrolled to.
+  const [focused, setFocused] = useState<number>();
+  const focusId = focus?.messageId;
+  const focusInTree = focusId !== undefined && tree.byId.has(focusId);
+  if (focus !== undefined && focused !== focus.nonce && focusInTree) {
+    setFocused(focus.nonce);
+    if (!branch.some((m) => m.id === focus.messageId)) setSelected({ conversationId: watched, id: focus.messageId });
+  }
+  useEffect(() => {
+    if (focused === undefined || focusId === undefined) return;
+    stopFollowing();
+    const frame = requestAnimationFrame(() => {
+      const element = logRef.current?.querySelector(`[data-message-id="${CSS.escape(focusId)}"]`);
+      element?.scrollIntoView({ block: 'center' });
+      element?.classList.add('found');
+      setTimeout(() => element?.classList.remove('found'), 2_000);
+    });
+    return () => cancelAnimationFrame(frame);
+    // Once per search result opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focused]);
   const newChat = useCallback((): void => {
     setChosenModel(undefined);
     setFreshChats((n) => n + 1);
@@ -256,7 +368,10 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   return (
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
-      <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} actions={actions} />
+      <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} />
+      {view.conversation !== undefined && settingsOpen && (
+        <ConversationSettingsDialog conversation={view.conversation} profile={profile} branch={branch} onClose={() => setSettingsOpen(false)} />
+      )}
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden [&>*:first-child]:mt-2">
         {source !== undefined && (
           <p className="source truncate text-xs text-muted">
@@ -277,7 +392,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
           <div className="messages-inner mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-3" ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
-            {messages.length === 0 && (
+            {branch.length === 0 && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
                 <p>{w.t('chat.empty.keys')}</p>
                 {suggestions.length > 0 && (
@@ -289,7 +404,13 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
                 )}
               </EmptyState>
             )}
-            {messages.map((m) => <MessageView key={m.id} message={m} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title} />)}
+            {branch.map((m) => (
+              <MessageView
+                key={m.id} message={m} versions={versionInfo(tree, m.id)} actions={view.conversation === undefined ? undefined : messageActions}
+                editing={editing === m.id} onEditingChange={(on) => setEditing(on ? m.id : undefined)}
+                modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title}
+              />
+            ))}
             {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
               <div className="after-reply flex gap-2 pl-9">
                 {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>{w.t('chat.chooseAnotherModel')}</Button>}
@@ -304,15 +425,22 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           </Button>
         )}
       </div>
-      {(view.saveError !== undefined || notice !== undefined) && (
+      {(view.saveError !== undefined || notice !== undefined || removed !== undefined) && (
         <div className="shrink-0 px-3 pb-1">
+          {removed !== undefined && (
+            <p role="status" className="undo mb-1 flex items-center gap-2 rounded-md bg-surface-2 px-3 py-1.5 text-sm">
+              <span className="min-w-0 flex-1 truncate">{w.t('chat.pairDeleted')}</span>
+              <Button size="sm" onClick={() => { void store.restorePair(removed); setRemoved(undefined); }}>{w.t('conversations.undo')}</Button>
+              <Button size="sm" variant="ghost" onClick={() => setRemoved(undefined)}>{w.t('common.dismiss')}</Button>
+            </p>
+          )}
           {view.saveError !== undefined && <Callout role="alert" tone="warning">{saveFailureText(w, view.saveError)}</Callout>}
           {notice !== undefined && <Callout role="alert" tone="warning">{refusalText(w, notice)}</Callout>}
         </div>
       )}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} />
       </div>
     </section>
   );

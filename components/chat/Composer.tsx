@@ -27,6 +27,8 @@ interface ComposerProps {
   images?: ImageSupport;
   onSend(text: string, images: string[]): Promise<boolean>;
   onStop(): void;
+  /** ↑ in an empty composer: edit the last message sent. */
+  onEditLast?: (() => void) | undefined;
 }
 
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -66,7 +68,7 @@ function ImageGate({ images }: { images: ImageSupport }) {
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop, onEditLast }: ComposerProps) {
   const [text, setText] = useState('');
   const [attached, setAttached] = useState<string[]>([]);
   const w = useWords();
@@ -139,6 +141,9 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
       event.preventDefault();
       void send();
+    } else if (event.key === 'ArrowUp' && onEditLast !== undefined && event.currentTarget.value === '' && !isComposing(event)) {
+      event.preventDefault();
+      onEditLast();
     }
   };
 

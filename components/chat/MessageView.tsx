@@ -1,6 +1,9 @@
-import { Copy, Sparkles } from 'lucide-react';
-import { memo, useState } from 'react';
+import { ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Sparkles, Trash2 } from 'lucide-react';
+import { memo, useState, type KeyboardEvent } from 'react';
+import { Button } from '@/components/ui/Button';
 import { IconButton } from '@/components/ui/IconButton';
+import { Textarea } from '@/components/ui/Input';
+import type { VersionInfo } from '@/lib/conversations/branches';
 import { toast } from '@/components/ui/Toast';
 import { useWords } from '@/components/i18n/words';
 import { noticeText } from '@/components/i18n/problems';
@@ -9,13 +12,25 @@ import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
 import { Markdown } from './Markdown';
 
-function UsageLine({ usage }: { usage: NonNullable<Message['usage']> }) {
+/** Tokens per second of the answer, once it began (from the reported count). */
+export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
+  const tokens = message.usage?.completionTokens;
+  const { firstTokenMs, durationMs } = message.timing ?? {};
+  if (tokens === undefined || firstTokenMs === undefined || durationMs === undefined) return undefined;
+  const seconds = (durationMs - firstTokenMs) / 1000;
+  return seconds > 0 ? tokens / seconds : undefined;
+}
+
+function UsageLine({ usage, timing }: { usage: Message['usage']; timing: Message['timing'] }) {
   const w = useWords();
   const parts: string[] = [];
-  if (usage.promptTokens !== undefined) parts.push(w.t('message.usage.in', { count: usage.promptTokens }));
-  if (usage.completionTokens !== undefined) parts.push(w.t('message.usage.out', { count: usage.completionTokens }));
-  if (usage.reasoningTokens !== undefined && usage.reasoningTokens > 0) parts.push(w.t('message.usage.reasoning', { count: usage.reasoningTokens }));
-  if (usage.cost !== undefined) parts.push(w.t('message.usage.cost', { cost: usage.cost }));
+  if (usage?.promptTokens !== undefined) parts.push(w.t('message.usage.in', { count: usage.promptTokens }));
+  if (usage?.completionTokens !== undefined) parts.push(w.t('message.usage.out', { count: usage.completionTokens }));
+  if (usage?.reasoningTokens !== undefined && usage.reasoningTokens > 0) parts.push(w.t('message.usage.reasoning', { count: usage.reasoningTokens }));
+  if (usage?.cost !== undefined) parts.push(w.t('message.usage.cost', { cost: usage.cost }));
+  if (timing?.firstTokenMs !== undefined) parts.push(w.t('message.usage.firstToken', { seconds: (timing.firstTokenMs / 1000).toFixed(1) }));
+  const tps = tokensPerSecond({ usage, timing });
+  if (tps !== undefined) parts.push(w.t('message.usage.speed', { rate: tps.toFixed(1) }));
   if (parts.length === 0) return null;
   return <p className="usage text-2xs text-muted" aria-label={w.t('message.usage.label')}>{w.t('message.usage.line', { parts: parts.join(' · ') })}</p>;
 }
@@ -44,37 +59,85 @@ function QuotedSelection({ text, from }: { text: string; from: string | undefine
   );
 }
 
-/** Earlier answers to the same question, kept when the reply was asked for again. */
-function EarlierVersions({ versions }: { versions: NonNullable<Message['versions']> }) {
+/** "‹ 2 / 3 ›": the versions of a message, switched in place. */
+function VersionSwitch({ info, onVersion }: { info: VersionInfo; onVersion(id: string): void }) {
   const w = useWords();
   return (
-    <details className="versions text-xs">
-      <summary className="cursor-pointer text-muted hover:text-fg">{w.plural('message.earlierVersions', versions.length)}</summary>
-      {versions.map((v, i) => (
-        <section key={i} aria-label={w.t('message.earlierVersion', { n: i + 1 })} className="version mt-2 border-l-2 border-line pl-3 text-sm">
-          <p className="text-2xs text-muted">{v.model ?? ''}{v.status === 'complete' ? '' : ` · ${w.t(`message.status.${v.status}`)}`}</p>
-          {v.text !== '' ? <Markdown text={v.text} /> : <p className="text-2xs text-muted">{w.t('message.reasoningOnly')}</p>}
-        </section>
-      ))}
-    </details>
+    <span role="group" aria-label={w.t('message.versions.label')} className="version-switch inline-flex items-center text-2xs text-muted">
+      <IconButton size="sm" className="!size-6" label={w.t('message.versions.previous')} icon={<ChevronLeft aria-hidden />} disabled={info.previous === undefined} onClick={() => info.previous !== undefined && onVersion(info.previous)} />
+      <span className="version-count tabular-nums" aria-live="polite">{w.t('message.versions.position', { index: info.index, count: info.count })}</span>
+      <IconButton size="sm" className="!size-6" label={w.t('message.versions.next')} icon={<ChevronRight aria-hidden />} disabled={info.next === undefined} onClick={() => info.next !== undefined && onVersion(info.next)} />
+    </span>
+  );
+}
+
+/** What a message can do in a conversation (absent where it cannot: the popup's last turn, say). */
+export interface MessageActions {
+  onVersion(id: string): void;
+  onRegenerate(id: string): void;
+  onEdit(id: string, text: string): Promise<boolean>;
+  onDeletePair(id: string): void;
+}
+
+function EditBox({ initial, onSave, onCancel }: { initial: string; onSave(text: string): Promise<boolean>; onCancel(): void }) {
+  const w = useWords();
+  const [text, setText] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const save = async (): Promise<void> => {
+    if (text.trim() === '' || saving) return;
+    setSaving(true);
+    if (!(await onSave(text))) setSaving(false);
+  };
+  const keys = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      onCancel();
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void save();
+    }
+  };
+  return (
+    <form className="edit-message ml-auto flex w-full max-w-[85%] flex-col gap-1.5" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <Textarea aria-label={w.t('message.edit.field')} autoFocus rows={Math.min(10, Math.max(2, text.split('\n').length))} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={keys} />
+      <span className="flex justify-end gap-1.5">
+        <Button size="sm" onClick={onCancel}>{w.t('common.cancel')}</Button>
+        <Button size="sm" variant="primary" type="submit" disabled={text.trim() === '' || saving}>{w.t('message.edit.send')}</Button>
+      </span>
+    </form>
   );
 }
 
 /** Memoised: while one reply streams, the other messages are not rendered again. */
 interface MessageViewProps {
   message: Message;
+  /** Where it stands among its versions (shown when there are several). */
+  versions?: VersionInfo;
+  actions?: MessageActions;
+  /** Whether this user message is being edited (↑ in an empty composer starts it). */
+  editing?: boolean;
+  onEditingChange?(editing: boolean): void;
   /** The reply's model is in the catalogue (so "does not exist" means "unavailable now"). */
   modelListed?: boolean;
   /** The title of the page a quoted selection came from. */
   quotedFrom?: string;
 }
 
-export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange }: MessageViewProps) {
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
   const w = useWords();
+  const switcher = versions !== undefined && versions.count > 1 && actions !== undefined ? <VersionSwitch info={versions} onVersion={actions.onVersion} /> : null;
   if (message.role === 'user') {
+    if (editing && actions !== undefined) {
+      return <EditBox initial={message.text} onCancel={() => onEditingChange?.(false)} onSave={async (text) => {
+        const sent = await actions.onEdit(message.id, text);
+        if (sent) onEditingChange?.(false);
+        return sent;
+      }} />;
+    }
     return (
+      <div className="group flex flex-col items-end gap-0.5" data-message-id={message.id}>
       <article aria-label={w.t('message.user')} className="message message-user ml-auto flex max-w-[85%] flex-col gap-1 rounded-lg rounded-br-sm bg-user px-3 py-2 text-sm text-fg [overflow-wrap:anywhere]">
         {message.text !== '' && splitQuotedSelections(message.text).map((part, i) => (part.type === 'quote'
           ? <QuotedSelection key={i} text={part.text} from={quotedFrom} />
@@ -85,6 +148,18 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
           ? <div className="flex flex-wrap gap-1.5">{message.images.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={w.t('message.attachedImage', { n: i + 1 })} className="attached max-h-32 max-w-40 rounded-md border border-line object-cover" />)}</div>
           : null}
       </article>
+      {(switcher !== null || actions !== undefined) && (
+        <span className="message-tools flex items-center gap-0.5">
+          {switcher}
+          {actions !== undefined && (
+            <span className="flex gap-0.5 opacity-70 group-hover:opacity-100 focus-within:opacity-100">
+              <IconButton size="sm" className="!size-6 text-muted" label={w.t('message.edit.button')} icon={<Pencil aria-hidden />} onClick={() => onEditingChange?.(true)} />
+              <IconButton size="sm" className="!size-6 text-muted" label={w.t('message.deletePair')} icon={<Trash2 aria-hidden />} onClick={() => actions.onDeletePair(message.id)} />
+            </span>
+          )}
+        </span>
+      )}
+      </div>
     );
   }
   const streaming = message.status === 'streaming';
@@ -100,7 +175,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
     void navigator.clipboard.writeText(message.text).then(() => toast(w.t('common.copied')), () => toast(w.t('common.copyFailed'), 'error'));
   };
   return (
-    <article aria-label={w.t('message.assistant')} aria-busy={streaming} className={`message message-assistant group flex gap-2.5 status-${message.status}`} data-status={message.status}>
+    <article aria-label={w.t('message.assistant')} aria-busy={streaming} className={`message message-assistant group flex gap-2.5 status-${message.status}`} data-status={message.status} data-message-id={message.id}>
       <span aria-hidden className="mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full bg-accent-soft text-accent-soft-fg [&_svg]:size-3.5"><Sparkles /></span>
       <div className="flex min-w-0 flex-1 flex-col gap-1.5 text-sm">
         {reasoning !== '' && (
@@ -120,15 +195,18 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
         )}
         {(message.status === 'stopped' || message.status === 'interrupted') && <p className="status-note text-xs text-muted">{w.t(`message.note.${message.status}`)}</p>}
         {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} modelListed={modelListed} />}
-        {(message.usage !== undefined || (!streaming && message.text !== '')) && (
-          <div className="flex min-h-7 items-center gap-2">
-            {message.usage !== undefined && <UsageLine usage={message.usage} />}
+        {(message.usage !== undefined || message.timing !== undefined || switcher !== null || (!streaming && (message.text !== '' || actions !== undefined))) && (
+          <div className="flex min-h-7 flex-wrap items-center gap-x-2">
+            {switcher}
             {!streaming && message.text !== '' && (
               <IconButton size="sm" label={w.t('message.copyReply')} icon={<Copy aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={copy} />
             )}
+            {!streaming && actions !== undefined && (
+              <IconButton size="sm" label={w.t('message.regenerate')} icon={<RefreshCw aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => actions.onRegenerate(message.id)} />
+            )}
+            <UsageLine usage={message.usage} timing={streaming ? undefined : message.timing} />
           </div>
         )}
-        {message.versions !== undefined && message.versions.length > 0 && <EarlierVersions versions={message.versions} />}
       </div>
     </article>
   );

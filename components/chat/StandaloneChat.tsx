@@ -1,4 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Keyboard } from 'lucide-react';
+import { Dialog } from '@/components/ui/Dialog';
+import { IconButton } from '@/components/ui/IconButton';
+import { CommandPalette, ShortcutsList, type PaletteCommand } from '@/components/workspace/CommandPalette';
+import { ExportButton, ImportButton } from '@/components/workspace/TransferDialogs';
+import { loadCatalogue } from '@/lib/settings/storage.adapter';
 import { conversationStore } from '@/components/data';
 import { useSettings } from '@/components/hooks/useSettings';
 import type { Surface } from '@/lib/conversations/records';
@@ -25,6 +31,13 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   const [conversationId, setConversationId] = useState<string | undefined>(conversationFromLocation);
   const [restored, setRestored] = useState(conversationId !== undefined);
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
+  const [focus, setFocus] = useState<{ messageId: string; nonce: number }>();
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [pickedModel, setPickedModel] = useState<{ model: string; nonce: number }>();
+  const [models, setModels] = useState<string[]>([]);
+  const rail = useRef<HTMLElement>(null);
+  const search = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (restored) return;
@@ -34,13 +47,55 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
     });
   }, [restored, surface]);
 
-  const change = (id: string | undefined): void => {
+  const change = useCallback((id: string | undefined): void => {
     setConversationId(id);
     const url = new URL(location.href);
     if (id === undefined) url.searchParams.delete('conversation');
     else url.searchParams.set('conversation', id);
     history.replaceState(null, '', url);
-  };
+  }, []);
+
+  const open = useCallback((id: string | undefined, messageId?: string): void => {
+    change(id);
+    setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });
+  }, [change]);
+
+  // The page's keys: Ctrl/Cmd+K the palette, Ctrl/Cmd+Shift+O a new conversation, ? the list of them.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      const mod = event.ctrlKey || event.metaKey;
+      const key = event.key.toLowerCase();
+      if (mod && !event.shiftKey && key === 'k') {
+        event.preventDefault();
+        setPaletteOpen(true);
+      } else if (mod && event.shiftKey && key === 'o') {
+        event.preventDefault();
+        open(undefined);
+      } else if (event.key === '?' && !mod) {
+        const target = event.target as HTMLElement | null;
+        if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]') != null) return;
+        event.preventDefault();
+        setShortcutsOpen(true);
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  const profileForModels = parsed?.ok === true ? activeProfile(parsed.settings) : undefined;
+  const profileIdForModels = profileForModels?.id;
+  useEffect(() => {
+    if (!paletteOpen || profileIdForModels === undefined) return;
+    void loadCatalogue(profileIdForModels).then((c) => setModels(c?.models.map((m) => m.id) ?? []));
+  }, [paletteOpen, profileIdForModels]);
+
+  const commands = useMemo((): PaletteCommand[] => [
+    { id: 'new', run: () => open(undefined) },
+    { id: 'export', run: () => rail.current?.querySelector<HTMLButtonElement>('button[data-command="export"]')?.click() },
+    { id: 'import', run: () => rail.current?.querySelector<HTMLButtonElement>('button[data-command="import"]')?.click() },
+    { id: 'shortcuts', run: () => setShortcutsOpen(true) },
+    { id: 'options', run: () => void browser.runtime.openOptionsPage() },
+  ], [open]);
 
   if (parsed === undefined || !restored) return <main aria-label={name} aria-busy="true" className="h-screen" />;
   const profile = activeProfile(parsed.settings);
@@ -48,20 +103,30 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
     <div className="flex h-screen">
       {/* The conversation rail: every conversation, the open one marked. */}
       {parsed.ok && profile !== undefined && (
-        <nav aria-label={w.t('conversations.label')} className="hidden w-72 shrink-0 flex-col border-r border-line bg-surface md:flex">
+        <nav ref={rail} aria-label={w.t('conversations.label')} className="hidden w-80 shrink-0 flex-col border-r border-line bg-surface md:flex">
           <div className="flex h-[45px] shrink-0 items-center gap-2 border-b border-line px-3">
             <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-3.5" /></span>
             <span className="text-sm font-semibold">{w.t('app.name')}</span>
+            <span className="ml-auto flex items-center gap-0.5">
+              <IconButton size="sm" label={w.t('shortcuts.title')} icon={<Keyboard aria-hidden />} onClick={() => setShortcutsOpen(true)} />
+            </span>
           </div>
-          <ConversationList activeId={conversationId} onOpen={change} onNew={() => change(undefined)} />
+          <ConversationList
+            activeId={conversationId} onOpen={open} onNew={() => open(undefined)} searchRef={search}
+            tools={<><ExportButton profiles={parsed.settings.profiles} openConversationId={conversationId} /><ImportButton profileId={profile.id} /></>}
+          />
         </nav>
       )}
       <main aria-label={name} className={`${surface} flex min-w-0 flex-1 flex-col`}>
         <h1 className="sr-only">{w.t('chatPage.heading')}</h1>
         {!parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
           ? <NoGateway />
-          : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} />}
+          : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
       </main>
+      <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
+      <Dialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} title={w.t('shortcuts.title')}>
+        <ShortcutsList />
+      </Dialog>
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { Globe, MessageSquarePlus, MessagesSquare, Pencil, Trash2 } from 'lucide-react';
-import { memo, useCallback, useEffect, useState } from 'react';
+import { Globe, MessageSquarePlus, MessagesSquare, Pencil, Pin, PinOff, Search, Trash2 } from 'lucide-react';
+import { memo, useCallback, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { Button } from '@/components/ui/Button';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -13,11 +13,13 @@ import { VirtualList } from '@/components/VirtualList';
 import type { Conversation } from '@/lib/conversations/records';
 import type { Words } from '@/lib/i18n/messages';
 import { storeProblem, type DeletedConversation, type StoreProblem } from '@/lib/conversations/store';
+import { useConversationList, watchConversationList } from '@/components/stores/conversations';
+import { useConversationSearch, type SearchResult } from '@/components/stores/useConversationSearch';
+import type { Snippet } from '@/lib/search/tokens';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import { useWords } from '@/components/i18n/words';
 
 const UNDO_MS = 10_000;
-const FIRST_SCREEN = 40;
 
 const formats = new Map<string, { relative: Intl.RelativeTimeFormat; date: Intl.DateTimeFormat }>();
 /** One formatter pair per language (making one costs more than a row's whole render). */
@@ -80,6 +82,7 @@ const ConversationRow = memo(function ConversationRow({ conversation, modelWithd
         : (
           <div className="flex items-start gap-1">
             <button type="button" className="conversation-title min-w-0 flex-1 cursor-pointer truncate text-left text-sm font-medium text-fg hover:text-accent focus-visible:outline-2 focus-visible:outline-ring rounded-sm" onClick={() => onOpen(conversation.id)} title={shownTitle}>{shownTitle}</button>
+            {conversation.pinned === true && <Pin aria-label={w.t('conversations.pinned')} className="mt-1 size-3 shrink-0 text-accent" />}
             <span className="shrink-0 text-2xs text-muted">{relativeTime(w, conversation.updatedAt)}</span>
           </div>
         )}
@@ -91,6 +94,7 @@ const ConversationRow = memo(function ConversationRow({ conversation, modelWithd
         {!renaming && (
           <span className="ml-auto flex gap-0.5 opacity-80 group-hover:opacity-100">
             <Button size="sm" variant="ghost" className="h-6 px-2" onClick={() => onOpen(conversation.id)}>{w.t('conversations.open')}</Button>
+            <IconButton size="sm" className="!size-6" label={conversation.pinned === true ? w.t('conversations.unpin') : w.t('conversations.pin')} icon={conversation.pinned === true ? <PinOff aria-hidden /> : <Pin aria-hidden />} onClick={() => void conversationStore().setPinned(conversation.id, conversation.pinned !== true)} />
             <IconButton size="sm" className="!size-6" label={w.t('conversations.rename')} icon={<Pencil aria-hidden />} onClick={() => { setTitle(conversation.title); setRenaming(true); }} />
             <IconButton size="sm" className="!size-6" label={w.t('conversations.delete')} icon={<Trash2 aria-hidden />} onClick={() => onDelete(conversation)} />
           </span>
@@ -100,41 +104,82 @@ const ConversationRow = memo(function ConversationRow({ conversation, modelWithd
   );
 });
 
+/** The list's sections: pinned, then by when they last changed. */
+export type ListGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older';
+
+/** Pinned first, then Today / Yesterday / Last 7 days / Older, each newest first. */
+export function groupConversations(list: readonly Conversation[], now = Date.now()): { group: ListGroup; conversations: Conversation[] }[] {
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  const today = midnight.getTime();
+  const yesterday = today - 86_400_000;
+  const week = today - 6 * 86_400_000;
+  const groups: Record<ListGroup, Conversation[]> = { pinned: [], today: [], yesterday: [], week: [], older: [] };
+  for (const c of list) {
+    const group: ListGroup = c.pinned === true ? 'pinned' : c.updatedAt >= today ? 'today' : c.updatedAt >= yesterday ? 'yesterday' : c.updatedAt >= week ? 'week' : 'older';
+    groups[group].push(c);
+  }
+  return (['pinned', 'today', 'yesterday', 'week', 'older'] as const).filter((g) => groups[g].length > 0).map((group) => ({ group, conversations: groups[group] }));
+}
+
+type Row = { kind: 'group'; group: ListGroup } | { kind: 'conversation'; conversation: Conversation };
+
+/** Text with its matched parts marked. */
+function Marked({ snippet }: { snippet: Snippet }) {
+  const parts: ReactNode[] = [];
+  let at = 0;
+  snippet.marks.forEach(([start, end], i) => {
+    if (start > at) parts.push(snippet.text.slice(at, start));
+    parts.push(<mark key={i} className="rounded-sm bg-accent-soft px-0.5 text-accent-soft-fg">{snippet.text.slice(start, end)}</mark>);
+    at = end;
+  });
+  parts.push(snippet.text.slice(at));
+  return <>{parts}</>;
+}
+
+function ResultRow({ result, active, onOpen }: { result: SearchResult; active: boolean; onOpen(id: string, messageId?: string): void }) {
+  const w = useWords();
+  const title = result.conversation.title === '' ? w.t('conversations.untitled') : result.conversation.title;
+  return (
+    <div role="listitem" aria-current={active ? 'true' : undefined} className={cx('search-result mx-1 my-0.5 rounded-md', active ? 'bg-accent-soft' : 'hover:bg-surface-2')}>
+      <button type="button" className="flex w-full flex-col gap-0.5 rounded-md px-2.5 py-2 text-left focus-visible:outline-2 focus-visible:outline-ring" onClick={() => onOpen(result.conversation.id, result.messageId)}>
+        <span className="flex w-full items-baseline gap-2">
+          <span className="min-w-0 flex-1 truncate text-sm font-medium text-fg">{title}</span>
+          <span className="shrink-0 text-2xs text-muted">{relativeTime(w, result.conversation.updatedAt)}</span>
+        </span>
+        {result.snippet !== undefined && <span className="snippet line-clamp-2 text-xs text-muted"><Marked snippet={result.snippet} /></span>}
+        <span className="text-2xs text-muted">{result.conversation.model}</span>
+      </button>
+    </div>
+  );
+}
+
 interface ConversationListProps {
   activeId: string | undefined;
   /** Model ids in the catalogue (undefined until it is known). */
   catalogueIds?: ReadonlySet<string> | undefined;
-  onOpen(id: string): void;
+  /** Opens a conversation; from a search result, at the message that matched. */
+  onOpen(id: string, messageId?: string): void;
   onNew(): void;
+  /** The search field (Ctrl/Cmd+K focuses it). */
+  searchRef?: RefObject<HTMLInputElement | null>;
+  /** More buttons beside New conversation (export, import). */
+  tools?: ReactNode;
 }
 
 /** Every conversation from every surface, newest first, kept current as any surface writes. */
-export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: ConversationListProps) {
+export function ConversationList({ activeId, catalogueIds, onOpen, onNew, searchRef, tools }: ConversationListProps) {
   const w = useWords();
-  const [conversations, setConversations] = useState<Conversation[] | undefined>();
+  const { conversations, complete, unreadable, problem: listProblem } = useConversationList();
   const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
-  const [complete, setComplete] = useState(false);
-  const [unreadable, setUnreadable] = useState(0);
-  const [problem, setProblem] = useState<{ problem: StoreProblem; detail: string } | undefined>();
-  const list = conversations ?? [];
+  const [actionProblem, setProblem] = useState<{ problem: StoreProblem; detail: string } | undefined>();
+  const problem = actionProblem ?? listProblem;
+  const [query, setQuery] = useState('');
+  const results = useConversationSearch(query);
+  const list = useMemo(() => conversations ?? [], [conversations]);
+  const rows = useMemo((): Row[] => groupConversations(list).flatMap(({ group, conversations: items }) => [{ kind: 'group' as const, group }, ...items.map((conversation) => ({ kind: 'conversation' as const, conversation }))]), [list]);
 
-  useEffect(() => {
-    // A first screenful at once; the whole list (thousands) follows and stays live.
-    let whole = false;
-    const failed = (error: unknown): void => setProblem(storeProblem(error));
-    conversationStore().listConversations(FIRST_SCREEN).then((first) => {
-      if (whole) return;
-      setConversations(first);
-      setComplete(first.length < FIRST_SCREEN);
-    }, failed);
-    return conversationStore().watchConversations((all, skipped) => {
-      whole = true;
-      setConversations(all);
-      setUnreadable(skipped);
-      setComplete(true);
-      setProblem(undefined);
-    }, failed);
-  }, []);
+  useEffect(() => watchConversationList(), []);
 
   useEffect(() => {
     if (deleted === undefined) return;
@@ -165,8 +210,13 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
   return (
     <section className="conversations flex min-h-0 flex-1 flex-col" aria-label={w.t('conversations.label')}>
       <div className="flex shrink-0 items-center gap-2 px-3 py-2">
-        <Button size="sm" variant="primary" onClick={onNew}><MessageSquarePlus aria-hidden />{w.t('chat.newChat')}</Button>
+        <Button size="sm" variant="primary" onClick={onNew}><MessageSquarePlus aria-hidden />{w.t('workspace.newConversation')}</Button>
+        {tools}
         <p aria-label={w.t('conversations.countLabel')} className="ml-auto text-xs text-muted">{conversations === undefined ? w.t('common.loading') : complete ? w.plural('conversations.count', list.length) : w.t('conversations.countAtLeast', { count: list.length })}</p>
+      </div>
+      <div className="relative shrink-0 px-3 pb-2">
+        <Search aria-hidden className="pointer-events-none absolute top-1/2 left-5.5 size-3.5 -translate-y-[calc(50%+4px)] text-muted" />
+        <Input type="search" ref={searchRef} aria-label={w.t('conversations.search')} placeholder={w.t('conversations.searchPlaceholder')} className="h-8 pl-7" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape' && query !== '') { e.stopPropagation(); setQuery(''); } }} />
       </div>
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden">
         {problem !== undefined && <StoreProblemCallout {...problem} />}
@@ -178,19 +228,34 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew }: Conv
           </p>
         )}
       </div>
-      {conversations === undefined && <SkeletonRows rows={4} label={w.t('conversations.loading')} />}
-      {conversations !== undefined && list.length === 0 && problem === undefined && (
-        <EmptyState icon={<MessagesSquare aria-hidden />} title={w.t('conversations.empty')}>
-          <p>{w.t('conversations.emptyText')}</p>
-        </EmptyState>
+      {query.trim() !== '' ? (
+        <div className="min-h-0 flex-1 overflow-y-auto">
+          <p role="status" className="px-4 pb-1 text-2xs text-muted">{results === undefined ? w.t('conversations.searching') : w.plural('conversations.results', results.length)}</p>
+          {results !== undefined && results.length > 0 && (
+            <div role="list" aria-label={w.t('conversations.searchResults')}>
+              {results.map((r) => <ResultRow key={r.conversation.id} result={r} active={r.conversation.id === activeId} onOpen={onOpen} />)}
+            </div>
+          )}
+        </div>
+      ) : (
+        <>
+          {conversations === undefined && <SkeletonRows rows={4} label={w.t('conversations.loading')} />}
+          {conversations !== undefined && list.length === 0 && problem === undefined && (
+            <EmptyState icon={<MessagesSquare aria-hidden />} title={w.t('conversations.empty')}>
+              <p>{w.t('conversations.emptyText')}</p>
+            </EmptyState>
+          )}
+          <VirtualList
+            label={w.t('conversations.list')}
+            items={rows}
+            estimateSize={64}
+            itemKey={(r) => (r.kind === 'group' ? `group:${r.group}` : r.conversation.id)}
+            renderItem={(r) => (r.kind === 'group'
+              ? <div role="listitem" className="px-4 pt-3 pb-1"><h3 className="text-2xs font-semibold tracking-wide text-muted uppercase">{w.t(`conversations.group.${r.group}`)}</h3></div>
+              : <ConversationRow conversation={r.conversation} active={r.conversation.id === activeId} modelWithdrawn={catalogueIds !== undefined && catalogueIds.size > 0 && !catalogueIds.has(r.conversation.model)} onOpen={onOpen} onDelete={remove} />)}
+          />
+        </>
       )}
-      <VirtualList
-        label={w.t('conversations.list')}
-        items={list}
-        estimateSize={64}
-        itemKey={(c) => c.id}
-        renderItem={(c) => <ConversationRow conversation={c} active={c.id === activeId} modelWithdrawn={catalogueIds !== undefined && catalogueIds.size > 0 && !catalogueIds.has(c.model)} onOpen={onOpen} onDelete={remove} />}
-      />
     </section>
   );
 }

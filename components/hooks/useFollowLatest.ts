@@ -7,6 +7,8 @@ export interface FollowLatest {
   contentRef: React.RefObject<HTMLDivElement | null>;
   /** Whether the view follows the newest message. */
   following: boolean;
+  /** Stop following the newest message (before showing an older one). */
+  stopFollowing(): void;
   onScroll(): void;
   onWheel(event: WheelEvent<HTMLDivElement>): void;
   /** Follow again, from now (on send, on "Jump to latest"). */
@@ -77,6 +79,9 @@ export function useFollowLatest(view: string | undefined): FollowLatest {
     jumpToLatest() {
       set(true);
       toBottom();
+    },
+    stopFollowing() {
+      if (followsNow.current) set(false);
     },
   };
 }

@@ -41,8 +41,10 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
     });
   }, [restored]);
 
-  const open = (id: string | undefined): void => {
+  const [focus, setFocus] = useState<{ messageId: string; nonce: number }>();
+  const open = (id: string | undefined, messageId?: string): void => {
     setConversationId(id);
+    setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });
     setTab('chat');
     const url = new URL(location.href);
     if (id === undefined) url.searchParams.delete('conversation');
@@ -59,7 +61,7 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
         <SurfaceMenu settings={settings} />
       </div>
       <TabsContent value="chat">
-        {restored && <ChatView surface="sidepanel" profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} />}
+        {restored && <ChatView surface="sidepanel" profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} {...(focus === undefined ? {} : { focus })} />}
       </TabsContent>
       <TabsContent value="conversations">
         <ConversationList activeId={conversationId} catalogueIds={catalogueIds} onOpen={open} onNew={() => open(undefined)} />

@@ -5,7 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '@/components/chat/Composer';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { Markdown, loadMarkdownRenderer } from '@/components/chat/Markdown';
-import { MessageView } from '@/components/chat/MessageView';
+import { MessageView, type MessageActions } from '@/components/chat/MessageView';
+import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
+import { useState } from 'react';
 import type { Message, StoredError } from '@/lib/conversations/records';
 import { GatewayError } from '@/lib/gateway';
 import { storedError } from '@/lib/conversations/records';
@@ -23,6 +25,16 @@ vi.mock('@/lib/render/markdown', async (importOriginal) => {
 });
 
 describe('Composer', () => {
+  it('↑ in an empty composer edits the last message; with text in it, it moves the caret', async () => {
+    const onEditLast = vi.fn();
+    render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} onEditLast={onEditLast} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await userEvent.keyboard('{ArrowUp}');
+    expect(onEditLast).toHaveBeenCalledTimes(1);
+    await userEvent.type(box, 'x{ArrowUp}');
+    expect(onEditLast).toHaveBeenCalledTimes(1);
+  });
+
   it('Enter sends and clears; Shift+Enter makes a new line', async () => {
     const onSend = vi.fn(async () => true);
     render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
@@ -216,12 +228,42 @@ describe('sending once, within limits (issue 8)', () => {
   });
 });
 
+/** A conversation's branch with working ‹ › (what ChatView does, without the background). */
+function Thread({ messages, actions }: { messages: Message[]; actions?: Partial<MessageActions> }) {
+  const [selected, setSelected] = useState<string>();
+  const [editing, setEditing] = useState<string>();
+  const tree = buildTree(messages);
+  const all: MessageActions = { onVersion: setSelected, onRegenerate: () => undefined, onEdit: async () => true, onDeletePair: () => undefined, ...actions };
+  return <>{currentBranch(tree, selected).map((m) => <MessageView key={m.id} message={m} versions={versionInfo(tree, m.id)} actions={all} editing={editing === m.id} onEditingChange={(on) => setEditing(on ? m.id : undefined)} />)}</>;
+}
+
 describe('what a retry or a lone </think> moved is never lost (issue 8)', () => {
-  it('earlier versions of a reply stay readable under it', async () => {
+  it('earlier versions of a reply (as older builds kept them) stay readable: ‹ 2 / 2 › switches to them', async () => {
     await loadMarkdownRenderer();
-    render(<MessageView message={message({ text: '', status: 'error', versions: [{ text: 'The first answer, cut short', reasoning: '', status: 'interrupted', createdAt: 0 }] })} />);
-    await userEvent.click(screen.getByText('Earlier version'));
-    expect(screen.getByRole('region', { name: 'Earlier version 1' })).toHaveTextContent('The first answer, cut short');
+    render(<Thread messages={[message({ id: 'q', seq: 0, role: 'user', text: 'question' }), message({ id: 'a', seq: 1, text: '', status: 'error', createdAt: 5, versions: [{ text: 'The first answer, cut short', reasoning: '', status: 'interrupted', createdAt: 0 }] })]} />);
+    expect(screen.getByRole('group', { name: 'Versions' })).toHaveTextContent('2 / 2');
+    await userEvent.click(screen.getByRole('button', { name: 'Previous version' }));
+    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('The first answer, cut short');
+    expect(screen.getByRole('group', { name: 'Versions' })).toHaveTextContent('1 / 2');
+    expect(screen.getByRole('button', { name: 'Previous version' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Next version' }));
+    expect(screen.getByRole('article', { name: 'Assistant message' })).not.toHaveTextContent('The first answer');
+  });
+
+  it('Edit message opens the text in place; Save and send hands the new text over; Regenerate asks for the reply', async () => {
+    const actions = { onVersion: vi.fn(), onRegenerate: vi.fn(), onEdit: vi.fn(async () => true), onDeletePair: vi.fn() };
+    render(<Thread messages={[message({ id: 'q', seq: 0, role: 'user', text: 'first wording' }), message({ id: 'a', seq: 1, text: 'An answer' })]} actions={actions} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Edit message' }));
+    const box = screen.getByRole('textbox', { name: 'Edited message' });
+    await userEvent.clear(box);
+    await userEvent.type(box, 'second wording');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and send' }));
+    expect(actions.onEdit).toHaveBeenCalledWith('q', 'second wording');
+    expect(screen.queryByRole('textbox', { name: 'Edited message' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Regenerate' }));
+    expect(actions.onRegenerate).toHaveBeenCalledWith('a');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete this message and its reply' }));
+    expect(actions.onDeletePair).toHaveBeenCalledWith('q');
   });
 
   it('text moved into the reasoning by a lone </think> can be put back into the reply', async () => {

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Button } from '@/components/ui/Button';
+import { Dialog } from '@/components/ui/Dialog';
+import { Field } from '@/components/ui/Field';
+import { Input, Textarea } from '@/components/ui/Input';
+import { NativeSelect } from '@/components/ui/Select';
+import { conversationStore } from '@/components/data';
+import { useWords } from '@/components/i18n/words';
+import type { Conversation, ConversationSettings, Message } from '@/lib/conversations/records';
+import type { Profile } from '@/lib/settings/schema';
+
+/** Tokens of the shown branch's replies, summed (prompt, completion, reasoning). */
+export function usageTotals(branch: readonly Message[]): { prompt: number; completion: number; reasoning: number; replies: number } {
+  const totals = { prompt: 0, completion: 0, reasoning: 0, replies: 0 };
+  for (const m of branch) {
+    if (m.role !== 'assistant' || m.usage === undefined) continue;
+    totals.replies++;
+    totals.prompt += m.usage.promptTokens ?? 0;
+    totals.completion += m.usage.completionTokens ?? 0;
+    totals.reasoning += m.usage.reasoningTokens ?? 0;
+  }
+  return totals;
+}
+
+function numberOrUndefined(text: string): number | undefined {
+  return text.trim() === '' ? undefined : Number(text);
+}
+
+/**
+ * A conversation's own settings: its system prompt, temperature, max tokens and API interface
+ * over the global ones (each left empty follows them), with its gateway and its token totals.
+ */
+export function ConversationSettingsDialog({ conversation, profile, branch, onClose }: { conversation: Conversation; profile: Profile; branch: readonly Message[]; onClose(): void }) {
+  const w = useWords();
+  const own = conversation.settings ?? {};
+  const [ownPrompt, setOwnPrompt] = useState(own.systemPrompt !== undefined);
+  const [prompt, setPrompt] = useState(own.systemPrompt ?? '');
+  const [temperature, setTemperature] = useState(own.temperature === undefined ? '' : String(own.temperature));
+  const [maxTokens, setMaxTokens] = useState(own.maxTokens === undefined ? '' : String(own.maxTokens));
+  const [apiStyle, setApiStyle] = useState<'' | 'chat' | 'responses'>(own.apiStyle ?? '');
+  const t = numberOrUndefined(temperature);
+  const m = numberOrUndefined(maxTokens);
+  const temperatureBad = t !== undefined && (!Number.isFinite(t) || t < 0 || t > 2);
+  const maxTokensBad = m !== undefined && (!Number.isInteger(m) || m <= 0);
+  const totals = usageTotals(branch);
+
+  const save = (): void => {
+    if (temperatureBad || maxTokensBad) return;
+    const settings: ConversationSettings = {};
+    if (ownPrompt) settings.systemPrompt = prompt;
+    if (t !== undefined) settings.temperature = t;
+    if (m !== undefined) settings.maxTokens = m;
+    if (apiStyle !== '') settings.apiStyle = apiStyle;
+    if (own.presetId !== undefined) settings.presetId = own.presetId;
+    void conversationStore().setConversationSettings(conversation.id, Object.keys(settings).length === 0 ? undefined : settings);
+    onClose();
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => { if (!open) onClose(); }}
+      title={w.t('chat.settings.title')}
+      description={w.t('chat.settings.intro', { profile: profile.name, model: conversation.model })}
+      footer={(
+        <>
+          <Button onClick={onClose}>{w.t('common.cancel')}</Button>
+          <Button variant="primary" onClick={save} disabled={temperatureBad || maxTokensBad}>{w.t('chat.settings.save')}</Button>
+        </>
+      )}
+    >
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={ownPrompt} onChange={(e) => setOwnPrompt(e.target.checked)} />
+        {w.t('chat.settings.ownPrompt')}
+      </label>
+      <Field label={w.t('chat.settings.systemPrompt')} hint={ownPrompt ? w.t('chat.settings.systemPromptHint') : w.t('chat.settings.followsGlobal')}>
+        {(control) => <Textarea {...control} rows={4} disabled={!ownPrompt} value={prompt} onChange={(e) => setPrompt(e.target.value)} />}
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field label={w.t('chat.settings.temperature')} hint={w.t('chat.settings.emptyFollows')} error={temperatureBad ? w.t('chat.settings.temperatureBad') : undefined}>
+          {(control) => <Input {...control} inputMode="decimal" value={temperature} onChange={(e) => setTemperature(e.target.value)} />}
+        </Field>
+        <Field label={w.t('chat.settings.maxTokens')} hint={w.t('chat.settings.emptyFollows')} error={maxTokensBad ? w.t('chat.settings.maxTokensBad') : undefined}>
+          {(control) => <Input {...control} inputMode="numeric" value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />}
+        </Field>
+      </div>
+      <Field label={w.t('chat.settings.api')}>
+        {(control) => (
+          <NativeSelect {...control} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as '' | 'chat' | 'responses')}>
+            <option value="">{w.t('chat.settings.apiProfile', { api: w.t(profile.apiStyle === 'responses' ? 'chat.settings.apiResponses' : 'chat.settings.apiChat') })}</option>
+            <option value="chat">{w.t('chat.settings.apiChat')}</option>
+            <option value="responses">{w.t('chat.settings.apiResponses')}</option>
+          </NativeSelect>
+        )}
+      </Field>
+      <section aria-label={w.t('chat.settings.usage')} className="rounded-md border border-line bg-surface px-3 py-2 text-xs text-muted">
+        <p className="font-medium text-fg">{w.t('chat.settings.usage')}</p>
+        <p>{w.t('chat.settings.usageLine', { replies: totals.replies, prompt: totals.prompt, completion: totals.completion, reasoning: totals.reasoning })}</p>
+      </section>
+    </Dialog>
+  );
+}
