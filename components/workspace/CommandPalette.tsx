@@ -56,7 +56,7 @@ export function CommandPalette({ open, onOpenChange, onOpenConversation, command
         <D.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <D.Content aria-describedby={undefined} className="animate-pop fixed top-[12vh] left-1/2 z-50 w-[min(92vw,560px)] -translate-x-1/2 overflow-hidden rounded-lg border border-line bg-raised text-fg shadow-pop">
           <D.Title className="sr-only">{w.t('palette.title')}</D.Title>
-          <Command shouldFilter={false} label={w.t('palette.title')} className="flex flex-col">
+          <Command shouldFilter={false} label={w.t('palette.field')} className="flex flex-col">
             <Command.Input value={query} onValueChange={setQuery} aria-label={w.t('palette.field')} placeholder={w.t('palette.placeholder')} className="h-11 border-b border-line bg-transparent px-4 text-sm outline-none placeholder:text-muted" />
             <Command.List className="max-h-[60vh] overflow-y-auto p-1.5">
               <Command.Empty className="px-3 py-6 text-center text-sm text-muted">{w.t('palette.empty')}</Command.Empty>

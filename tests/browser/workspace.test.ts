@@ -1,0 +1,236 @@
+/**
+ * The chat page as a workspace (issue 11): search across every conversation (Chinese too),
+ * versions that survive a reload, a conversation's own system prompt, export → clear → import
+ * byte for byte, ChatGPT's export with its branches, and the keyboard.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { chooseModel, clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+import { gatewayAndExtensionPerFile } from './fixture';
+
+const env = gatewayAndExtensionPerFile();
+
+beforeEach(async () => {
+  env.gateway.reset();
+  await clearConversations(env.ext);
+  await resetSettings(env.ext, { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey), chat: { systemPrompt: 'GLOBAL SYSTEM PROMPT' } });
+});
+
+async function chatPage(query = ''): Promise<Page> {
+  const page = await env.ext.open(`chat.html${query}`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+  return page;
+}
+
+/** The "‹ 2 / 3 ›" of the nth message of a role (a reply's is inside it; a question's just under it). */
+const versions = (page: Page, role: 'User message' | 'Assistant message', n = 0) => {
+  const article = page.getByRole('article', { name: role }).nth(n);
+  return (role === 'User message' ? article.locator('xpath=..') : article).getByRole('group', { name: 'Versions' });
+};
+const replyText = async (page: Page, n: number): Promise<string> => ((await page.getByRole('article', { name: 'Assistant message' }).nth(n).locator('.markdown').first().textContent()) ?? '').trim();
+const idle = (page: Page) => expect.poll(() => page.locator('[data-status="streaming"]').count(), { timeout: 10_000 }).toBe(0);
+
+/** Every conversation and message as IndexedDB holds them, in a stable order. */
+async function dump(page: Page): Promise<string> {
+  return page.evaluate(() => new Promise<string>((done, fail) => {
+    const open = indexedDB.open('gateway-chat');
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction(['conversations', 'messages'], 'readonly');
+      const c = tx.objectStore('conversations').getAll();
+      const m = tx.objectStore('messages').getAll();
+      tx.oncomplete = () => {
+        db.close();
+        done(JSON.stringify({ conversations: c.result, messages: m.result }));
+      };
+    };
+  }));
+}
+
+describe('search', () => {
+  it('finds a word from a reply made in the popup, and a Chinese phrase, and opens the conversation at that message', async () => {
+    const popup = await env.ext.open('popup.html');
+    await send(popup, 'Tell me about the platypus please');
+    await expect.poll(() => lastReply(popup).textContent()).toContain('Echo: Tell me about the platypus');
+    // More turns after it, long enough that the match is far above the end.
+    for (const n of [1, 2, 3]) {
+      await send(popup, `Filler turn ${n}: ${'lorem ipsum dolor sit amet '.repeat(60)}`);
+      await expect.poll(() => popup.locator('[data-status="streaming"]').count(), { timeout: 15_000 }).toBe(0);
+    }
+    const other = await env.ext.open('popup.html');
+    await other.getByRole('button', { name: 'New chat' }).click();
+    await send(other, '我们明天讨论量子计算机的原理');
+    await expect.poll(() => lastReply(other).textContent()).toContain('量子计算机');
+    await popup.close();
+    await other.close();
+
+    const page = await chatPage();
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('platyp');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.getByRole('listitem').count()).toBe(1);
+    await expect.poll(() => results.locator('mark').first().textContent()).toMatch(/platyp/i);
+    await results.getByRole('button').first().click();
+    // Opened at the reply that matched: it is on screen, the newest turn is not.
+    const match = page.getByRole('article', { name: 'Assistant message' }).first();
+    await expect.poll(() => match.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.top < window.innerHeight;
+    })).toBe(true);
+    await expect.poll(() => lastReply(page).evaluate((el) => el.getBoundingClientRect().top > window.innerHeight)).toBe(true);
+
+    await search.fill('量子计算');
+    await expect.poll(() => results.getByRole('listitem').count()).toBe(1);
+    await expect.poll(() => results.locator('mark').first().textContent()).toBe('量子计算');
+    await search.fill('量机');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: /conversations? found/ }).textContent()).toBe('0 conversations found');
+  });
+});
+
+describe('versions', () => {
+  it('regenerate and edit make versions that survive a reload and switch with ‹ ›; a failed regenerate keeps the earlier one', async () => {
+    const page = await chatPage();
+    await send(page, 'alpha question');
+    await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
+    await send(page, 'second question');
+    await idle(page);
+
+    // Regenerate the first reply with another model: a second version, the rest of the
+    // conversation stays with the first.
+    await chooseModel(page, 'summarise-1');
+    await page.getByRole('button', { name: 'Regenerate' }).first().click();
+    await idle(page);
+    await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('2 / 2');
+    await expect.poll(() => replyText(page, 0)).not.toBe('Echo: alpha question');
+    const second = await replyText(page, 0);
+    expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body).toMatchObject({ model: 'summarise-1' });
+    await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(1);
+
+    // A regenerate that fails is a third version; the second is untouched.
+    env.gateway.setFault({ kind: 'server-error' });
+    await page.getByRole('button', { name: 'Regenerate' }).first().click();
+    await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('3 / 3');
+    await expect.poll(() => page.getByRole('article', { name: 'Assistant message' }).first().getAttribute('data-status')).toBe('error');
+    await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => replyText(page, 0)).toBe(second);
+    await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
+    await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2);
+
+    // Edit & resend the second question.
+    await chooseModel(page, 'echo-1');
+    await page.getByRole('button', { name: 'Edit message' }).nth(1).click();
+    await page.getByRole('textbox', { name: 'Edited message' }).fill('second question, edited');
+    await page.getByRole('button', { name: 'Save and send' }).click();
+    await expect.poll(() => replyText(page, 1)).toBe('Echo: second question, edited');
+    await expect.poll(() => versions(page, 'User message', 1).textContent()).toContain('2 / 2');
+
+    // After a reload: the same branch, and every version still there.
+    await page.reload();
+    await expect.poll(() => replyText(page, 1)).toBe('Echo: second question, edited');
+    await versions(page, 'User message', 1).getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => replyText(page, 1)).toBe('Echo: second question');
+    await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('1 / 3');
+  });
+});
+
+describe("a conversation's own settings", () => {
+  it('its system prompt reaches the gateway; another conversation keeps the global one', async () => {
+    const page = await chatPage();
+    await send(page, 'first in mine');
+    await idle(page);
+    await page.getByRole('button', { name: 'Conversation settings' }).click();
+    await page.getByRole('checkbox', { name: 'Use a system prompt of its own' }).check();
+    await page.getByRole('textbox', { name: 'System prompt' }).fill('You are a terse pirate.');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await send(page, 'second in mine');
+    await idle(page);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, 'in another');
+    await idle(page);
+    const bodies = env.gateway.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as { messages: { role: string; content: string }[] });
+    const system = (text: string) => bodies.find((b) => b.messages.at(-1)?.content === text)?.messages[0];
+    expect(system('first in mine')).toEqual({ role: 'system', content: 'GLOBAL SYSTEM PROMPT' });
+    expect(system('second in mine')).toEqual({ role: 'system', content: 'You are a terse pirate.' });
+    expect(system('in another')).toEqual({ role: 'system', content: 'GLOBAL SYSTEM PROMPT' });
+  });
+});
+
+describe('export and import', () => {
+  it('export → clear → import gives back every conversation and version byte for byte; the file holds no key', async () => {
+    const page = await chatPage();
+    await send(page, 'keep me');
+    await idle(page);
+    await page.getByRole('button', { name: 'Regenerate' }).first().click();
+    await idle(page);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, '第二个对话');
+    await idle(page);
+    const before = await dump(page);
+
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('checkbox', { name: /Include profiles/ }).check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const file = resolve(import.meta.dirname, '../../test-results/history-export.json');
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(env.gateway.demoKey);
+    expect(JSON.parse(text).conversations).toHaveLength(2);
+
+    await clearConversations(env.ext);
+    await expect.poll(() => page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').count()).toBe(0);
+    await page.getByLabel('History file to import').setInputFiles(file);
+    await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
+    expect(await dump(page)).toBe(before);
+  });
+
+  it("ChatGPT's conversations.json imports with its branches as versions", async () => {
+    const page = await chatPage();
+    await page.getByLabel('History file to import').setInputFiles(resolve(import.meta.dirname, '../fixtures/chatgpt/conversations.json'));
+    await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Sourdough starter' }).click();
+    await expect.poll(() => replyText(page, 1)).toBe('Whole rye gets it going fastest.');
+    await expect.poll(() => versions(page, 'Assistant message', 0).textContent()).toContain('2 / 2');
+    await versions(page, 'Assistant message', 0).getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(() => replyText(page, 0)).toBe('Mix equal parts flour and water.');
+    await expect.poll(() => replyText(page, 1)).toBe('Once a day, discarding half.');
+  });
+});
+
+describe('keyboard', () => {
+  it('Ctrl/Cmd+K opens the palette that finds a conversation; Esc stops a reply; ↑ edits the last message', async () => {
+    const page = await chatPage();
+    await send(page, 'the walrus conversation');
+    await idle(page);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await send(page, 'something else');
+    await idle(page);
+
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('combobox', { name: 'Search conversations, models and commands' });
+    await palette.fill('walrus');
+    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('the walrus conversation');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('article', { name: 'User message' }).first().textContent()).toContain('the walrus conversation');
+
+    env.gateway.setPace({ delayMs: 60, chunkChars: 2 });
+    await send(page, 'a slow reply that I will stop with Escape');
+    await expect.poll(() => lastReply(page).getAttribute('data-status')).toBe('streaming');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => lastReply(page).getAttribute('data-status')).toBe('stopped');
+
+    await page.getByRole('textbox', { name: 'Message', exact: true }).focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Edited message' }).inputValue()).toBe('a slow reply that I will stop with Escape');
+    await page.keyboard.press('Escape');
+
+    await page.locator('body').click({ position: { x: 700, y: 20 } });
+    await page.keyboard.press('Shift+?');
+    await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).isVisible()).toBe(true);
+  });
+});
