@@ -325,6 +325,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     if (lastQuestionId !== undefined) setEditing(lastQuestionId);
   }, [lastQuestionId]);
   const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const onEditingChange = useCallback((id: string, on: boolean) => setEditing(on ? id : undefined), []);
 
   // Esc stops a streaming reply (unless a dialog or an edit has it).
   const isStreaming = streaming !== undefined;
@@ -407,7 +408,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
             {branch.map((m) => (
               <MessageView
                 key={m.id} message={m} versions={versionInfo(tree, m.id)} actions={view.conversation === undefined ? undefined : messageActions}
-                editing={editing === m.id} onEditingChange={(on) => setEditing(on ? m.id : undefined)}
+                editing={editing === m.id} onEditingChange={onEditingChange}
                 modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title}
               />
             ))}

@@ -116,11 +116,21 @@ interface MessageViewProps {
   actions?: MessageActions;
   /** Whether this user message is being edited (↑ in an empty composer starts it). */
   editing?: boolean;
-  onEditingChange?(editing: boolean): void;
+  /** Starts or ends editing this message (one callback for all messages, so memo holds). */
+  onEditingChange?(id: string, editing: boolean): void;
   /** The reply's model is in the catalogue (so "does not exist" means "unavailable now"). */
   modelListed?: boolean;
   /** The title of the page a quoted selection came from. */
   quotedFrom?: string;
+}
+
+/** Equal props: versions compared by what they say (a new object is made for each render). */
+function sameProps(a: MessageViewProps, b: MessageViewProps): boolean {
+  const va = a.versions;
+  const vb = b.versions;
+  const sameVersions = va === vb || (va !== undefined && vb !== undefined && va.index === vb.index && va.count === vb.count && va.previous === vb.previous && va.next === vb.next);
+  return sameVersions && a.message === b.message && a.modelListed === b.modelListed && a.quotedFrom === b.quotedFrom
+    && a.actions === b.actions && a.editing === b.editing && a.onEditingChange === b.onEditingChange;
 }
 
 export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange }: MessageViewProps) {
@@ -130,9 +140,9 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
   const switcher = versions !== undefined && versions.count > 1 && actions !== undefined ? <VersionSwitch info={versions} onVersion={actions.onVersion} /> : null;
   if (message.role === 'user') {
     if (editing && actions !== undefined) {
-      return <EditBox initial={message.text} onCancel={() => onEditingChange?.(false)} onSave={async (text) => {
+      return <EditBox initial={message.text} onCancel={() => onEditingChange?.(message.id, false)} onSave={async (text) => {
         const sent = await actions.onEdit(message.id, text);
-        if (sent) onEditingChange?.(false);
+        if (sent) onEditingChange?.(message.id, false);
         return sent;
       }} />;
     }
@@ -153,7 +163,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
           {switcher}
           {actions !== undefined && (
             <span className="flex gap-0.5 opacity-70 group-hover:opacity-100 focus-within:opacity-100">
-              <IconButton size="sm" className="!size-6 text-muted" label={w.t('message.edit.button')} icon={<Pencil aria-hidden />} onClick={() => onEditingChange?.(true)} />
+              <IconButton size="sm" className="!size-6 text-muted" label={w.t('message.edit.button')} icon={<Pencil aria-hidden />} onClick={() => onEditingChange?.(message.id, true)} />
               <IconButton size="sm" className="!size-6 text-muted" label={w.t('message.deletePair')} icon={<Trash2 aria-hidden />} onClick={() => actions.onDeletePair(message.id)} />
             </span>
           )}
@@ -210,4 +220,4 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
       </div>
     </article>
   );
-});
+}, sameProps);

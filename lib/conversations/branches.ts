@@ -51,8 +51,12 @@ export function buildTree(messages: readonly Message[]): Tree {
     message.versions?.forEach((version, index) => {
       add({ ...version, id: legacyVersionId(message.id, index), conversationId: message.conversationId, seq: message.seq, role: message.role }, parent);
     });
-    const { versions: _versions, ...plain } = message;
-    add(plain, parent);
+    // The same object when there is nothing to strip: views memoised on it stay as they are.
+    if (message.versions === undefined) add(message, parent);
+    else {
+      const { versions: _versions, ...plain } = message;
+      add(plain, parent);
+    }
     previous = message.id;
   }
   // A parent that is missing (a damaged record, a partial import) makes its children roots.

@@ -234,7 +234,7 @@ function Thread({ messages, actions }: { messages: Message[]; actions?: Partial<
   const [editing, setEditing] = useState<string>();
   const tree = buildTree(messages);
   const all: MessageActions = { onVersion: setSelected, onRegenerate: () => undefined, onEdit: async () => true, onDeletePair: () => undefined, ...actions };
-  return <>{currentBranch(tree, selected).map((m) => <MessageView key={m.id} message={m} versions={versionInfo(tree, m.id)} actions={all} editing={editing === m.id} onEditingChange={(on) => setEditing(on ? m.id : undefined)} />)}</>;
+  return <>{currentBranch(tree, selected).map((m) => <MessageView key={m.id} message={m} versions={versionInfo(tree, m.id)} actions={all} editing={editing === m.id} onEditingChange={(id, on) => setEditing(on ? id : undefined)} />)}</>;
 }
 
 describe('what a retry or a lone </think> moved is never lost (issue 8)', () => {
