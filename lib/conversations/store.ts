@@ -227,16 +227,19 @@ export class ConversationStore {
       const shownReply = replyId === undefined ? undefined : tree.byId.get(recordIdOf(replyId));
       const kept = shownReply === undefined ? [] : (tree.childrenOf.get(shownReply.id) ?? []).flatMap((child) => subtree(tree, child.id));
       const keptIds = new Set(kept.map((m) => m.id));
-      const removed = gone.filter((m) => !keptIds.has(m.id)).map((m) => all.find((r) => r.id === m.id)!).filter((m) => m !== undefined);
-      const moved = shownReply === undefined ? [] : (tree.childrenOf.get(shownReply.id) ?? []).map((m) => all.find((r) => r.id === m.id)!).filter((m) => m !== undefined);
+      // The saved records (the tree's may be copies without inline versions).
+      const saved = new Map(all.map((m) => [m.id, m]));
+      const removed = gone.filter((m) => !keptIds.has(m.id)).flatMap((m) => saved.get(m.id) ?? []);
+      const moved = shownReply === undefined ? [] : (tree.childrenOf.get(shownReply.id) ?? []).flatMap((m) => saved.get(m.id) ?? []);
+      const removedIds = new Set(removed.map((m) => m.id));
       // Messages saved before branching follow the one before them: name their parents now, as
       // removing two messages would otherwise hand them another.
-      const legacy = all.filter((m) => m.parentId === undefined && !removed.some((r) => r.id === m.id));
+      const legacy = all.filter((m) => m.parentId === undefined && !removedIds.has(m.id));
       for (const m of legacy) await this.db.messages.update(m.id, { parentId: parentIdOf(tree, m.id) });
       for (const m of moved) await this.db.messages.update(m.id, { parentId: parent });
       await this.db.messages.bulkDelete(removed.map((m) => m.id));
       const conversation = await this.getConversation(question.conversationId);
-      if (conversation?.leafId !== undefined && removed.some((m) => m.id === recordIdOf(conversation.leafId!))) {
+      if (conversation?.leafId !== undefined && removedIds.has(recordIdOf(conversation.leafId))) {
         await this.db.conversations.update(conversation.id, { leafId: moved[0]?.id ?? parent ?? undefined });
       }
       await this.db.conversations.update(question.conversationId, { updatedAt: Date.now() });
