@@ -18,7 +18,8 @@ export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): num
   const { firstTokenMs, durationMs } = message.timing ?? {};
   if (tokens === undefined || firstTokenMs === undefined || durationMs === undefined) return undefined;
   const seconds = (durationMs - firstTokenMs) / 1000;
-  return seconds > 0 ? tokens / seconds : undefined;
+  // A reply delivered in one go has no speed worth showing.
+  return seconds >= 0.1 ? tokens / seconds : undefined;
 }
 
 function UsageLine({ usage, timing }: { usage: Message['usage']; timing: Message['timing'] }) {

@@ -130,7 +130,7 @@ function Marked({ snippet }: { snippet: Snippet }) {
   let at = 0;
   snippet.marks.forEach(([start, end], i) => {
     if (start > at) parts.push(snippet.text.slice(at, start));
-    parts.push(<mark key={i} className="rounded-sm bg-accent-soft px-0.5 text-accent-soft-fg">{snippet.text.slice(start, end)}</mark>);
+    parts.push(<mark key={i} className="rounded-sm bg-accent-soft text-accent-soft-fg">{snippet.text.slice(start, end)}</mark>);
     at = end;
   });
   parts.push(snippet.text.slice(at));
@@ -147,7 +147,7 @@ function ResultRow({ result, active, onOpen }: { result: SearchResult; active: b
           <span className="min-w-0 flex-1 truncate text-sm font-medium text-fg">{title}</span>
           <span className="shrink-0 text-2xs text-muted">{relativeTime(w, result.conversation.updatedAt)}</span>
         </span>
-        {result.snippet !== undefined && <span className="snippet line-clamp-2 text-xs text-muted"><Marked snippet={result.snippet} /></span>}
+        {result.snippet !== undefined && <span className="snippet line-clamp-2 text-xs text-muted"><span><Marked snippet={result.snippet} /></span></span>}
         <span className="text-2xs text-muted">{result.conversation.model}</span>
       </button>
     </div>
@@ -212,7 +212,7 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
       <div className="flex shrink-0 items-center gap-2 px-3 py-2">
         <Button size="sm" variant="primary" onClick={onNew}><MessageSquarePlus aria-hidden />{w.t('workspace.newConversation')}</Button>
         {tools}
-        <p aria-label={w.t('conversations.countLabel')} className="ml-auto text-xs text-muted">{conversations === undefined ? w.t('common.loading') : complete ? w.plural('conversations.count', list.length) : w.t('conversations.countAtLeast', { count: list.length })}</p>
+        <p aria-label={w.t('conversations.countLabel')} className="ml-auto min-w-0 truncate text-xs whitespace-nowrap text-muted">{conversations === undefined ? w.t('common.loading') : complete ? w.plural('conversations.count', list.length) : w.t('conversations.countAtLeast', { count: list.length })}</p>
       </div>
       <div className="relative shrink-0 px-3 pb-2">
         <Search aria-hidden className="pointer-events-none absolute top-1/2 left-5.5 size-3.5 -translate-y-[calc(50%+4px)] text-muted" />
