@@ -13,7 +13,7 @@ import { NativeSelect } from '@/components/ui/Select';
 import { SkeletonRows } from '@/components/ui/Skeleton';
 import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';
-import type { Catalogue } from '@/components/hooks/useCatalogue';
+import type { Catalogue } from '@/components/stores/catalogue';
 import { VirtualList } from '@/components/VirtualList';
 import { CAPABILITY_FILTERS, CatalogueIndex, type CapabilityFilter } from '@/lib/catalogue/filter';
 import type { ModelInfo } from '@/lib/gateway';

@@ -7,17 +7,20 @@ import { IconButton } from '@/components/ui/IconButton';
 import { useFollowLatest } from '@/components/hooks/useFollowLatest';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
-import { useCatalogue, type Catalogue } from '@/components/hooks/useCatalogue';
+import { useCatalogue, type Catalogue } from '@/components/stores/catalogue';
 import { useConversation } from '@/components/hooks/useConversation';
 import type { Message, Surface } from '@/lib/conversations/records';
 import { newId } from '@/lib/conversations/store';
 import { askBackground } from '@/lib/protocol/background.adapter';
-import type { Profile } from '@/lib/settings/schema';
+import type { Profile, Settings } from '@/lib/settings/schema';
+import { NativeSelect } from '@/components/ui/Select';
+import { useSettingsStore } from '@/components/stores/settings';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
+import { MessageList } from './MessageList';
 import { MessageView, type MessageActions } from './MessageView';
 import { ConversationSettingsDialog } from './ConversationSettings';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
@@ -46,6 +49,7 @@ interface ChatViewProps {
 }
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
+const NO_PRESETS: Settings['presets'] = [];
 
 /** Seconds until `at`, ticking once a second while it is in the future. */
 function useCountdown(at: number | undefined): number {
@@ -185,6 +189,15 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const [editing, setEditing] = useState<string>();
   const [removed, setRemoved] = useState<RemovedPair>();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // A new conversation can start from a preset (its prompt, parameters and model become its own).
+  const presets = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.presets : NO_PRESETS));
+  const [presetId, setPresetId] = useState<string>();
+  const preset = conversationId === undefined ? presets.find((p) => p.id === presetId) : undefined;
+  const choosePreset = (id: string): void => {
+    const chosen = presets.find((p) => p.id === id);
+    setPresetId(chosen?.id);
+    if (chosen?.model !== undefined) setChosenModel(chosen.model);
+  };
 
   const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId);
 
@@ -201,7 +214,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     ]);
     const input = {
       surface, conversationId, model, text, userMessageId, replyMessageId,
-      ...(conversationId === undefined ? { profileId: active.id, newConversationId: aheadId } : {}),
+      ...(conversationId === undefined ? { profileId: active.id, newConversationId: aheadId, ...(preset === undefined ? {} : { presetId: preset.id }) } : {}),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
       ...(images.length > 0 ? { images } : {}),
     };
@@ -348,20 +361,14 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     if (!branch.some((m) => m.id === focus.messageId)) setSelected({ conversationId: watched, id: focus.messageId });
   }
   useEffect(() => {
-    if (focused === undefined || focusId === undefined) return;
-    stopFollowing();
-    const frame = requestAnimationFrame(() => {
-      const element = logRef.current?.querySelector(`[data-message-id="${CSS.escape(focusId)}"]`);
-      element?.scrollIntoView({ block: 'center' });
-      element?.classList.add('found');
-      setTimeout(() => element?.classList.remove('found'), 2_000);
-    });
-    return () => cancelAnimationFrame(frame);
+    if (focused !== undefined) stopFollowing();
     // Once per search result opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focused]);
+  const reveal = useMemo(() => (focused === undefined || focusId === undefined ? undefined : { id: focusId, nonce: focused }), [focused, focusId]);
   const newChat = useCallback((): void => {
     setChosenModel(undefined);
+    setPresetId(undefined);
     setFreshChats((n) => n + 1);
     onConversationChange(undefined);
   }, [onConversationChange]);
@@ -396,6 +403,15 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
             {branch.length === 0 && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
                 <p>{w.t('chat.empty.keys')}</p>
+                {presets.length > 0 && conversationId === undefined && (
+                  <label className="mx-auto mt-3 flex max-w-64 items-center gap-2 text-left text-xs text-muted">
+                    <span className="shrink-0">{w.t('presets.choose')}</span>
+                    <NativeSelect className="h-8 text-sm" value={preset?.id ?? ''} onChange={(e) => choosePreset(e.target.value)}>
+                      <option value="">{w.t('presets.none')}</option>
+                      {presets.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+                    </NativeSelect>
+                  </label>
+                )}
                 {suggestions.length > 0 && (
                   <div className="mt-3 flex flex-col gap-1.5">
                     {suggestions.map((prompt) => (
@@ -405,13 +421,16 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
                 )}
               </EmptyState>
             )}
-            {branch.map((m) => (
-              <MessageView
-                key={m.id} message={m} versions={versionInfo(tree, m.id)} actions={view.conversation === undefined ? undefined : messageActions}
-                editing={editing === m.id} onEditingChange={onEditingChange}
-                modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title}
-              />
-            ))}
+            <MessageList
+              messages={branch} scroller={logRef} following={following} reveal={reveal}
+              renderMessage={(m) => (
+                <MessageView
+                  message={m} versions={versionInfo(tree, m.id)} actions={view.conversation === undefined ? undefined : messageActions}
+                  editing={editing === m.id} onEditingChange={onEditingChange}
+                  modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} quotedFrom={view.conversation?.source?.title}
+                />
+              )}
+            />
             {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
               <div className="after-reply flex gap-2 pl-9">
                 {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>{w.t('chat.chooseAnotherModel')}</Button>}

@@ -1,6 +1,6 @@
 import { Brain, Clock, Eye, RefreshCw, Star, Wrench } from 'lucide-react';
 import { memo, useCallback, useMemo, type KeyboardEvent, type Ref } from 'react';
-import type { Catalogue } from '@/components/hooks/useCatalogue';
+import type { Catalogue } from '@/components/stores/catalogue';
 import { Badge } from '@/components/ui/Badge';
 import { Combobox } from '@/components/ui/Combobox';
 import { IconButton } from '@/components/ui/IconButton';

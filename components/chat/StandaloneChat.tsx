@@ -6,7 +6,7 @@ import { CommandPalette, ShortcutsList, type PaletteCommand } from '@/components
 import { ExportButton, ImportButton } from '@/components/workspace/TransferDialogs';
 import { loadCatalogue } from '@/lib/settings/storage.adapter';
 import { conversationStore } from '@/components/data';
-import { useSettings } from '@/components/hooks/useSettings';
+import { useSettings } from '@/components/stores/settings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
@@ -97,7 +97,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
     { id: 'options', run: () => void browser.runtime.openOptionsPage() },
   ], [open]);
 
-  if (parsed === undefined || !restored) return <main aria-label={name} aria-busy="true" className="h-screen" />;
+  if (parsed === undefined) return <main aria-label={name} aria-busy="true" className="h-screen" />;
   const profile = activeProfile(parsed.settings);
   return (
     <div className="flex h-screen">
@@ -121,7 +121,8 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
         <h1 className="sr-only">{w.t('chatPage.heading')}</h1>
         {!parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
           ? <NoGateway />
-          : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
+          // The rail is drawn meanwhile: the conversation waits for the one to reopen.
+          : !restored ? <div aria-busy="true" className="flex-1" /> : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
       </main>
       <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
       <Dialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} title={w.t('shortcuts.title')}>

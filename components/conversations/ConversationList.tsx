@@ -15,6 +15,7 @@ import type { Words } from '@/lib/i18n/messages';
 import { storeProblem, type DeletedConversation, type StoreProblem } from '@/lib/conversations/store';
 import { useConversationList, watchConversationList } from '@/components/stores/conversations';
 import { useConversationSearch, type SearchResult } from '@/components/stores/useConversationSearch';
+import { useSearchIndex } from '@/components/stores/search-client';
 import type { Snippet } from '@/lib/search/tokens';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import { useWords } from '@/components/i18n/words';
@@ -176,6 +177,7 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
   const problem = actionProblem ?? listProblem;
   const [query, setQuery] = useState('');
   const results = useConversationSearch(query);
+  const indexPending = useSearchIndex((s) => s.pending);
   const list = useMemo(() => conversations ?? [], [conversations]);
   const rows = useMemo((): Row[] => groupConversations(list).flatMap(({ group, conversations: items }) => [{ kind: 'group' as const, group }, ...items.map((conversation) => ({ kind: 'conversation' as const, conversation }))]), [list]);
 
@@ -230,7 +232,10 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
       </div>
       {query.trim() !== '' ? (
         <div className="min-h-0 flex-1 overflow-y-auto">
-          <p role="status" className="px-4 pb-1 text-2xs text-muted">{results === undefined ? w.t('conversations.searching') : w.plural('conversations.results', results.length)}</p>
+          <p role="status" className="px-4 pb-1 text-2xs text-muted">
+            {results === undefined ? w.t('conversations.searching') : w.plural('conversations.results', results.length)}
+            {indexPending > 0 && <span className="indexing"> · {w.plural('conversations.indexing', indexPending)}</span>}
+          </p>
           {results !== undefined && results.length > 0 && (
             <div role="list" aria-label={w.t('conversations.searchResults')}>
               {results.map((r) => <ResultRow key={r.conversation.id} result={r} active={r.conversation.id === activeId} onOpen={onOpen} />)}

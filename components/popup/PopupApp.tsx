@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatView } from '@/components/chat/ChatView';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { conversationStore } from '@/components/data';
-import { useSettings } from '@/components/hooks/useSettings';
+import { useSettings } from '@/components/stores/settings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
 import { useTheme } from '@/components/theme';

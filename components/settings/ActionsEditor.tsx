@@ -6,6 +6,7 @@ import { Callout } from '@/components/ui/Callout';
 import { Field } from '@/components/ui/Field';
 import { IconButton } from '@/components/ui/IconButton';
 import { Input, Textarea } from '@/components/ui/Input';
+import { NativeSelect } from '@/components/ui/Select';
 import { Switch } from '@/components/ui/Switch';
 import { cx } from '@/components/ui/cx';
 import { Section } from './Section';
@@ -16,13 +17,15 @@ import { useWords } from '@/components/i18n/words';
 
 interface ActionsEditorProps {
   settings: Settings;
-  onSave(settings: Settings): Promise<string | undefined>;
+  /** Saves a change to the settings as stored when it is written (not to a copy read earlier). */
+  onSave(change: (settings: Settings) => Settings): Promise<string | undefined>;
 }
 
 /** The editor panel for one action. */
-function ActionFields({ action, index, onChange, onRemove }: {
+function ActionFields({ action, index, presets, onChange, onRemove }: {
   action: Action;
   index: number;
+  presets: Settings['presets'];
   onChange(action: Action): void;
   onRemove(): void;
 }) {
@@ -46,6 +49,14 @@ function ActionFields({ action, index, onChange, onRemove }: {
       </Field>
       <Field label={w.t('actionsEditor.model')}>
         {(control) => <Input {...control} value={action.model ?? ''} placeholder={w.t('actionsEditor.modelPlaceholder')} onChange={(e) => onChange({ ...action, model: e.target.value.trim() === '' ? undefined : e.target.value.trim() })} />}
+      </Field>
+      <Field label={w.t('actionsEditor.preset')} hint={w.t('actionsEditor.presetHint')}>
+        {(control) => (
+          <NativeSelect {...control} value={action.presetId ?? ''} onChange={(e) => onChange({ ...action, presetId: e.target.value === '' ? undefined : e.target.value })}>
+            <option value="">{w.t('actionsEditor.noPreset')}</option>
+            {presets.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+          </NativeSelect>
+        )}
       </Field>
       <div><Button size="sm" variant="danger" onClick={onRemove}><Trash2 aria-hidden />{w.t('actionsEditor.remove')}</Button></div>
     </fieldset>
@@ -91,12 +102,12 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
 
   const save = async (): Promise<void> => {
     if (!valid || !limitOk) return;
-    const failure = await onSave({
-      ...settings,
+    const failure = await onSave((now) => ({
+      ...now,
       actions,
       ...(language.trim() === '' ? { language: undefined } : { language: language.trim() }),
       largeSelection: { maxTokens: limitNumber },
-    });
+    }));
     setNote(failure === undefined ? { ok: true, text: w.t('actionsEditor.saved') } : { ok: false, text: failure });
   };
 
@@ -131,7 +142,7 @@ export function ActionsEditor({ settings, onSave }: ActionsEditorProps) {
             </div>
           </div>
           {actions[shown] !== undefined && (
-            <ActionFields key={actions[shown].id} action={actions[shown]} index={shown} onChange={(a) => change(shown, a)} onRemove={() => setActions((now) => now.filter((_, j) => j !== shown))} />
+            <ActionFields key={actions[shown].id} action={actions[shown]} index={shown} presets={settings.presets} onChange={(a) => change(shown, a)} onRemove={() => setActions((now) => now.filter((_, j) => j !== shown))} />
           )}
         </div>
         <div className="flex items-center gap-3 border-t border-line pt-4">

@@ -1,4 +1,4 @@
-import { Database, MessageSquare, MousePointerClick, Palette, Plus, Server, Trash2, Waypoints } from 'lucide-react';
+import { BookMarked, Database, MessageSquare, MousePointerClick, Palette, Plus, Server, Trash2, Waypoints } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
@@ -10,14 +10,15 @@ import { Field } from '@/components/ui/Field';
 import { Input, Textarea } from '@/components/ui/Input';
 import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';
-import { useCatalogue } from '@/components/hooks/useCatalogue';
-import { useSettings } from '@/components/hooks/useSettings';
+import { useCatalogue } from '@/components/stores/catalogue';
+import { useSettings } from '@/components/stores/settings';
 import { activeProfile, withRecentModel, type ChatPreferences, type Deadlines, type Profile, type Settings } from '@/lib/settings/schema';
 import { releaseGatewayAccess } from '@/lib/settings/permissions.adapter';
-import { removeCatalogue, saveSettings, updateProfile } from '@/lib/settings/storage.adapter';
+import { removeCatalogue, saveSettings, updateProfile, updateSettings } from '@/lib/settings/storage.adapter';
 import { ActionsEditor } from './ActionsEditor';
 import { Section } from './Section';
 import { ConnectionForm } from './ConnectionForm';
+import { PresetsEditor } from './PresetsEditor';
 import { LanguageSelect } from './LanguageSelect';
 import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
@@ -26,8 +27,9 @@ import type { SettingsReadProblem } from '@/lib/settings/migrations';
 import { useTheme } from '@/components/theme';
 import { useDocumentTitle, useWords } from '@/components/i18n/words';
 
-async function persist(settings: Settings, w: Words): Promise<string | undefined> {
-  const result = await saveSettings(settings);
+/** Changes the settings as stored now (another surface may have saved since the page read them). */
+async function persist(change: (settings: Settings) => Settings, w: Words): Promise<string | undefined> {
+  const result = await updateSettings(change);
   return result.ok ? undefined : settingsSaveText(w, result);
 }
 
@@ -88,7 +90,7 @@ function Preferences({ settings }: { settings: Settings }) {
     return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) : fallback;
   };
   const save = async (): Promise<void> => {
-    const failure = await persist({ ...settings, chat: prefs, deadlines }, w);
+    const failure = await persist((now) => ({ ...now, chat: prefs, deadlines }), w);
     setNote(failure === undefined ? { ok: true, text: w.t('options.prefsSaved') } : { ok: false, text: failure });
   };
   const number = (value: string): number | undefined => (value.trim() === '' ? undefined : Number(value));
@@ -123,6 +125,7 @@ function Preferences({ settings }: { settings: Settings }) {
 const SECTIONS = [
   { id: 'gateways', icon: <Server aria-hidden /> },
   { id: 'chat', icon: <MessageSquare aria-hidden /> },
+  { id: 'presets', icon: <BookMarked aria-hidden /> },
   { id: 'actions', icon: <MousePointerClick aria-hidden /> },
   { id: 'appearance', icon: <Palette aria-hidden /> },
   { id: 'data', icon: <Database aria-hidden /> },
@@ -189,17 +192,20 @@ export function OptionsApp() {
     );
   }
   const settings = parsed.settings;
-  const save = async (next: Settings): Promise<string | undefined> => {
-    const result = await saveSettings(next, { replaceUnreadable: !parsed.ok && startOver });
+  // Read-modify-write, except when starting over from unreadable settings (they are replaced).
+  const save = async (change: (now: Settings) => Settings): Promise<string | undefined> => {
+    const result = !parsed.ok && startOver ? await saveSettings(change(settings), { replaceUnreadable: true }) : await updateSettings(change);
     return result.ok ? undefined : settingsSaveText(w, result);
   };
   const active = activeProfile(settings);
   const current = editing === 'new' ? undefined : settings.profiles.find((p) => p.id === editing) ?? active;
 
   const saveProfile = async (profile: Profile): Promise<string | undefined> => {
-    const exists = settings.profiles.some((p) => p.id === profile.id);
-    const profiles = exists ? settings.profiles.map((p) => (p.id === profile.id ? profile : p)) : [...settings.profiles, profile];
-    const failure = await save({ ...settings, profiles, activeProfileId: profile.id });
+    const failure = await save((now) => {
+      const exists = now.profiles.some((p) => p.id === profile.id);
+      const profiles = exists ? now.profiles.map((p) => (p.id === profile.id ? profile : p)) : [...now.profiles, profile];
+      return { ...now, profiles, activeProfileId: profile.id };
+    });
     if (failure === undefined) setEditing(profile.id);
     return failure;
   };
@@ -207,8 +213,11 @@ export function OptionsApp() {
   /** A deleted profile leaves nothing behind: its cached catalogue and, unless shared, its host access. */
   const remove = async (id: string): Promise<void> => {
     const removed = settings.profiles.find((p) => p.id === id);
-    const profiles = settings.profiles.filter((p) => p.id !== id);
-    const failure = await persist({ ...settings, profiles, activeProfileId: profiles[0]?.id }, w);
+    let profiles: Profile[] = [];
+    const failure = await persist((now) => {
+      profiles = now.profiles.filter((p) => p.id !== id);
+      return { ...now, profiles, activeProfileId: now.activeProfileId === id ? profiles[0]?.id : now.activeProfileId };
+    }, w);
     if (failure === undefined && removed !== undefined) {
       await removeCatalogue(id);
       await releaseGatewayAccess(removed, profiles);
@@ -220,7 +229,7 @@ export function OptionsApp() {
   const pick = (id: string): void => {
     setEditing(id);
     setFormKey((k) => k + 1);
-    void persist({ ...settings, activeProfileId: id }, w);
+    void persist((now) => ({ ...now, activeProfileId: id }), w);
   };
 
   return (
@@ -268,7 +277,8 @@ export function OptionsApp() {
             {current !== undefined && <div className="border-t border-line pt-4"><DefaultModel profile={current} /></div>}
           </Section>
           <Preferences settings={settings} />
-          <ActionsEditor settings={settings} onSave={(next) => persist(next, w)} />
+          <PresetsEditor settings={settings} onSave={(change) => persist(change, w)} />
+          <ActionsEditor settings={settings} onSave={(change) => persist(change, w)} />
           <Section id="appearance" title={w.t('options.section.appearance')}>
             <Field label={w.t('theme.label')} hint={w.t('options.themeHint')}>
               {(control) => <ThemeSelect settings={settings} id={control.id} />}

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { conversationStore } from '@/components/data';
 import type { Conversation } from '@/lib/conversations/records';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/store';
-import { SearchIndexer } from '@/lib/search/indexer';
+import { searchClient } from './search-client';
 
 /**
  * The page's one copy of the conversation list, fed live from the database: the rail, the
@@ -20,32 +20,32 @@ interface ConversationListState {
 export const useConversationList = create<ConversationListState>(() => ({ conversations: undefined, complete: false, unreadable: 0, problem: undefined }));
 
 const FIRST_SCREEN = 40;
+/** Time for the first screenful to be drawn before the whole list is read. */
+const FIRST_PAINT_MS = 50;
 let started = false;
-let indexer: SearchIndexer | undefined;
 let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** The page's search index, opened on first use and kept current as the list changes. */
-export function searchIndexer(): SearchIndexer {
-  indexer ??= new SearchIndexer(conversationStore());
-  return indexer;
-}
+/** The search index is opened a moment after the page (off its thread), ahead of the first search. */
+const OPEN_INDEX_AFTER_MS = 1_500;
 
 /** Starts watching the database (once per page). */
 export function watchConversationList(): void {
   if (started) return;
   started = true;
-  let whole = false;
   const failed = (error: unknown): void => useConversationList.setState({ problem: storeProblem(error) });
-  conversationStore().listConversations(FIRST_SCREEN).then((first) => {
-    if (!whole) useConversationList.setState({ conversations: first, complete: first.length < FIRST_SCREEN });
-  }, failed);
-  conversationStore().watchConversations((all, unreadable) => {
-    whole = true;
-    useConversationList.setState({ conversations: all, complete: true, unreadable, problem: undefined });
-    // A reply that finished, a rename, a deletion: the index catches up (once things settle).
-    if (indexer !== undefined) {
+  // The first screenful is read and drawn first; the whole list (thousands, each checked) after it.
+  const watchAll = (): void => {
+    conversationStore().watchConversations((all, unreadable) => {
+      useConversationList.setState({ conversations: all, complete: true, unreadable, problem: undefined });
+      // A reply that finished, a rename, a deletion, an import: the index catches up (once things settle).
       if (catchUpTimer !== undefined) clearTimeout(catchUpTimer);
-      catchUpTimer = setTimeout(() => void indexer?.catchUp(), 300);
-    }
-  }, failed);
+      catchUpTimer = setTimeout(() => searchClient().catchUp(), catchUpTimer === undefined ? OPEN_INDEX_AFTER_MS : 300);
+    }, failed);
+  };
+  conversationStore().listConversations(FIRST_SCREEN).then((first) => {
+    useConversationList.setState({ conversations: first, complete: first.length < FIRST_SCREEN });
+    setTimeout(watchAll, FIRST_PAINT_MS);
+  }, (error: unknown) => {
+    failed(error);
+    watchAll();
+  });
 }

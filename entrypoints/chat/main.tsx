@@ -3,10 +3,17 @@ import { prepareWords } from '@/components/i18n/words';
 import { StandaloneChat } from '@/components/chat/StandaloneChat';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { UiRoot } from '@/components/ui/UiRoot';
+import { watchSettingsStore } from '@/components/stores/settings';
+import { watchConversationList } from '@/components/stores/conversations';
 import '@/components/styles.css';
 
 // Saved replies are shown at once here: the renderer is fetched while the page starts.
 void loadMarkdownRenderer();
+// The rail's first rows are read from the database while the page's settings and words load.
+watchConversationList();
+
+// The settings are read while the page's words load.
+watchSettingsStore();
 
 // Rendered once the words of the page's language are there (English at once).
 void prepareWords().then(() => {

@@ -3,10 +3,14 @@ import { prepareWords } from '@/components/i18n/words';
 import { SidePanelApp } from '@/components/sidepanel/SidePanelApp';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { UiRoot } from '@/components/ui/UiRoot';
+import { watchSettingsStore } from '@/components/stores/settings';
 import '@/components/styles.css';
 
 // Saved replies are shown at once here: the renderer is fetched while the page starts.
 void loadMarkdownRenderer();
+
+// The settings are read while the page's words load.
+watchSettingsStore();
 
 // Rendered once the words of the page's language are there (English at once).
 void prepareWords().then(() => {

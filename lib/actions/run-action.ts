@@ -41,12 +41,15 @@ export async function startAction(runs: RunManager, settings: Settings, request:
   const own = actionWords(action, words);
   const text = renderTemplate(own.template, { selection: prepared.text, title: page.title, url: page.url, language, untitled: words.t('actions.untitledPage'), noAddress: words.t('actions.noAddress') });
   const profile = activeProfile(settings);
-  const model = action.model ?? profile?.actionModel ?? profile?.defaultModel;
+  // An action with a preset takes its prompt and parameters, and its model unless it names one.
+  const preset = action.presetId === undefined ? undefined : settings.presets.find((p) => p.id === action.presetId);
+  const model = action.model ?? preset?.model ?? profile?.actionModel ?? profile?.defaultModel;
   const named = words.t('actions.conversationTitle', { action: actionTitle(own.name, language), page: page.title || page.url || words.t('actions.selection') });
   return runs.start({
     surface: 'action',
     newConversationId: request.conversationId,
     model,
+    ...(preset === undefined ? {} : { presetId: preset.id }),
     text,
     title: named.length > TITLE_LENGTH ? `${named.slice(0, TITLE_LENGTH - 1)}…` : named,
     ...(page.url === '' ? {} : { source: page }),

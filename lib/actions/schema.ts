@@ -18,6 +18,8 @@ export const ActionSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1, ACTION_CHECKS.nameEmpty), z.maxLength(60, ACTION_CHECKS.nameLong)),
   template: z.string().check(z.refine((t) => t.includes('{{selection}}'), ACTION_CHECKS.noSelection)),
   model: z.optional(z.string()),
+  /** A preset whose system prompt and parameters (and model, when the action names none) it uses. */
+  presetId: z.optional(z.string()),
   enabled: z.boolean(),
   /**
    * Set while a shipped action keeps its shipped words: its name and prompt then follow the

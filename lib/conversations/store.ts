@@ -2,6 +2,7 @@
  * Conversations and messages in IndexedDB through Dexie, shared by every surface (the
  * background writes while a run streams; pages read and watch). Records are parsed on read.
  */
+import * as z from 'zod/mini';
 import Dexie, { liveQuery, type Table } from 'dexie';
 import { ConversationSchema, MessageSchema, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
@@ -21,6 +22,10 @@ class GatewayChatDb extends Dexie {
     this.version(2).stores({ search: 'id' });
   }
 }
+
+/** What search snippets read of a message. */
+const MessageTextSchema = z.object({ id: z.string(), conversationId: z.string(), seq: z.number(), text: z.string(), versions: z.optional(z.array(z.object({ text: z.string() }))) });
+export type MessageText = z.infer<typeof MessageTextSchema>;
 
 /** Rows that parse, and how many did not (damaged, or written by a newer version). */
 export interface Checked<T> {
@@ -277,6 +282,18 @@ export class ConversationStore {
     for (const message of parseAll<Message>(rows, MessageSchema).items) out.get(message.conversationId)?.push(message);
     for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
     return out;
+  }
+
+  /**
+   * The texts of these conversations' messages, in order (search: indexing, snippets): only the
+   * fields needed are checked, so a thousand long messages are read quickly.
+   */
+  async messageTexts(conversationIds: readonly string[]): Promise<Map<string, MessageText[]>> {
+    // One range read per conversation, in order already (a range is read in one go; `anyOf` walks a cursor).
+    const lists = await this.db.transaction('r', this.db.messages, () => Promise.all(conversationIds.map((id) => (
+      this.db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray()
+    ))));
+    return new Map(conversationIds.map((id, i) => [id, parseAll<MessageText>(lists[i]!, MessageTextSchema).items]));
   }
 
   /** Raw records of a conversation, as saved (for an export that gives back what it took). */

@@ -18,6 +18,7 @@ const StartRunInputSchema = z.object({
   text: z.string(),
   images: z.optional(z.array(z.string())),
   newConversationId: z.optional(z.string()),
+  presetId: z.optional(z.string()),
   userMessageId: z.optional(z.string()),
   replyMessageId: z.optional(z.string()),
   title: z.optional(z.string()),

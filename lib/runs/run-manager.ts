@@ -8,7 +8,7 @@
 import { GatewayError, type ChatMessage, type ChatRequest, type ContentPart, type GatewayClient, type StreamEvent } from '../gateway';
 import { storedError, storedUsage, type Conversation, type Notice, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
 import { conversationRecord, newId, storeProblem, type ConversationStore, type StoreProblem } from '../conversations/store';
-import { activeProfile, type Profile, type Settings } from '../settings/schema';
+import { activeProfile, presetSettings, type Profile, type Settings } from '../settings/schema';
 import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
 import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 
@@ -72,6 +72,8 @@ export interface StartRunInput {
   images?: string[];
   /** For a new conversation: its id (known ahead, so a panel can watch it before it exists). */
   newConversationId?: string;
+  /** For a new conversation: the preset it starts from (its prompt, parameters, model). */
+  presetId?: string;
   /** The user message's and the reply's ids, chosen by the page that shows them before the run has saved them. */
   userMessageId?: string;
   replyMessageId?: string;
@@ -245,7 +247,9 @@ export class RunManager {
       const profile = conversation === undefined
         ? this.profileFor(settings, input.profileId ?? settings.activeProfileId, false)
         : this.profileFor(settings, input.switchProfileId ?? conversation.profileId, input.switchProfileId === undefined && input.profileId === undefined);
-      const model = input.model ?? conversation?.model ?? profile.defaultModel;
+      // A preset gone since it was chosen is simply not used.
+      const preset = conversation === undefined && input.presetId !== undefined ? settings.presets.find((p) => p.id === input.presetId) : undefined;
+      const model = input.model ?? conversation?.model ?? preset?.model ?? profile.defaultModel;
       if (model === undefined || model === '') throw new RunError('no_model');
 
       const created = conversation === undefined;
@@ -254,6 +258,7 @@ export class RunManager {
         conversation = conversationRecord({
           id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
         }, now);
+        if (preset !== undefined) conversation = { ...conversation, settings: presetSettings(preset) };
       } else {
         conversation = { ...conversation, model, profileId: profile.id };
       }

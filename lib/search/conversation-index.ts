@@ -5,9 +5,10 @@
  * Why not MiniSearch or FlexSearch: measured with 10,000 conversations of 400 words each (the
  * bench's size), MiniSearch held 147 MB of heap and took 1.1 s to load its saved JSON (one long
  * task); FlexSearch's prefix mode ("forward") 140 MB, its exact mode 42 MB but no search as you
- * type. Here each posting is one integer in a typed array once saved (about 10 MB for the same
- * history), the vocabulary is sorted for prefix search, and the saved form is typed arrays
- * that IndexedDB stores and loads without parsing.
+ * type. Here the postings are one typed array (each posting one 4-byte integer: about 47 MB for
+ * the bench's year of history, 11.7 million term–conversation pairs), conversations indexed since
+ * are kept in small lists until they are merged in, the vocabulary is sorted for prefix search,
+ * and the saved form is those typed arrays, which IndexedDB stores and loads without parsing.
  */
 import * as z from 'zod/mini';
 import { indexTerms, queryTerms, type QueryTerm } from './tokens';
@@ -31,7 +32,6 @@ export interface SearchHit {
 interface Doc {
   id: string;
   updatedAt: number;
-  terms: Uint32Array;
   /** Ids of the title's terms (a small sorted set). */
   titleTerms: Uint32Array;
 }
@@ -42,28 +42,35 @@ export interface SavedIndex {
   vocabulary: string[];
   ids: string[];
   updatedAt: Float64Array;
-  /** Doc i's terms are termIds[termOffsets[i] .. termOffsets[i + 1]). */
-  termOffsets: Uint32Array;
-  termIds: Uint32Array;
+  /** Term t is in the conversations slots[offsets[t] .. offsets[t + 1]) (indexes into ids). */
+  offsets: Uint32Array;
+  slots: Uint32Array;
   titleOffsets: Uint32Array;
   titleIds: Uint32Array;
 }
 
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
-/** Removed documents are compacted away when they pass this share of the slots. */
+/** Removed documents are merged away when they pass this share of the slots. */
 const GARBAGE = 0.25;
+/** Postings of conversations indexed since the last merge are merged in past this many. */
+const MERGE_AT = 1_000_000;
 
 export class ConversationIndex {
   private readonly termId = new Map<string, number>();
   private vocabulary: string[] = [];
-  /** For each term, the slots of the documents holding it (slots of removed ones included until compaction). */
-  private postings: number[][] = [];
+  /** The merged postings: term t's slots are baseSlots[baseOffsets[t] .. baseOffsets[t + 1]). */
+  private baseOffsets: Uint32Array<ArrayBufferLike> = new Uint32Array(1);
+  private baseSlots: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  /** Postings added since the last merge, per term. */
+  private extra: (number[] | undefined)[] = [];
+  private extraCount = 0;
   private docs: (Doc | undefined)[] = [];
   private readonly slotOf = new Map<string, number>();
   private removed = 0;
-  /** The vocabulary's term ids in alphabetical order (for prefixes), rebuilt when new terms came. */
+  /** The vocabulary's term ids in alphabetical order (for prefixes); terms added since are merged in when next needed. */
   private sorted: Uint32Array | undefined;
+  private unsorted: number[] = [];
 
   get size(): number {
     return this.slotOf.size;
@@ -89,8 +96,15 @@ export class ConversationIndex {
     indexTerms(conversation.title, terms);
     const titleTerms = [...terms].map((t) => this.intern(t)).sort((a, b) => a - b);
     for (const text of conversation.texts) indexTerms(text, terms);
-    const ids = [...terms].map((t) => this.intern(t));
-    this.insert({ id: conversation.id, updatedAt: conversation.updatedAt, terms: Uint32Array.from(ids), titleTerms: Uint32Array.from(titleTerms) });
+    const slot = this.docs.length;
+    this.docs.push({ id: conversation.id, updatedAt: conversation.updatedAt, titleTerms: Uint32Array.from(titleTerms) });
+    this.slotOf.set(conversation.id, slot);
+    for (const term of terms) {
+      const id = this.intern(term);
+      (this.extra[id] ??= []).push(slot);
+    }
+    this.extraCount += terms.size;
+    if (this.extraCount > MERGE_AT) this.merge();
   }
 
   remove(id: string): void {
@@ -99,7 +113,7 @@ export class ConversationIndex {
     this.slotOf.delete(id);
     this.docs[slot] = undefined;
     this.removed++;
-    if (this.removed > 64 && this.removed > this.docs.length * GARBAGE) this.compact();
+    if (this.removed > 64 && this.removed > this.docs.length * GARBAGE) this.merge();
   }
 
   /**
@@ -109,58 +123,66 @@ export class ConversationIndex {
   search(query: string, limit = 50): SearchHit[] {
     const parts = queryTerms(query);
     if (parts.length === 0) return [];
-    const matches: { part: QueryTerm; terms: number[]; slots: Set<number> }[] = [];
+    const slotCount = this.docs.length;
+    const matches: { part: QueryTerm; marked: Uint8Array; count: number }[] = [];
     for (const part of parts) {
-      const terms = this.expand(part);
-      const slots = new Set<number>();
-      for (const term of terms) for (const slot of this.postings[term]!) slots.add(slot);
-      if (slots.size === 0) return [];
-      matches.push({ part, terms, slots });
+      // A mark per conversation: thousands of terms (a short prefix) cost one pass over their postings.
+      const marked = new Uint8Array(slotCount);
+      let count = 0;
+      for (const term of this.expand(part)) {
+        const end = term + 1 < this.baseOffsets.length ? this.baseOffsets[term + 1]! : 0;
+        for (let i = term + 1 < this.baseOffsets.length ? this.baseOffsets[term]! : 0; i < end; i++) {
+          const slot = this.baseSlots[i]!;
+          if (marked[slot] === 0) {
+            marked[slot] = 1;
+            count++;
+          }
+        }
+        for (const slot of this.extra[term] ?? []) {
+          if (marked[slot] === 0) {
+            marked[slot] = 1;
+            count++;
+          }
+        }
+      }
+      if (count === 0) return [];
+      matches.push({ part, marked, count });
     }
-    // Walk the rarest part's documents and check the others.
-    matches.sort((a, b) => a.slots.size - b.slots.size);
+    // Walk the rarest part's conversations and check the others.
+    matches.sort((a, b) => a.count - b.count);
+    const rarest = matches[0]!.marked;
     const live = this.slotOf.size || 1;
+    const idf = matches.map((m) => Math.log(1 + live / m.count));
     const hits: SearchHit[] = [];
-    for (const slot of matches[0]!.slots) {
+    for (let slot = 0; slot < slotCount; slot++) {
+      if (rarest[slot] === 0) continue;
       const doc = this.docs[slot];
-      if (doc === undefined) continue;
+      if (doc === undefined || !matches.every((m) => m.marked[slot] === 1)) continue;
       let score = 0;
       let inTitle = true;
-      let all = true;
-      for (const match of matches) {
-        if (match !== matches[0] && !match.slots.has(slot)) {
-          all = false;
-          break;
-        }
-        const idf = Math.log(1 + live / match.slots.size);
-        const titled = match.terms.some((t) => binaryHas(doc.titleTerms, t));
+      matches.forEach((m, i) => {
+        const titled = this.inTitle(doc, m.part);
         if (!titled) inTitle = false;
-        score += idf * (titled ? 3 : 1);
-      }
-      if (all) hits.push({ id: doc.id, score, inTitle });
+        score += idf[i]! * (titled ? 3 : 1);
+      });
+      hits.push({ id: doc.id, score, inTitle });
     }
-    const updated = (id: string): number => this.updatedAtOf(id) ?? 0;
-    hits.sort((a, b) => b.score - a.score || updated(b.id) - updated(a.id));
+    hits.sort((a, b) => b.score - a.score || (this.updatedAtOf(b.id) ?? 0) - (this.updatedAtOf(a.id) ?? 0));
     return hits.slice(0, limit);
   }
 
   save(): SavedIndex {
-    const live = this.docs.filter((d): d is Doc => d !== undefined);
-    const termOffsets = new Uint32Array(live.length + 1);
+    this.merge();
+    const live = this.docs as Doc[];
     const titleOffsets = new Uint32Array(live.length + 1);
     live.forEach((d, i) => {
-      termOffsets[i + 1] = termOffsets[i]! + d.terms.length;
       titleOffsets[i + 1] = titleOffsets[i]! + d.titleTerms.length;
     });
-    const termIds = new Uint32Array(termOffsets[live.length]!);
     const titleIds = new Uint32Array(titleOffsets[live.length]!);
-    live.forEach((d, i) => {
-      termIds.set(d.terms, termOffsets[i]!);
-      titleIds.set(d.titleTerms, titleOffsets[i]!);
-    });
+    live.forEach((d, i) => titleIds.set(d.titleTerms, titleOffsets[i]!));
     return {
       version: INDEX_FORMAT, vocabulary: [...this.vocabulary], ids: live.map((d) => d.id), updatedAt: Float64Array.from(live.map((d) => d.updatedAt)),
-      termOffsets, termIds, titleOffsets, titleIds,
+      offsets: this.baseOffsets.slice(), slots: this.baseSlots.slice(), titleOffsets, titleIds,
     };
   }
 
@@ -170,20 +192,23 @@ export class ConversationIndex {
     const index = new ConversationIndex();
     index.vocabulary = [...saved.vocabulary];
     saved.vocabulary.forEach((term, i) => index.termId.set(term, i));
-    index.postings = saved.vocabulary.map(() => []);
+    index.baseOffsets = saved.offsets;
+    index.baseSlots = saved.slots;
     for (let i = 0; i < saved.ids.length; i++) {
-      const terms = saved.termIds.subarray(saved.termOffsets[i]!, saved.termOffsets[i + 1]!);
-      if (terms.some((t) => t >= index.vocabulary.length)) return undefined;
-      index.insert({ id: saved.ids[i]!, updatedAt: saved.updatedAt[i]!, terms, titleTerms: saved.titleIds.subarray(saved.titleOffsets[i]!, saved.titleOffsets[i + 1]!) });
+      const titleTerms = saved.titleIds.subarray(saved.titleOffsets[i]!, saved.titleOffsets[i + 1]!);
+      if (titleTerms.some((t) => t >= index.vocabulary.length)) return undefined;
+      index.docs.push({ id: saved.ids[i]!, updatedAt: saved.updatedAt[i]!, titleTerms });
+      index.slotOf.set(saved.ids[i]!, i);
     }
     return index;
   }
 
-  private insert(doc: Doc): void {
-    const slot = this.docs.length;
-    this.docs.push(doc);
-    this.slotOf.set(doc.id, slot);
-    for (const term of doc.terms) this.postings[term]!.push(slot);
+  private inTitle(doc: Doc, part: QueryTerm): boolean {
+    for (const t of doc.titleTerms) {
+      const word = this.vocabulary[t]!;
+      if (part.prefix ? word.startsWith(part.text) : word === part.text) return true;
+    }
+    return false;
   }
 
   private intern(term: string): number {
@@ -192,8 +217,7 @@ export class ConversationIndex {
       id = this.vocabulary.length;
       this.vocabulary.push(term);
       this.termId.set(term, id);
-      this.postings.push([]);
-      this.sorted = undefined;
+      if (this.sorted !== undefined) this.unsorted.push(id);
     }
     return id;
   }
@@ -217,36 +241,79 @@ export class ConversationIndex {
     return out;
   }
 
+  /** Sorts the vocabulary ahead of the first search (after indexing, off the page's thread). */
+  prepare(): void {
+    this.sortedVocabulary();
+  }
+
   private sortedVocabulary(): Uint32Array {
-    if (this.sorted === undefined) {
-      const words = this.vocabulary;
-      this.sorted = Uint32Array.from(words.keys()).sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
+    const words = this.vocabulary;
+    const order = (a: number, b: number): number => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0);
+    if (this.sorted === undefined || this.unsorted.length > words.length / 4) {
+      this.sorted = Uint32Array.from(words.keys()).sort(order);
+    } else if (this.unsorted.length > 0) {
+      // A few new terms (a reply that finished): merged into the sorted ones, not sorted again.
+      const fresh = this.unsorted.sort(order);
+      const merged = new Uint32Array(this.sorted.length + fresh.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      while (i < this.sorted.length || j < fresh.length) {
+        merged[k++] = j >= fresh.length || (i < this.sorted.length && order(this.sorted[i]!, fresh[j]!) <= 0) ? this.sorted[i++]! : fresh[j++]!;
+      }
+      this.sorted = merged;
     }
+    this.unsorted = [];
     return this.sorted;
   }
 
-  /** Drops removed documents' slots from every posting list. */
-  private compact(): void {
-    const live = this.docs.filter((d): d is Doc => d !== undefined);
-    this.docs = [];
-    this.slotOf.clear();
-    this.postings = this.vocabulary.map(() => []);
+  /**
+   * Merges the postings added since the last merge into the typed arrays, leaving out removed
+   * conversations (the others are numbered again, in order).
+   */
+  private merge(): void {
+    if (this.extraCount === 0 && this.removed === 0) return;
+    const renumber = new Int32Array(this.docs.length).fill(-1);
+    const live: Doc[] = [];
+    this.docs.forEach((d, slot) => {
+      if (d === undefined) return;
+      renumber[slot] = live.length;
+      live.push(d);
+    });
+    const terms = this.vocabulary.length;
+    const offsets = new Uint32Array(terms + 1);
+    const oldOffsets = this.baseOffsets;
+    const oldSlots = this.baseSlots;
+    const baseTerms = oldOffsets.length - 1;
+    for (let t = 0; t < terms; t++) {
+      let n = 0;
+      if (t < baseTerms) for (let i = oldOffsets[t]!; i < oldOffsets[t + 1]!; i++) if (renumber[oldSlots[i]!]! >= 0) n++;
+      for (const slot of this.extra[t] ?? []) if (renumber[slot]! >= 0) n++;
+      offsets[t + 1] = offsets[t]! + n;
+    }
+    const slots = new Uint32Array(offsets[terms]!);
+    for (let t = 0; t < terms; t++) {
+      let at = offsets[t]!;
+      if (t < baseTerms) {
+        for (let i = oldOffsets[t]!; i < oldOffsets[t + 1]!; i++) {
+          const next = renumber[oldSlots[i]!]!;
+          if (next >= 0) slots[at++] = next;
+        }
+      }
+      for (const slot of this.extra[t] ?? []) {
+        const next = renumber[slot]!;
+        if (next >= 0) slots[at++] = next;
+      }
+    }
+    this.baseOffsets = offsets;
+    this.baseSlots = slots;
+    this.extra = [];
+    this.extraCount = 0;
+    this.docs = live;
     this.removed = 0;
-    for (const doc of live) this.insert(doc);
+    this.slotOf.clear();
+    live.forEach((d, slot) => this.slotOf.set(d.id, slot));
   }
-}
-
-function binaryHas(sorted: Uint32Array, value: number): boolean {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = sorted[mid]!;
-    if (at === value) return true;
-    if (at < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 const SavedIndexSchema = z.object({
@@ -254,12 +321,14 @@ const SavedIndexSchema = z.object({
   vocabulary: z.array(z.string()),
   ids: z.array(z.string()),
   updatedAt: z.instanceof(Float64Array),
-  termOffsets: z.instanceof(Uint32Array),
-  termIds: z.instanceof(Uint32Array),
+  offsets: z.instanceof(Uint32Array),
+  slots: z.instanceof(Uint32Array),
   titleOffsets: z.instanceof(Uint32Array),
   titleIds: z.instanceof(Uint32Array),
-}).check(z.refine((v) => v.updatedAt.length === v.ids.length && v.termOffsets.length === v.ids.length + 1 && v.titleOffsets.length === v.ids.length + 1
-  && v.termOffsets[v.ids.length] === v.termIds.length && v.titleOffsets[v.ids.length] === v.titleIds.length));
+}).check(z.refine((v) => v.updatedAt.length === v.ids.length && v.offsets.length === v.vocabulary.length + 1 && v.titleOffsets.length === v.ids.length + 1
+  && v.offsets[v.vocabulary.length] === v.slots.length && v.titleOffsets[v.ids.length] === v.titleIds.length
+  // Every posting names a conversation that is there.
+  && v.slots.every((slot) => slot < v.ids.length)));
 
 function isSavedIndex(value: unknown): value is SavedIndex {
   return SavedIndexSchema.safeParse(value).success;

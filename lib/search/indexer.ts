@@ -4,7 +4,7 @@
  * again. A conversation changes (`updatedAt`) when a turn starts and when its reply ends, not on
  * the partial saves while a reply streams: a streaming conversation waits until it has finished.
  */
-import type { Conversation, Message } from '../conversations/records';
+import type { Conversation } from '../conversations/records';
 import type { ConversationStore } from '../conversations/store';
 import { ConversationIndex, type SearchHit } from './conversation-index';
 
@@ -13,13 +13,19 @@ const BATCH = 100;
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-export function textsOf(messages: readonly Message[]): string[] {
+export function textsOf(messages: readonly { text: string; versions?: readonly { text: string }[] | undefined }[]): string[] {
   const texts: string[] = [];
   for (const m of messages) {
     if (m.text !== '') texts.push(m.text);
     for (const v of m.versions ?? []) if (v.text !== '') texts.push(v.text);
   }
   return texts;
+}
+
+/** How far a catch-up is: `indexed` of the `of` conversations it found changed. */
+export interface IndexProgress {
+  indexed: number;
+  of: number;
 }
 
 export class SearchIndexer {
@@ -29,7 +35,7 @@ export class SearchIndexer {
   private running: Promise<void> = Promise.resolve();
   private dirty = false;
 
-  constructor(private readonly store: ConversationStore, private readonly options: { saveDelayMs?: number } = {}) {}
+  constructor(private readonly store: ConversationStore, private readonly options: { saveDelayMs?: number; onProgress?: (p: IndexProgress) => void } = {}) {}
 
   /** Opens the saved index (or builds one) and catches up with the database. */
   open(): Promise<void> {
@@ -56,6 +62,11 @@ export class SearchIndexer {
     return this.index.search(query, limit);
   }
 
+  /** The `updatedAt` of a conversation as indexed (undefined when it is not). */
+  updatedAtOf(id: string): number | undefined {
+    return this.index.updatedAtOf(id);
+  }
+
   /** What is indexed (tests, the bench). */
   get size(): number {
     return this.index.size;
@@ -80,9 +91,10 @@ export class SearchIndexer {
     for (const c of imported) if (c.replyStatus !== 'streaming') ready.push(c);
     for (let i = 0; i < ready.length; i += BATCH) {
       const batch = ready.slice(i, i + BATCH);
-      const messages = await this.store.messagesOf(batch.map((c) => c.id));
+      const messages = await this.store.messageTexts(batch.map((c) => c.id));
       for (const c of batch) this.index.put({ id: c.id, updatedAt: c.updatedAt, title: c.title, texts: textsOf(messages.get(c.id) ?? []) });
       this.dirty = true;
+      this.options.onProgress?.({ indexed: Math.min(ready.length, i + BATCH), of: ready.length });
       if (i + BATCH < ready.length) await pause();
     }
     for (const id of [...this.index.ids()]) {
@@ -92,6 +104,7 @@ export class SearchIndexer {
       }
     }
     this.watermark = watermark;
+    this.index.prepare();
     if (this.dirty) this.scheduleSave();
   }
 

@@ -73,40 +73,74 @@ export interface Snippet {
   text: string;
   /** [start, end) of each highlighted part in `text`. */
   marks: [number, number][];
+  /** How many of the query's pieces occur in the whole text (the best message has the most). */
+  matched: number;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+
+/** Where `needle` next occurs in `haystack` from `from` as the search finds it: a word at a word's start, CJK anywhere. */
+function nextMatch(haystack: string, needle: string, from: number, cjk: boolean): number {
+  for (let at = haystack.indexOf(needle, from); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    if (cjk || at === 0 || !WORD_CHAR.test(haystack[at - 1]!)) return at;
+  }
+  return -1;
 }
 
 /**
  * The part of `text` around the first match, with every match in it marked. A word matches
- * at the start of a word (as it is searched: by prefix); a CJK piece anywhere.
+ * at the start of a word (as it is searched: by prefix); a CJK piece anywhere. Linear in the
+ * text: only the first match of each piece is looked for outside the shown part.
  */
 export function snippet(text: string, query: string, width = 140): Snippet | undefined {
-  const needles = highlightNeedles(query);
-  if (needles.length === 0) return undefined;
+  return snippetIn(searchable(text), highlightNeedles(query), width);
+}
+
+/** A text ready to be searched for snippets again and again (as search results are typed). */
+export interface Searchable {
+  text: string;
+  /** The text as searched: lower case, and normalised when that kept its length. */
+  haystack: string;
+}
+
+export function searchable(text: string): Searchable {
   const lower = normalise(text);
   // NFKC can change lengths (ligatures, full-width forms): mark on the original only when it did not.
-  const haystack = lower.length === text.length ? lower : text.toLowerCase();
-  const marks: [number, number][] = [];
+  return { text, haystack: lower.length === text.length ? lower : text.toLowerCase() };
+}
+
+/** `snippet` for a prepared text and the query's pieces (`highlightNeedles`). */
+export function snippetIn({ text, haystack }: Searchable, needles: readonly string[], width = 140): Snippet | undefined {
+  if (needles.length === 0) return undefined;
+  let first = -1;
+  let matched = 0;
   for (const needle of needles) {
-    const cjk = isCjk(needle);
-    for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
-      if (!cjk && at > 0 && /[\p{L}\p{N}\p{M}_]/u.test(haystack[at - 1]!)) continue;
-      if (marks.some(([s, e]) => at < e && at + needle.length > s)) continue;
-      marks.push([at, at + needle.length]);
-    }
+    const at = nextMatch(haystack, needle, 0, isCjk(needle));
+    if (at === -1) continue;
+    matched++;
+    if (first === -1 || at < first) first = at;
   }
-  if (marks.length === 0) return undefined;
-  marks.sort((a, b) => a[0] - b[0]);
-  const first = marks[0]![0];
+  if (first === -1) return undefined;
   let start = Math.max(0, first - Math.floor(width / 3));
   // Start at a word or line boundary when one is near.
   const space = text.lastIndexOf(' ', first);
   if (start > 0 && space > start && space < first) start = space + 1;
   const end = Math.min(text.length, start + width);
+  // Longest pieces first, so a shorter one inside a longer one's mark is not marked again.
+  const marks: [number, number][] = [];
+  for (const needle of needles) {
+    const cjk = isCjk(needle);
+    for (let at = nextMatch(haystack, needle, start, cjk); at !== -1 && at + needle.length <= end; at = nextMatch(haystack, needle, at + needle.length, cjk)) {
+      if (!marks.some(([s, e]) => at < e && at + needle.length > s)) marks.push([at, at + needle.length]);
+    }
+  }
+  marks.sort((a, b) => a[0] - b[0]);
   const body = text.slice(start, end).replace(/\s/g, ' ');
   const lead = start > 0 ? '…' : '';
   const tail = end < text.length ? '…' : '';
   return {
     text: `${lead}${body}${tail}`,
-    marks: marks.filter(([s, e]) => s >= start && e <= end).map(([s, e]) => [s - start + lead.length, e - start + lead.length]),
+    marks: marks.map(([s, e]) => [s - start + lead.length, e - start + lead.length]),
+    matched,
   };
 }

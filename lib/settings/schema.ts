@@ -39,6 +39,34 @@ export const ChatPreferencesSchema = z.object({
 });
 export type ChatPreferences = z.infer<typeof ChatPreferencesSchema>;
 
+/** Checks on a preset, as codes the options page words. */
+export const PRESET_CHECKS = { nameEmpty: 'preset_name_empty', nameLong: 'preset_name_long' } as const;
+
+/**
+ * A named way to start a conversation: its system prompt, parameters and (optionally) model.
+ * Chosen when a conversation starts (it then keeps them as its own settings) or by an action.
+ */
+export const PresetSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  name: z.string().check(z.trim(), z.minLength(1, PRESET_CHECKS.nameEmpty), z.maxLength(60, PRESET_CHECKS.nameLong)),
+  systemPrompt: z._default(z.string(), ''),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  maxTokens: z.optional(z.int().check(z.positive())),
+  /** The model to start with; the picker's when absent. */
+  model: z.optional(z.string()),
+});
+export type Preset = z.infer<typeof PresetSchema>;
+
+/** A conversation's own settings when started from a preset. */
+export function presetSettings(preset: Preset): { systemPrompt: string; temperature?: number; maxTokens?: number; presetId: string } {
+  return {
+    systemPrompt: preset.systemPrompt,
+    ...(preset.temperature === undefined ? {} : { temperature: preset.temperature }),
+    ...(preset.maxTokens === undefined ? {} : { maxTokens: preset.maxTokens }),
+    presetId: preset.id,
+  };
+}
+
 /** How long a reply may keep the user waiting (seconds); see GatewayLimits. */
 export const DeadlinesSchema = z.object({
   /** From asking to the first words (keep-alive comments do not count). */
@@ -63,6 +91,8 @@ export const SettingsSchema = z.object({
   profiles: z.array(ProfileSchema),
   activeProfileId: z.optional(z.string()),
   chat: ChatPreferencesSchema,
+  /** Presets for new conversations and actions, in the order the user keeps them. */
+  presets: z._default(z.array(PresetSchema), []),
   /** Right-click and shortcut actions, in menu order. */
   actions: z._default(z.array(ActionSchema), defaultActions),
   /** The language actions answer in (their `{{language}}`); the interface's language when absent. */

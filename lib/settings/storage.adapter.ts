@@ -95,6 +95,14 @@ export async function loadCatalogue(profileId: string): Promise<CatalogueCache |
   return parsed.success ? parsed.data : undefined;
 }
 
+/** Calls back when the profile's cached catalogue is written (by any surface). */
+export function watchCatalogue(profileId: string, onChange: (cache: CatalogueCache | undefined) => void): () => void {
+  return storage.watch(catalogueKey(profileId), (raw) => {
+    const parsed = CatalogueCacheSchema.safeParse(raw);
+    onChange(parsed.success ? parsed.data : undefined);
+  });
+}
+
 export async function saveCatalogue(profileId: string, baseUrl: string, models: ModelInfo[]): Promise<void> {
   const cache: CatalogueCache = { fetchedAt: Date.now(), baseUrl, models };
   await storage.setItem(catalogueKey(profileId), cache);

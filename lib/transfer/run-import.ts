@@ -6,7 +6,12 @@
 import type { ConversationStore } from '../conversations/store';
 import { parseHistory, type ImportContext, type ImportFileProblem, type Skipped } from './history-file';
 
-const BATCH = 200;
+/**
+ * Records written per transaction: up to this many messages (or conversations). Fewer, larger
+ * transactions write faster, and every page watching the list reads it again after each one.
+ */
+const BATCH_MESSAGES = 20_000;
+const BATCH_CONVERSATIONS = 1_000;
 
 export type ImportProgress = { phase: 'reading' } | { phase: 'writing'; done: number; total: number };
 
@@ -22,11 +27,18 @@ export async function runImport(text: string, store: ConversationStore, context:
   let written = 0;
   let olderSkipped = 0;
   try {
-    for (let i = 0; i < total; i += BATCH) {
-      const result = await store.importConversations(parsed.conversations.slice(i, i + BATCH));
+    for (let i = 0; i < total;) {
+      let end = i;
+      let messages = 0;
+      while (end < total && end - i < BATCH_CONVERSATIONS && (end === i || messages + parsed.conversations[end]!.messages.length <= BATCH_MESSAGES)) {
+        messages += parsed.conversations[end]!.messages.length;
+        end++;
+      }
+      const result = await store.importConversations(parsed.conversations.slice(i, end));
       written += result.written;
       olderSkipped += result.olderSkipped;
-      onProgress({ phase: 'writing', done: Math.min(total, i + BATCH), total });
+      i = end;
+      onProgress({ phase: 'writing', done: i, total });
     }
   } catch (error) {
     return { ok: false, problem: 'write_failed', params: { written, detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) } };

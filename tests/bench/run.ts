@@ -1,18 +1,20 @@
 /**
  * `npm run bench [-- name …]`: prints each figure, and for figures with a budget whether it
- * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, sidepanel.
+ * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, sidepanel, workspace.
  */
 import type { Figure } from './measure';
 import { benchPopup } from './popup';
 import { benchSidePanel } from './sidepanel';
 import { benchStreamDecoding } from './stream-decoding';
 import { benchStreamingRender } from './streaming-render';
+import { benchWorkspace } from './workspace';
 
 const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] = [
   { name: 'decoding', title: 'Stream decoding (20 MB recorded chat stream, Node)', run: benchStreamDecoding },
   { name: 'popup', title: 'Popup start (production JS size; Chromium, e2e build)', run: benchPopup },
   { name: 'rendering', title: 'Streaming render (Chromium, e2e build)', run: benchStreamingRender },
   { name: 'sidepanel', title: 'Side panel with thousands (Chromium, e2e build)', run: benchSidePanel },
+  { name: 'workspace', title: 'Chat page with a year of history (Chromium, e2e build)', run: benchWorkspace },
 ];
 
 const wanted = process.argv.slice(2);

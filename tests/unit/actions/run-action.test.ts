@@ -73,6 +73,20 @@ describe('startAction', () => {
     expect((await store.getConversation('conv-2'))?.model).toBe('echo-1');
   });
 
+  it('an action with a preset uses its system prompt, parameters and model (its own model first)', async () => {
+    const { store, runs, settings, sent } = setup({ presets: [{ id: 'legal', name: 'Legal', systemPrompt: 'You are a careful lawyer.', temperature: 0.1, model: 'echo-1' }] });
+    settings.actions.push({ id: 'legal-explain', name: 'Explain', template: 'Explain: {{selection}}', presetId: 'legal', enabled: true });
+    await startAction(runs, settings, { actionId: 'legal-explain', selection: 'a clause', page, conversationId: 'conv-p', words: wordsFor('en') });
+    await runs.whenIdle();
+    expect((await store.getConversation('conv-p'))?.model).toBe('echo-1');
+    expect(sent.at(-1)?.messages[0]).toEqual({ role: 'system', content: 'You are a careful lawyer.' });
+    expect(sent.at(-1)?.temperature).toBe(0.1);
+    settings.actions.push({ id: 'explain2', name: 'Explain 2', template: 'Explain: {{selection}}', presetId: 'legal', model: 'summarise-1', enabled: true });
+    await startAction(runs, settings, { actionId: 'explain2', selection: 'a clause', page, conversationId: 'conv-q', words: wordsFor('en') });
+    await runs.whenIdle();
+    expect((await store.getConversation('conv-q'))?.model).toBe('summarise-1');
+  });
+
   it('a 2 MB selection is cut to the limit and the user message carries the notice', async () => {
     const { store, runs, settings } = setup();
     const big = 'A sentence of page text that goes on. '.repeat(60_000);

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ModelPicker } from '@/components/chat/ModelPicker';
-import type { Catalogue } from '@/components/hooks/useCatalogue';
+import type { Catalogue } from '@/components/stores/catalogue';
 import type { ModelInfo } from '@/lib/gateway';
 import { ProfileSchema, defaultSettings, type Profile } from '@/lib/settings/schema';
 import { loadSettings } from '@/lib/settings/storage.adapter';

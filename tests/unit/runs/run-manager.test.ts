@@ -106,6 +106,35 @@ describe('RunManager', () => {
     expect(deltas.map((d) => (d.type === 'delta' ? d.text : '')).join('').length).toBeGreaterThan(0);
   });
 
+  it('a conversation started from a preset keeps its prompt, parameters and model as its own; an action can use one', async () => {
+    settings = {
+      ...settings,
+      presets: [{ id: 'fr', name: 'French', systemPrompt: 'Answer in French.', temperature: 0.3, maxTokens: 200, model: 'summarise-1' }],
+      actions: settings.actions.map((a) => (a.id === settings.actions[0]!.id ? { ...a, presetId: 'fr', model: undefined } : a)),
+    };
+    const runs = manager();
+    const started = await runs.start({ surface: 'chat', text: 'hello', presetId: 'fr' });
+    await runs.whenIdle();
+    const conversation = await store.getConversation(started.conversationId);
+    expect(conversation?.model).toBe('summarise-1');
+    expect(conversation?.settings).toEqual({ systemPrompt: 'Answer in French.', temperature: 0.3, maxTokens: 200, presetId: 'fr' });
+    const body = chatRequests().at(-1)?.body as { model: string; temperature?: number; max_tokens?: number; messages: { role: string; content: unknown }[] };
+    expect(body.model).toBe('summarise-1');
+    expect(body.temperature).toBe(0.3);
+    expect(body.max_tokens).toBe(200);
+    expect(body.messages[0]).toEqual({ role: 'system', content: 'Answer in French.' });
+    // Changing the preset later does not change a conversation started from it.
+    settings = { ...settings, presets: [{ ...settings.presets[0]!, systemPrompt: 'Answer in German.' }] };
+    await runs.start({ surface: 'chat', conversationId: started.conversationId, text: 'again' });
+    await runs.whenIdle();
+    expect((chatRequests().at(-1)?.body as typeof body).messages[0]).toEqual({ role: 'system', content: 'Answer in French.' });
+    // A preset deleted meanwhile is not used: the global settings are.
+    const gone = await runs.start({ surface: 'chat', text: 'hi', presetId: 'deleted' });
+    await runs.whenIdle();
+    expect((await store.getConversation(gone.conversationId))?.settings).toBeUndefined();
+    expect((chatRequests().at(-1)?.body as typeof body).model).toBe('echo-1');
+  });
+
   it('continues a conversation with its history', async () => {
     const runs = manager();
     const first = await runs.start({ surface: 'popup', text: 'one' });

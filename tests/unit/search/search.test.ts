@@ -64,7 +64,7 @@ describe('ranking', () => {
     const loaded = ConversationIndex.load(structuredClone(index.save()))!;
     expect(loaded.search('quantum computer').map((h) => h.id)).toEqual(['title', 'body']);
     expect(loaded.search('量子').map((h) => h.id)).toEqual(['zh']);
-    const damaged = { ...index.save(), termIds: new Uint32Array(1) };
+    const damaged = { ...index.save(), slots: new Uint32Array(1) };
     expect(ConversationIndex.load(damaged)).toBeUndefined();
     expect(ConversationIndex.load({ version: 99 })).toBeUndefined();
   });
@@ -138,8 +138,8 @@ describe('the indexer', () => {
     await first.open();
     await first.save();
     const read: string[][] = [];
-    const original = store.messagesOf.bind(store);
-    store.messagesOf = async (ids) => {
+    const original = store.messageTexts.bind(store);
+    store.messageTexts = async (ids) => {
       read.push([...ids]);
       return original(ids);
     };

@@ -21,6 +21,7 @@ describe('parseSettings', () => {
     expected.largeSelection = { maxTokens: 12_000 };
     expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90 };
     expected.appearance = { theme: 'system', language: 'browser' };
+    expected.presets = [];
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
   });
 

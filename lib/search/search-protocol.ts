@@ -1,0 +1,21 @@
+/** The messages between a page and its search worker (search.worker.ts), checked on both sides. */
+import * as z from 'zod/mini';
+
+export const SearchRequestSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('open') }),
+  z.object({ type: z.literal('catchUp') }),
+  z.object({ type: z.literal('search'), seq: z.number(), query: z.string(), limit: z.number() }),
+  z.object({ type: z.literal('whereFound'), seq: z.number(), query: z.string(), ids: z.array(z.string()) }),
+]);
+export type SearchRequest = z.infer<typeof SearchRequestSchema>;
+
+const SnippetSchema = z.object({ text: z.string(), marks: z.array(z.tuple([z.number(), z.number()])), matched: z.number() });
+
+export const SearchReplySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hits'), seq: z.number(), hits: z.array(z.object({ id: z.string(), score: z.number(), inTitle: z.boolean() })) }),
+  z.object({ type: z.literal('whereFound'), seq: z.number(), found: z.record(z.string(), z.object({ messageId: z.string(), snippet: SnippetSchema })) }),
+  z.object({ type: z.literal('failed'), seq: z.number(), detail: z.string() }),
+  /** The index changed (a catch-up's progress): searches shown may be asked again. */
+  z.object({ type: z.literal('indexed'), seq: z.literal(0), indexed: z.number(), of: z.number(), size: z.number() }),
+]);
+export type SearchReply = z.infer<typeof SearchReplySchema>;

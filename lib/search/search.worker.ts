@@ -1,0 +1,40 @@
+/**
+ * A page's search, off its thread: the index is opened (or built), kept current and searched
+ * here, and snippets are read here too. The page sends requests and gets replies
+ * (search-protocol.ts; the page's side is components/stores/search-client.ts).
+ */
+import { ConversationStore } from '../conversations/store';
+import { SearchRequestSchema, type SearchReply } from './search-protocol';
+import { SearchService } from './search-service';
+
+const reply = (message: SearchReply): void => (self as unknown as { postMessage(m: unknown): void }).postMessage(message);
+const service = new SearchService(new ConversationStore(), {
+  onProgress: (p) => reply({ type: 'indexed', seq: 0, ...p, size: service.indexer.size }),
+});
+const failure = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+self.addEventListener('message', (event: MessageEvent) => {
+  const parsed = SearchRequestSchema.safeParse(event.data);
+  if (!parsed.success) return;
+  const request = parsed.data;
+  switch (request.type) {
+    case 'open':
+      void service.open().catch(() => undefined);
+      break;
+    case 'catchUp':
+      void service.catchUp().catch(() => undefined);
+      break;
+    case 'search':
+      service.search(request.query, request.limit).then(
+        (hits) => reply({ type: 'hits', seq: request.seq, hits }),
+        (error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }),
+      );
+      break;
+    case 'whereFound':
+      service.whereFound(request.query, request.ids).then(
+        (found) => reply({ type: 'whereFound', seq: request.seq, found }),
+        (error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }),
+      );
+      break;
+  }
+});
