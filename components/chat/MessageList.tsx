@@ -81,6 +81,22 @@ function VirtualMessages({ messages, scroller, following, renderMessage, reveal 
     // Once per message revealed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [nonce]);
+  // The keys that jump (Home, End, a page up or down) move at once: the browser's smooth scroll
+  // would be cut short by the corrections made as messages are measured on the way.
+  useEffect(() => {
+    const log = scroller.current;
+    if (log === null) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.target !== log || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.key === 'Home') virtualizer.scrollToIndex(0, { align: 'start' });
+      else if (event.key === 'End') virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: 'end' });
+      else if (event.key === 'PageUp' || event.key === 'PageDown') log.scrollBy({ top: (event.key === 'PageUp' ? -0.9 : 0.9) * log.clientHeight, behavior: 'instant' });
+      else return;
+      event.preventDefault();
+    };
+    log.addEventListener('keydown', onKey);
+    return () => log.removeEventListener('keydown', onKey);
+  }, [scroller, virtualizer]);
   const margin = virtualizer.options.scrollMargin;
   return (
     <div ref={box} className="virtual-messages relative w-full" style={{ height: virtualizer.getTotalSize() }}>

@@ -10,7 +10,7 @@ import { useSettings } from '@/components/stores/settings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
-import { NoGateway } from '@/components/sidepanel/SidePanelApp';
+import { NoGateway } from '@/components/surface/NoGateway';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
 import { ConversationList } from '@/components/conversations/ConversationList';
 import { Waypoints } from 'lucide-react';

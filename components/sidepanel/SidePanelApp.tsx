@@ -1,9 +1,6 @@
-import { Boxes, History, MessageSquare, Settings as SettingsIcon } from 'lucide-react';
+import { Boxes, History, MessageSquare } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { browser } from 'wxt/browser';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
-import { Button } from '@/components/ui/Button';
-import { EmptyState } from '@/components/ui/EmptyState';
 import { TabsContent, TabsList, TabsRoot, TabsTrigger } from '@/components/ui/Tabs';
 import { CatalogueView } from '@/components/catalogue/CatalogueView';
 import { ChatView } from '@/components/chat/ChatView';
@@ -12,6 +9,7 @@ import { conversationStore } from '@/components/data';
 import { useCatalogue } from '@/components/stores/catalogue';
 import { useSettings } from '@/components/stores/settings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
+import { NoGateway } from '@/components/surface/NoGateway';
 import { useTheme } from '@/components/theme';
 import { activeProfile, type Profile, type Settings } from '@/lib/settings/schema';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
@@ -70,16 +68,6 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
         <CatalogueView profile={profile} catalogue={catalogue} />
       </TabsContent>
     </TabsRoot>
-  );
-}
-
-/** No gateway yet: what to do, in one step. */
-export function NoGateway() {
-  const w = useWords();
-  return (
-    <EmptyState icon={<SettingsIcon aria-hidden />} title={w.t('noGateway.title')} className="flex-1" action={<Button variant="primary" onClick={() => void browser.runtime.openOptionsPage()}>{w.t('settings.problem.open')}</Button>}>
-      <p>{w.t('noGateway.text')}</p>
-    </EmptyState>
   );
 }
 

@@ -27,20 +27,27 @@ let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
 /** The search index is opened a moment after the page (off its thread), ahead of the first search. */
 const OPEN_INDEX_AFTER_MS = 1_500;
 
+let unwatchAll: (() => void) | undefined;
+let holds = 0;
+
+const failed = (error: unknown): void => useConversationList.setState({ problem: storeProblem(error) });
+
+/** Watches the whole list (thousands, each checked), and has the search index catch up with it. */
+function watchAll(): void {
+  if (unwatchAll !== undefined || holds > 0) return;
+  unwatchAll = conversationStore().watchConversations((all, unreadable) => {
+    useConversationList.setState({ conversations: all, complete: true, unreadable, problem: undefined });
+    // A reply that finished, a rename, a deletion, an import: the index catches up (once things settle).
+    if (catchUpTimer !== undefined) clearTimeout(catchUpTimer);
+    catchUpTimer = setTimeout(() => searchClient().catchUp(), catchUpTimer === undefined ? OPEN_INDEX_AFTER_MS : 300);
+  }, failed);
+}
+
 /** Starts watching the database (once per page). */
 export function watchConversationList(): void {
   if (started) return;
   started = true;
-  const failed = (error: unknown): void => useConversationList.setState({ problem: storeProblem(error) });
-  // The first screenful is read and drawn first; the whole list (thousands, each checked) after it.
-  const watchAll = (): void => {
-    conversationStore().watchConversations((all, unreadable) => {
-      useConversationList.setState({ conversations: all, complete: true, unreadable, problem: undefined });
-      // A reply that finished, a rename, a deletion, an import: the index catches up (once things settle).
-      if (catchUpTimer !== undefined) clearTimeout(catchUpTimer);
-      catchUpTimer = setTimeout(() => searchClient().catchUp(), catchUpTimer === undefined ? OPEN_INDEX_AFTER_MS : 300);
-    }, failed);
-  };
+  // The first screenful is read and drawn first; the whole list after it.
   conversationStore().listConversations(FIRST_SCREEN).then((first) => {
     useConversationList.setState({ conversations: first, complete: first.length < FIRST_SCREEN });
     setTimeout(watchAll, FIRST_PAINT_MS);
@@ -48,4 +55,21 @@ export function watchConversationList(): void {
     failed(error);
     watchAll();
   });
+}
+
+/**
+ * While a large import writes, the list is not read again after each of its transactions (nor
+ * indexed meanwhile): it is read once, and indexed once, when the returned release is called.
+ */
+export function holdConversationList(): () => void {
+  holds++;
+  unwatchAll?.();
+  unwatchAll = undefined;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds--;
+    if (started) watchAll();
+  };
 }

@@ -11,8 +11,8 @@ export interface SearchClient {
   open(): void;
   /** The database changed: index what changed. */
   catchUp(): void;
-  search(query: string, limit: number): Promise<SearchHit[]>;
-  whereFound(query: string, ids: readonly string[]): Promise<Record<string, FoundIn>>;
+  /** The ranked hits, and where the words are in the best `snippets` of them (a moment later). */
+  search(query: string, limit: number, snippets: number): { hits: Promise<SearchHit[]>; where: Promise<Record<string, FoundIn>> };
 }
 
 /**
@@ -30,17 +30,18 @@ function inPage(): SearchClient {
   return {
     open: () => void service.open().catch(() => undefined),
     catchUp: () => void service.catchUp().catch(() => undefined),
-    search: (query, limit) => service.search(query, limit),
-    whereFound: (query, ids) => service.whereFound(query, ids),
+    search: (query, limit, snippets) => {
+      const hits = service.search(query, limit);
+      return { hits, where: hits.then((h) => (snippets > 0 ? service.whereFound(query, h.slice(0, snippets).map((x) => x.id)) : {})) };
+    },
   };
 }
 
-/** A request that is answered, before its number is given. */
-type Question = Extract<SearchRequest, { seq: number }> extends infer R ? (R extends unknown ? Omit<R, 'seq'> : never) : never;
-
 function inWorker(): SearchClient {
   const worker = new Worker(new URL('../../lib/search/search.worker.ts', import.meta.url), { type: 'module' });
-  const waiting = new Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }>();
+  type Waiting = { resolve(reply: SearchReply): void; reject(error: Error): void };
+  /** Per request: who waits for its hits, and for where the words are. */
+  const waiting = new Map<number, { hits: Waiting; where?: Waiting }>();
   let seq = 0;
   worker.addEventListener('message', (event: MessageEvent) => {
     const parsed = SearchReplySchema.safeParse(event.data);
@@ -51,26 +52,40 @@ function inWorker(): SearchClient {
       return;
     }
     const pending = waiting.get(reply.seq);
-    waiting.delete(reply.seq);
-    if (reply.type === 'failed') pending?.reject(new Error(reply.detail));
-    else pending?.resolve(reply);
+    if (pending === undefined) return;
+    if (reply.type === 'failed') {
+      pending.hits.reject(new Error(reply.detail));
+      pending.where?.reject(new Error(reply.detail));
+      waiting.delete(reply.seq);
+    } else if (reply.type === 'hits') {
+      pending.hits.resolve(reply);
+      if (pending.where === undefined) waiting.delete(reply.seq);
+    } else {
+      pending.where?.resolve(reply);
+      waiting.delete(reply.seq);
+    }
   });
   const post = (request: SearchRequest): void => worker.postMessage(request);
-  const ask = (request: Question): Promise<SearchReply> => new Promise((resolve, reject) => {
-    seq++;
-    waiting.set(seq, { resolve, reject });
-    post({ ...request, seq });
-  });
+  const deferred = (): { promise: Promise<SearchReply>; waiting: Waiting } => {
+    let waiter!: Waiting;
+    const promise = new Promise<SearchReply>((resolve, reject) => {
+      waiter = { resolve, reject };
+    });
+    return { promise, waiting: waiter };
+  };
   return {
     open: () => post({ type: 'open' }),
     catchUp: () => post({ type: 'catchUp' }),
-    search: async (query, limit) => {
-      const reply = await ask({ type: 'search', query, limit });
-      return reply.type === 'hits' ? reply.hits : [];
-    },
-    whereFound: async (query, ids) => {
-      const reply = await ask({ type: 'whereFound', query, ids: [...ids] });
-      return reply.type === 'whereFound' ? reply.found : {};
+    search: (query, limit, snippets) => {
+      seq++;
+      const hits = deferred();
+      const where = snippets > 0 ? deferred() : undefined;
+      waiting.set(seq, { hits: hits.waiting, ...(where === undefined ? {} : { where: where.waiting }) });
+      post({ type: 'search', seq, query, limit, snippets });
+      return {
+        hits: hits.promise.then((r) => (r.type === 'hits' ? r.hits : [])),
+        where: where === undefined ? Promise.resolve({}) : where.promise.then((r) => (r.type === 'whereFound' ? r.found : {})),
+      };
     },
   };
 }

@@ -25,7 +25,8 @@ export function useConversationSearch(query: string): SearchResult[] | undefined
     if (trimmed === '') return;
     let live = true;
     void (async () => {
-      const hits = await searchClient().search(trimmed, 50);
+      const asked = searchClient().search(trimmed, 50, WITH_SNIPPETS);
+      const hits = await asked.hits;
       if (!live) return;
       const byId = new Map((conversations ?? []).map((c) => [c.id, c]));
       const found = hits.flatMap((h) => {
@@ -33,10 +34,8 @@ export function useConversationSearch(query: string): SearchResult[] | undefined
         return conversation === undefined ? [] : [{ conversation }];
       });
       setResults({ query: trimmed, results: found });
-      const top = found.slice(0, WITH_SNIPPETS);
-      if (top.length === 0) return;
-      const where = await searchClient().whereFound(trimmed, top.map((r) => r.conversation.id));
-      if (!live) return;
+      const where = await asked.where;
+      if (!live || Object.keys(where).length === 0) return;
       setResults({
         query: trimmed,
         results: found.map((r) => {

@@ -1,5 +1,8 @@
 import { Download, Upload } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { Input } from '@/components/ui/Input';
+import { VirtualList } from '@/components/VirtualList';
+import { holdConversationList, useConversationList } from '@/components/stores/conversations';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { Dialog } from '@/components/ui/Dialog';
@@ -14,11 +17,54 @@ import { download, exportConversations, importFile } from './transfer-client';
 
 const stamp = (): string => new Date().toISOString().slice(0, 10);
 
-/** Export: every conversation or the open one, as our JSON or (one) as Markdown. */
+/** Conversations to export, ticked one by one (filtered by title; thousands, drawn as they scroll into view). */
+function ChooseConversations({ chosen, onChange }: { chosen: ReadonlySet<string>; onChange(next: Set<string>): void }) {
+  const w = useWords();
+  const conversations = useConversationList((s) => s.conversations);
+  const [filter, setFilter] = useState('');
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    const all = conversations ?? [];
+    return q === '' ? all : all.filter((c) => c.title.toLowerCase().includes(q));
+  }, [conversations, filter]);
+  const toggle = (id: string, on: boolean): void => {
+    const next = new Set(chosen);
+    if (on) next.add(id);
+    else next.delete(id);
+    onChange(next);
+  };
+  return (
+    <div className="choose-conversations flex flex-col gap-2 rounded-md border border-line p-2">
+      <div className="flex items-center gap-2">
+        <Input type="search" aria-label={w.t('transfer.filter')} placeholder={w.t('transfer.filter')} className="h-8" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <Button size="sm" variant="ghost" onClick={() => onChange(new Set([...chosen, ...shown.map((c) => c.id)]))}>{w.t('transfer.chooseAll')}</Button>
+        <Button size="sm" variant="ghost" disabled={chosen.size === 0} onClick={() => onChange(new Set())}>{w.t('transfer.chooseNone')}</Button>
+      </div>
+      <div className="flex h-56 flex-col">
+        <VirtualList
+          label={w.t('transfer.chooseList')}
+          items={shown}
+          estimateSize={32}
+          itemKey={(c) => c.id}
+          renderItem={(c) => (
+            <label role="listitem" className="flex h-8 cursor-pointer items-center gap-2 rounded-sm px-1.5 text-sm hover:bg-surface-2">
+              <input type="checkbox" checked={chosen.has(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} />
+              <span className="min-w-0 flex-1 truncate">{c.title === '' ? w.t('conversations.untitled') : c.title}</span>
+            </label>
+          )}
+        />
+      </div>
+      <p role="status" className="text-xs text-muted">{w.plural('transfer.chosen', chosen.size)}</p>
+    </div>
+  );
+}
+
+/** Export: every conversation, the open one or those chosen, as our JSON or (one) as Markdown. */
 export function ExportButton({ profiles, openConversationId }: { profiles: readonly Profile[]; openConversationId: string | undefined }) {
   const w = useWords();
   const [open, setOpen] = useState(false);
-  const [scope, setScope] = useState<'all' | 'open'>('all');
+  const [scope, setScope] = useState<'all' | 'open' | 'chosen'>('all');
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set());
   const [includeProfiles, setIncludeProfiles] = useState(false);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
@@ -31,7 +77,8 @@ export function ExportButton({ profiles, openConversationId }: { profiles: reado
         const [conversation, messages] = await Promise.all([store.getConversation(openConversationId), store.messages(openConversationId)]);
         if (conversation !== undefined) download(conversationMarkdown(conversation, messages, { user: w.t('message.user'), assistant: w.t('message.assistant') }), `${conversation.title.replace(/[\\/:*?"<>|]/g, '_').slice(0, 60) || 'conversation'}.md`, 'text/markdown');
       } else {
-        const result = await exportConversations(scope === 'open' && openConversationId !== undefined ? [openConversationId] : undefined, includeProfiles, profiles);
+        const ids = scope === 'open' && openConversationId !== undefined ? [openConversationId] : scope === 'chosen' ? [...chosen] : undefined;
+        const result = await exportConversations(ids, includeProfiles, profiles);
         if (!result.ok) {
           setProblem(result.params.detail === undefined ? result.problem : String(result.params.detail));
           return;
@@ -56,7 +103,7 @@ export function ExportButton({ profiles, openConversationId }: { profiles: reado
         footer={(
           <>
             {scope === 'open' && openConversationId !== undefined && <Button disabled={busy} onClick={() => void run('markdown')}>{w.t('transfer.asMarkdown')}</Button>}
-            <Button variant="primary" disabled={busy} aria-busy={busy} onClick={() => void run('json')}>{w.t('transfer.asJson')}</Button>
+            <Button variant="primary" disabled={busy || (scope === 'chosen' && chosen.size === 0)} aria-busy={busy} onClick={() => void run('json')}>{w.t('transfer.asJson')}</Button>
           </>
         )}
       >
@@ -64,7 +111,9 @@ export function ExportButton({ profiles, openConversationId }: { profiles: reado
           <legend className="sr-only">{w.t('transfer.scope')}</legend>
           <label className="flex items-center gap-2"><input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />{w.t('transfer.scopeAll')}</label>
           <label className="flex items-center gap-2"><input type="radio" name="scope" disabled={openConversationId === undefined} checked={scope === 'open'} onChange={() => setScope('open')} />{w.t('transfer.scopeOpen')}</label>
+          <label className="flex items-center gap-2"><input type="radio" name="scope" checked={scope === 'chosen'} onChange={() => setScope('chosen')} />{w.t('transfer.scopeChosen')}</label>
         </fieldset>
+        {scope === 'chosen' && <ChooseConversations chosen={chosen} onChange={setChosen} />}
         <label className="flex items-start gap-2 text-sm">
           <input type="checkbox" className="mt-1" checked={includeProfiles} onChange={(e) => setIncludeProfiles(e.target.checked)} />
           <span>{w.t('transfer.includeProfiles')}<span className="block text-xs text-muted">{w.t('transfer.includeProfilesHint')}</span></span>
@@ -97,10 +146,13 @@ export function ImportButton({ profileId }: { profileId: string }) {
     setOpen(true);
     setResult(undefined);
     setProgress({ phase: 'reading' });
+    const release = holdConversationList();
     try {
       setResult(await importFile(file, profileId, setProgress));
     } catch (error) {
       setResult({ ok: false, problem: 'write_failed', params: { written: 0, detail: error instanceof Error ? error.message : String(error) } });
+    } finally {
+      release();
     }
   };
   const percent = progress?.phase === 'writing' && progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : undefined;

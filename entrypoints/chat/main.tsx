@@ -7,8 +7,9 @@ import { watchSettingsStore } from '@/components/stores/settings';
 import { watchConversationList } from '@/components/stores/conversations';
 import '@/components/styles.css';
 
-// Saved replies are shown at once here: the renderer is fetched while the page starts.
-void loadMarkdownRenderer();
+// Saved replies are shown soon after: the renderer is fetched once the page's first frame is drawn
+// (the rail and the conversation's frame come first).
+requestAnimationFrame(() => setTimeout(() => void loadMarkdownRenderer(), 0));
 // The rail's first rows are read from the database while the page's settings and words load.
 watchConversationList();
 

@@ -4,8 +4,8 @@ import * as z from 'zod/mini';
 export const SearchRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('open') }),
   z.object({ type: z.literal('catchUp') }),
-  z.object({ type: z.literal('search'), seq: z.number(), query: z.string(), limit: z.number() }),
-  z.object({ type: z.literal('whereFound'), seq: z.number(), query: z.string(), ids: z.array(z.string()) }),
+  /** Answered by 'hits', then (when `snippets` > 0) 'whereFound' for that many of the best. */
+  z.object({ type: z.literal('search'), seq: z.number(), query: z.string(), limit: z.number(), snippets: z.number() }),
 ]);
 export type SearchRequest = z.infer<typeof SearchRequestSchema>;
 

@@ -25,16 +25,12 @@ self.addEventListener('message', (event: MessageEvent) => {
       void service.catchUp().catch(() => undefined);
       break;
     case 'search':
-      service.search(request.query, request.limit).then(
-        (hits) => reply({ type: 'hits', seq: request.seq, hits }),
-        (error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }),
-      );
-      break;
-    case 'whereFound':
-      service.whereFound(request.query, request.ids).then(
-        (found) => reply({ type: 'whereFound', seq: request.seq, found }),
-        (error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }),
-      );
+      // The ranked hits at once; where the words are in the best of them right after, without
+      // waiting for the page to ask.
+      service.search(request.query, request.limit).then(async (hits) => {
+        reply({ type: 'hits', seq: request.seq, hits });
+        if (request.snippets > 0) reply({ type: 'whereFound', seq: request.seq, found: await service.whereFound(request.query, hits.slice(0, request.snippets).map((h) => h.id)) });
+      }).catch((error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }));
       break;
   }
 });

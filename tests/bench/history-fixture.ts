@@ -9,6 +9,11 @@ export const LONG_CONVERSATION = 'bench-long';
 /** Words the bench searches for, planted where the text generator puts them. */
 export const RARE_WORD = 'quokkaplasm';
 
+/** The message of the long conversation that holds the rare word (about a third of the way in). */
+export function plantedAt(longMessages: number): number {
+  return Math.floor(longMessages * 0.3) | 1;
+}
+
 /** A small, fast, seeded random number generator (mulberry32). */
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -109,7 +114,7 @@ export function benchHistory(conversationCount = 10_000, messagesEach = 20, long
       let text = role === 'user'
         ? paragraph(long ? 900 : 20 + Math.floor(rand() * 150), zh)
         : reply(long ? 3_000 : 100 + Math.floor(rand() * 500), zh);
-      if (long && m === 301) text += ` The ${RARE_WORD} answer is here.`;
+      if (long && m === plantedAt(longMessages)) text += ` The ${RARE_WORD} answer is here.`;
       const message: Record<string, unknown> = {
         id: messageId, conversationId: id, seq: m, role, parentId: parent, text, reasoning: '', status: 'complete',
         createdAt: createdAt + m * 60_000,
