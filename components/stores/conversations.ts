@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { conversationStore } from '@/components/data';
 import type { Conversation } from '@/lib/conversations/records';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/store';
+import { readFirstScreen, writeFirstScreen } from './first-screen';
 import { searchClient } from './search-client';
 
 /**
@@ -37,6 +38,7 @@ function watchAll(): void {
   if (unwatchAll !== undefined || holds > 0) return;
   unwatchAll = conversationStore().watchConversations((all, unreadable) => {
     useConversationList.setState({ conversations: all, complete: true, unreadable, problem: undefined });
+    writeFirstScreen(all);
     // A reply that finished, a rename, a deletion, an import: the index catches up (once things settle).
     if (catchUpTimer !== undefined) clearTimeout(catchUpTimer);
     catchUpTimer = setTimeout(() => searchClient().catchUp(), catchUpTimer === undefined ? OPEN_INDEX_AFTER_MS : 300);
@@ -47,7 +49,10 @@ function watchAll(): void {
 export function watchConversationList(): void {
   if (started) return;
   started = true;
-  // The first screenful is read and drawn first; the whole list after it.
+  // Drawn at once from the copy kept when last shown; then the first screenful read from the
+  // database replaces it, and the whole list after that.
+  const kept = readFirstScreen();
+  if (kept !== undefined && kept.length > 0) useConversationList.setState({ conversations: kept, complete: false });
   conversationStore().listConversations(FIRST_SCREEN).then((first) => {
     useConversationList.setState({ conversations: first, complete: first.length < FIRST_SCREEN });
     setTimeout(watchAll, FIRST_PAINT_MS);

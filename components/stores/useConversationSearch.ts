@@ -11,8 +11,8 @@ export interface SearchResult {
   snippet?: Snippet;
 }
 
-/** Results with snippets are read for the first few; the rest show their titles. */
-const WITH_SNIPPETS = 20;
+/** Results with snippets: about a screenful (the rest show their titles, times and models). */
+const WITH_SNIPPETS = 12;
 
 /** Full-text search as you type: ranked conversations, then where in each the words are. */
 export function useConversationSearch(query: string): SearchResult[] | undefined {
