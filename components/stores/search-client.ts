@@ -11,7 +11,10 @@ export interface SearchClient {
   open(): void;
   /** The database changed: index what changed. */
   catchUp(): void;
-  /** The ranked hits, and where the words are in the best `snippets` of them (a moment later). */
+  /**
+   * The ranked hits, and where the words are in the best `snippets` of them (with the hits when
+   * their texts were at hand, else a moment later: `where` is then still pending once `hits` is).
+   */
   search(query: string, limit: number, snippets: number): { hits: Promise<SearchHit[]>; where: Promise<Record<string, FoundIn>> };
 }
 
@@ -59,7 +62,8 @@ function inWorker(): SearchClient {
       waiting.delete(reply.seq);
     } else if (reply.type === 'hits') {
       pending.hits.resolve(reply);
-      if (pending.where === undefined) waiting.delete(reply.seq);
+      if (reply.found !== undefined) pending.where?.resolve({ type: 'whereFound', seq: reply.seq, found: reply.found });
+      if (pending.where === undefined || reply.found !== undefined) waiting.delete(reply.seq);
     } else {
       pending.where?.resolve(reply);
       waiting.delete(reply.seq);

@@ -27,22 +27,26 @@ export function useConversationSearch(query: string): SearchResult[] | undefined
     void (async () => {
       const asked = searchClient().search(trimmed, 50, WITH_SNIPPETS);
       const hits = await asked.hits;
+      // Snippets that came with the hits are drawn with them, in one go.
+      const ready = await Promise.race([asked.where, Promise.resolve(undefined)]);
       if (!live) return;
       const byId = new Map((conversations ?? []).map((c) => [c.id, c]));
       const found = hits.flatMap((h) => {
         const conversation = byId.get(h.id);
         return conversation === undefined ? [] : [{ conversation }];
       });
+      const withWhere = (where: Awaited<typeof asked.where>): SearchResult[] => found.map((r) => {
+        const match = where[r.conversation.id];
+        return match === undefined ? r : { ...r, ...match };
+      });
+      if (ready !== undefined) {
+        setResults({ query: trimmed, results: withWhere(ready) });
+        return;
+      }
       setResults({ query: trimmed, results: found });
       const where = await asked.where;
       if (!live || Object.keys(where).length === 0) return;
-      setResults({
-        query: trimmed,
-        results: found.map((r) => {
-          const match = where[r.conversation.id];
-          return match === undefined ? r : { ...r, ...match };
-        }),
-      });
+      setResults({ query: trimmed, results: withWhere(where) });
     })().catch(() => undefined);
     return () => {
       live = false;

@@ -44,6 +44,24 @@ function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success
   return { items, unreadable };
 }
 
+/** Rows checked per slice: a slice takes a few milliseconds. */
+const SLICE = 1_500;
+
+/** `parseAll` a slice at a time, yielding between slices; undefined when `superseded` says to stop. */
+async function parseInSlices<T>(rows: unknown[], schema: { safeParse(v: unknown): { success: boolean; data?: T } }, superseded: () => boolean): Promise<Checked<T> | undefined> {
+  if (rows.length <= SLICE) return parseAll<T>(rows, schema);
+  const items: T[] = [];
+  let unreadable = 0;
+  for (let i = 0; i < rows.length; i += SLICE) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (superseded()) return undefined;
+    const part = parseAll<T>(rows.slice(i, i + SLICE), schema);
+    items.push(...part.items);
+    unreadable += part.unreadable;
+  }
+  return { items, unreadable };
+}
+
 /** Why the database failed, for the UI to say what to do. */
 export const STORE_PROBLEMS = [
   /** The browser's storage for the extension is full. */
@@ -405,7 +423,15 @@ export class ConversationStore {
    * number of rows that could not be read. A database that fails goes to `onError`.
    */
   watchConversations(onChange: (conversations: Conversation[], unreadable: number) => void, onError: (error: unknown) => void): () => void {
-    return this.live(() => this.readConversations(), (r) => onChange(r.items, r.unreadable), onError);
+    // Thousands of rows are checked a slice at a time, between which the page may draw: one read
+    // of a large history is never one long task. A newer read supersedes one still being checked.
+    let latest = 0;
+    return this.live(() => this.db.conversations.orderBy('updatedAt').reverse().toArray(), (rows) => {
+      const read = ++latest;
+      void parseInSlices<Conversation>(rows, ConversationSchema, () => read !== latest).then((checked) => {
+        if (checked !== undefined) onChange(checked.items, checked.unreadable);
+      });
+    }, onError);
   }
 
   /**

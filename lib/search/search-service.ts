@@ -61,13 +61,19 @@ export class SearchService {
   private kept = new Map<string, { updatedAt: number | undefined; messages: Prepared[]; size: number }>();
   private keptSize = 0;
 
+  private isKept(id: string): boolean {
+    const entry = this.kept.get(id);
+    return entry !== undefined && entry.updatedAt === this.indexer.updatedAtOf(id);
+  }
+
+  /** Whether these conversations' texts are at hand (snippets need no read). */
+  hasTexts(ids: readonly string[]): boolean {
+    return ids.every((id) => this.isKept(id));
+  }
+
   /** Where the words are in each of these conversations (those where they are in a message). */
   async whereFound(query: string, ids: readonly string[]): Promise<Record<string, FoundIn>> {
-    const current = (id: string): boolean => {
-      const entry = this.kept.get(id);
-      return entry !== undefined && entry.updatedAt === this.indexer.updatedAtOf(id);
-    };
-    const missing = ids.filter((id) => !current(id));
+    const missing = ids.filter((id) => !this.isKept(id));
     if (missing.length > 0) this.keep(await this.store.messageTexts(missing));
     const out: Record<string, FoundIn> = {};
     for (const id of ids) {

@@ -28,8 +28,14 @@ self.addEventListener('message', (event: MessageEvent) => {
       // The ranked hits at once; where the words are in the best of them right after, without
       // waiting for the page to ask.
       service.search(request.query, request.limit).then(async (hits) => {
+        const best = hits.slice(0, request.snippets).map((h) => h.id);
+        // Texts at hand (the query grew by a letter, say): one answer, drawn once.
+        if (best.length > 0 && service.hasTexts(best)) {
+          reply({ type: 'hits', seq: request.seq, hits, found: await service.whereFound(request.query, best) });
+          return;
+        }
         reply({ type: 'hits', seq: request.seq, hits });
-        if (request.snippets > 0) reply({ type: 'whereFound', seq: request.seq, found: await service.whereFound(request.query, hits.slice(0, request.snippets).map((h) => h.id)) });
+        if (best.length > 0) reply({ type: 'whereFound', seq: request.seq, found: await service.whereFound(request.query, best) });
       }).catch((error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }));
       break;
   }
