@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/ui/EmptyState';
 import { IconButton } from '@/components/ui/IconButton';
 import { Input } from '@/components/ui/Input';
 import { Menu, MenuItem, MenuSeparator } from '@/components/ui/Menu';
-import { NativeSelect } from '@/components/ui/Select';
+import { NativeSelect } from '@/components/ui/NativeSelect';
 import { SkeletonRows } from '@/components/ui/Skeleton';
 import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';

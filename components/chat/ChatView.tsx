@@ -1,5 +1,5 @@
 import { ArrowDown, MessageSquareText, SlidersHorizontal, SquarePen } from 'lucide-react';
-import { memo, startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -13,7 +13,7 @@ import type { Message, Surface } from '@/lib/conversations/records';
 import { newId } from '@/lib/conversations/store';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import type { Profile, Settings } from '@/lib/settings/schema';
-import { NativeSelect } from '@/components/ui/Select';
+import { NativeSelect } from '@/components/ui/NativeSelect';
 import { useSettingsStore } from '@/components/stores/settings';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
 import { updateProfile } from '@/lib/settings/storage.adapter';
@@ -22,7 +22,6 @@ import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { MessageList } from './MessageList';
 import { MessageView, type MessageActions } from './MessageView';
-import { ConversationSettingsDialog } from './ConversationSettings';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
 import type { RemovedPair } from '@/lib/conversations/store';
 import { ModelPicker } from './ModelPicker';
@@ -49,6 +48,8 @@ interface ChatViewProps {
 }
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
+// Opened now and then: its code (a dialog, its fields) is fetched on first use, not with the popup.
+const ConversationSettingsDialog = lazy(() => import('./ConversationSettings').then((m) => ({ default: m.ConversationSettingsDialog })));
 const NO_PRESETS: Settings['presets'] = [];
 
 /** Seconds until `at`, ticking once a second while it is in the future. */
@@ -378,7 +379,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} />
       {view.conversation !== undefined && settingsOpen && (
-        <ConversationSettingsDialog conversation={view.conversation} profile={profile} branch={branch} onClose={() => setSettingsOpen(false)} />
+        <Suspense fallback={null}>
+          <ConversationSettingsDialog conversation={view.conversation} profile={profile} branch={branch} onClose={() => setSettingsOpen(false)} />
+        </Suspense>
       )}
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden [&>*:first-child]:mt-2">
         {source !== undefined && (

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button';
 import { Dialog } from '@/components/ui/Dialog';
 import { Field } from '@/components/ui/Field';
 import { Input, Textarea } from '@/components/ui/Input';
-import { NativeSelect } from '@/components/ui/Select';
+import { NativeSelect } from '@/components/ui/NativeSelect';
 import { conversationStore } from '@/components/data';
 import { useWords } from '@/components/i18n/words';
 import type { Conversation, ConversationSettings, Message } from '@/lib/conversations/records';

@@ -214,12 +214,14 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
       <div className="flex shrink-0 items-center gap-2 px-3 py-2">
         <Button size="sm" variant="primary" onClick={onNew}><MessageSquarePlus aria-hidden />{w.t('workspace.newConversation')}</Button>
         {tools}
-        <p aria-label={w.t('conversations.countLabel')} className="ml-auto min-w-0 truncate text-xs whitespace-nowrap text-muted">{conversations === undefined ? w.t('common.loading') : complete ? w.plural('conversations.count', list.length) : w.t('conversations.countAtLeast', { count: list.length })}</p>
       </div>
       <div className="relative shrink-0 px-3 pb-2">
         <Search aria-hidden className="pointer-events-none absolute top-1/2 left-5.5 size-3.5 -translate-y-[calc(50%+4px)] text-muted" />
         <Input type="search" ref={searchRef} aria-label={w.t('conversations.search')} placeholder={w.t('conversations.searchPlaceholder')} className="h-8 pl-7" value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape' && query !== '') { e.stopPropagation(); setQuery(''); } }} />
       </div>
+      {query.trim() === '' && (
+        <p aria-label={w.t('conversations.countLabel')} className="shrink-0 px-4 pb-1 text-2xs text-muted">{conversations === undefined ? w.t('common.loading') : complete ? w.plural('conversations.count', list.length) : w.t('conversations.countAtLeast', { count: list.length })}</p>
+      )}
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden">
         {problem !== undefined && <StoreProblemCallout {...problem} />}
         <UnreadableNote count={unreadable} what="conversations" />

@@ -6,7 +6,7 @@ import { Callout } from '@/components/ui/Callout';
 import { Field } from '@/components/ui/Field';
 import { IconButton } from '@/components/ui/IconButton';
 import { Input, Textarea } from '@/components/ui/Input';
-import { NativeSelect } from '@/components/ui/Select';
+import { NativeSelect } from '@/components/ui/NativeSelect';
 import { Switch } from '@/components/ui/Switch';
 import { cx } from '@/components/ui/cx';
 import { Section } from './Section';

@@ -6,7 +6,7 @@ import { Callout } from '@/components/ui/Callout';
 import { Field } from '@/components/ui/Field';
 import { IconButton } from '@/components/ui/IconButton';
 import { Input, Textarea } from '@/components/ui/Input';
-import { NativeSelect } from '@/components/ui/Select';
+import { NativeSelect } from '@/components/ui/NativeSelect';
 import { importConnection } from '@/lib/connection/import';
 import { checkApiKey, maskApiKey, normalizeApiKey } from '@/lib/connection/key-check';
 import { storedError, type StoredError } from '@/lib/conversations/records';

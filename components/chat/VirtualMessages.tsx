@@ -1,0 +1,60 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef } from 'react';
+import { estimateHeight, findMessage, markFound, type MessageListProps } from './MessageList';
+
+/** A long conversation: only the messages in view (and a few around them) are drawn. */
+export default function VirtualMessages({ messages, scroller, following, renderMessage, reveal }: MessageListProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => estimateHeight(messages[index]!),
+    getItemKey: (index) => messages[index]!.id,
+    overscan: 3,
+    // The list starts below whatever the history shows above it (a note on unreadable messages).
+    scrollMargin: box.current?.offsetTop ?? 0,
+    // Opened at the newest message: its screen is the first drawn, not the oldest one's.
+    initialOffset: () => (following ? Number.MAX_SAFE_INTEGER : 0),
+  });
+  const nonce = reveal?.nonce;
+  useEffect(() => {
+    if (reveal === undefined) return;
+    const index = messages.findIndex((m) => m.id === reveal.id);
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    // Drawn once scrolled to (and measured, which may move it a little): then marked.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, reveal.id)));
+    });
+    return () => cancelAnimationFrame(frame);
+    // Once per message revealed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nonce]);
+  // The keys that jump (Home, End, a page up or down) move at once: the browser's smooth scroll
+  // would be cut short by the corrections made as messages are measured on the way.
+  useEffect(() => {
+    const log = scroller.current;
+    if (log === null) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.target !== log || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.key === 'Home') virtualizer.scrollToIndex(0, { align: 'start' });
+      else if (event.key === 'End') virtualizer.scrollToIndex(virtualizer.options.count - 1, { align: 'end' });
+      else if (event.key === 'PageUp' || event.key === 'PageDown') log.scrollBy({ top: (event.key === 'PageUp' ? -0.9 : 0.9) * log.clientHeight, behavior: 'instant' });
+      else return;
+      event.preventDefault();
+    };
+    log.addEventListener('keydown', onKey);
+    return () => log.removeEventListener('keydown', onKey);
+  }, [scroller, virtualizer]);
+  const margin = virtualizer.options.scrollMargin;
+  return (
+    <div ref={box} className="virtual-messages relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((row) => (
+        // The gap between messages is each row's own padding, so it is measured with it.
+        <div key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="absolute inset-x-0 top-0 pb-4" style={{ transform: `translateY(${row.start - margin}px)` }}>
+          {renderMessage(messages[row.index]!)}
+        </div>
+      ))}
+    </div>
+  );
+}
