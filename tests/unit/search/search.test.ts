@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { ConversationIndex } from '@/lib/search/conversation-index';
 import { SearchIndexer } from '@/lib/search/indexer';
-import { indexTerms, queryTerms, snippet } from '@/lib/search/tokens';
+import { indexTerms, queryTerms, searchable, snippet } from '@/lib/search/tokens';
+import { bestMatch } from '@/lib/search/search-service';
 import { ConversationStore } from '@/lib/conversations/store';
 import type { Message } from '@/lib/conversations/records';
 
@@ -96,6 +97,26 @@ describe('highlighting', () => {
 
   it('gives nothing when the text does not hold the query', () => {
     expect(snippet('nothing here', 'quantum')).toBeUndefined();
+  });
+
+  it('stays quick on a long text full of matches, marking only those it shows', () => {
+    const text = 'quantum '.repeat(250_000);
+    // Two million characters, every word a match: only the shown part is marked (the old way
+    // compared every match with every other, which took minutes here).
+    const s = snippet(text, 'quantum q')!;
+    expect(s.matched).toBe(2);
+    expect(s.marks.length).toBeGreaterThan(10);
+    // The longer piece wins where both match; the shorter one marks a word cut off at the end.
+    expect(s.marks.slice(0, -1).every(([a, b]) => s.text.slice(a, b) === 'quantum')).toBe(true);
+    expect(['quantum', 'q']).toContain(s.text.slice(...s.marks.at(-1)!));
+  });
+
+  it("a conversation's snippet comes from the message holding most of the query's words (the newest among equals)", () => {
+    const prepared = (id: string, text: string) => ({ id, ...searchable(text) });
+    const messages = [prepared('a', 'pelican notes'), prepared('b', 'pelican and heron notes'), prepared('c', 'heron only'), prepared('d', 'a heron and a pelican')];
+    expect(bestMatch(messages, 'pelican heron')?.messageId).toBe('d');
+    expect(bestMatch(messages, 'notes')?.messageId).toBe('b');
+    expect(bestMatch(messages, 'albatross')).toBeUndefined();
   });
 });
 
