@@ -3,7 +3,7 @@ import { conversationStore } from '@/components/data';
 import type { Conversation } from '@/lib/conversations/records';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/store';
 import { readFirstScreen, writeFirstScreen } from './first-screen';
-import { searchClient } from './search-client';
+import { searchClient, searchClientStarted } from './search-client';
 
 /**
  * The page's one copy of the conversation list, fed live from the database: the rail, the
@@ -29,6 +29,15 @@ let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
 const OPEN_INDEX_AFTER_MS = 1_500;
 
 let unwatchAll: (() => void) | undefined;
+let indexAhead = false;
+
+/**
+ * The page opens the search index a moment after it starts, ahead of the first search (the chat
+ * page: search is its first tool). Elsewhere (the side panel) it opens on the first search.
+ */
+export function openSearchAhead(): void {
+  indexAhead = true;
+}
 let holds = 0;
 
 const failed = (error: unknown): void => useConversationList.setState({ problem: storeProblem(error) });
@@ -39,7 +48,9 @@ function watchAll(): void {
   unwatchAll = conversationStore().watchConversations((all, unreadable) => {
     useConversationList.setState({ conversations: all, complete: true, unreadable, problem: undefined });
     writeFirstScreen(all);
-    // A reply that finished, a rename, a deletion, an import: the index catches up (once things settle).
+    // A reply that finished, a rename, a deletion, an import: the index catches up (once things
+    // settle). A page that has not searched yet opens it only when it asked to (the workspace).
+    if (!indexAhead && !searchClientStarted()) return;
     if (catchUpTimer !== undefined) clearTimeout(catchUpTimer);
     catchUpTimer = setTimeout(() => searchClient().catchUp(), catchUpTimer === undefined ? OPEN_INDEX_AFTER_MS : 300);
   }, failed);

@@ -96,6 +96,11 @@ function inWorker(): SearchClient {
 
 let client: SearchClient | undefined;
 
+/** Whether this page has asked for its search client yet (the index is then open, or opening). */
+export function searchClientStarted(): boolean {
+  return client !== undefined;
+}
+
 /** The page's one search client. */
 export function searchClient(): SearchClient {
   client ??= typeof Worker === 'undefined' ? inPage() : inWorker();

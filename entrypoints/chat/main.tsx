@@ -4,13 +4,14 @@ import { StandaloneChat } from '@/components/chat/StandaloneChat';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { UiRoot } from '@/components/ui/UiRoot';
 import { watchSettingsStore } from '@/components/stores/settings';
-import { watchConversationList } from '@/components/stores/conversations';
+import { openSearchAhead, watchConversationList } from '@/components/stores/conversations';
 import '@/components/styles.css';
 
 // Saved replies are shown soon after: the renderer is fetched once the page's first frame is drawn
 // (the rail and the conversation's frame come first).
 requestAnimationFrame(() => setTimeout(() => void loadMarkdownRenderer(), 0));
 // The rail's first rows are read from the database while the page's settings and words load.
+openSearchAhead();
 watchConversationList();
 
 // The settings are read while the page's words load.

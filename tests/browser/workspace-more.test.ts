@@ -1,6 +1,6 @@
 /**
  * The workspace at size and its settings (issue 11): a long conversation drawn a screen at a
- * time and opened at a search result far up, presets from the options page, the catalogue
+ * time and opened at a search result far up, the side panel's search, presets from the options page, the catalogue
  * fetched once for every view of a page, and exporting conversations picked one by one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -100,6 +100,24 @@ describe('presets', () => {
     // Its own settings show the preset's prompt.
     await page.getByRole('button', { name: 'Conversation settings' }).click();
     await expect.poll(() => page.getByRole('dialog').getByRole('textbox', { name: 'System prompt' }).inputValue()).toBe('Talk like a pirate.');
+  });
+});
+
+describe('the side panel', () => {
+  it("searches every conversation too (its index opens on the first search) and opens a result at its message", async () => {
+    const popup = await env.ext.open('popup.html');
+    await send(popup, 'Notes on the okapi');
+    await expect.poll(() => popup.locator('[data-status="streaming"]').count()).toBe(0);
+    await popup.close();
+    const panel = await env.ext.open('sidepanel.html');
+    await panel.setViewportSize({ width: 400, height: 700 });
+    await panel.getByRole('tab', { name: 'Conversations' }).click();
+    await panel.getByRole('searchbox', { name: 'Search conversations' }).fill('okap');
+    const results = panel.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.locator('mark').first().textContent()).toMatch(/okap/i);
+    await results.getByRole('button').first().click();
+    await expect.poll(() => panel.getByRole('tab', { name: 'Chat' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => panel.getByRole('article', { name: 'Assistant message' }).first().textContent()).toContain('Echo: Notes on the okapi');
   });
 });
 
