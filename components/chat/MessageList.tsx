@@ -1,4 +1,4 @@
-import { Fragment, lazy, Suspense, useEffect, type ReactNode, type RefObject } from 'react';
+import { Fragment, useEffect, useState, type ReactNode, type RefObject } from 'react';
 import type { Message } from '@/lib/conversations/records';
 
 /**
@@ -36,12 +36,37 @@ export function findMessage(scroller: HTMLElement | null, id: string): Element |
   return scroller?.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
 }
 
-// Long conversations are rare in the popup: the virtualiser's code is fetched when one is shown.
-const VirtualMessages = lazy(() => import('./VirtualMessages'));
+// Long conversations are rare in the popup: the virtualiser's code is fetched when one is shown
+// (the chat page and the side panel fetch it as they start). Not React.lazy: a Suspense boundary
+// holds its content back for a moment (300 ms) once it has shown its fallback.
+type VirtualMessagesView = (props: MessageListProps) => ReactNode;
+let virtualMessages: VirtualMessagesView | undefined;
+let loadingVirtual: Promise<void> | undefined;
+
+export function preloadVirtualMessages(): Promise<void> {
+  loadingVirtual ??= import('./VirtualMessages').then((m) => {
+    virtualMessages = m.default;
+  });
+  return loadingVirtual;
+}
 
 /** The messages of the shown branch, in order. */
 export function MessageList(props: MessageListProps) {
-  return props.messages.length >= VIRTUAL_FROM ? <Suspense fallback={null}><VirtualMessages {...props} /></Suspense> : <AllMessages {...props} />;
+  const long = props.messages.length >= VIRTUAL_FROM;
+  const [, setLoaded] = useState(false);
+  useEffect(() => {
+    if (!long || virtualMessages !== undefined) return;
+    let live = true;
+    void preloadVirtualMessages().then(() => {
+      if (live) setLoaded(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [long]);
+  if (!long) return <AllMessages {...props} />;
+  const Virtual = virtualMessages;
+  return Virtual === undefined ? null : <Virtual {...props} />;
 }
 
 function AllMessages({ messages, scroller, renderMessage, reveal }: MessageListProps) {

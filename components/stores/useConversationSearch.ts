@@ -12,7 +12,7 @@ export interface SearchResult {
 }
 
 /** Results with snippets: about a screenful (the rest show their titles, times and models). */
-const WITH_SNIPPETS = 12;
+const WITH_SNIPPETS = 10;
 
 /** Full-text search as you type: ranked conversations, then where in each the words are. */
 export function useConversationSearch(query: string): SearchResult[] | undefined {

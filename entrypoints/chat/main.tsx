@@ -2,14 +2,18 @@ import { createRoot } from 'react-dom/client';
 import { prepareWords } from '@/components/i18n/words';
 import { StandaloneChat } from '@/components/chat/StandaloneChat';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { preloadVirtualMessages } from '@/components/chat/MessageList';
 import { UiRoot } from '@/components/ui/UiRoot';
 import { watchSettingsStore } from '@/components/stores/settings';
 import { openSearchAhead, watchConversationList } from '@/components/stores/conversations';
 import '@/components/styles.css';
 
-// Saved replies are shown soon after: the renderer is fetched once the page's first frame is drawn
-// (the rail and the conversation's frame come first).
-requestAnimationFrame(() => setTimeout(() => void loadMarkdownRenderer(), 0));
+// Saved replies are shown soon after: the renderer and the virtualiser of long conversations are
+// fetched once the page's first frame is drawn (the rail and the conversation's frame come first).
+requestAnimationFrame(() => setTimeout(() => {
+  void loadMarkdownRenderer();
+  void preloadVirtualMessages();
+}, 0));
 // The rail's first rows are read from the database while the page's settings and words load.
 openSearchAhead();
 watchConversationList();
