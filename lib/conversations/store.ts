@@ -12,6 +12,8 @@ class GatewayChatDb extends Dexie {
   messages!: Table<Message, string>;
   /** The search index as saved (lib/search), one row. */
   search!: Table<{ id: string; index: unknown; watermark: number }, string>;
+  /** Imported conversations' messages, a few rows per conversation (see `PackRow`). */
+  packs!: Table<PackRow, string>;
 
   constructor(name: string) {
     super(name);
@@ -20,7 +22,61 @@ class GatewayChatDb extends Dexie {
       messages: 'id, conversationId, [conversationId+seq], status',
     });
     this.version(2).stores({ search: 'id' });
+    this.version(3).stores({ packs: 'id, conversationId, *ids' });
   }
+}
+
+/**
+ * Messages of an imported conversation, saved together. Writing a row costs far more than
+ * writing its bytes (20,000 small rows take about two seconds), so an import of 200,000
+ * messages writes them as about 10,000 packs instead. A conversation's messages are either all
+ * its own rows or all in packs: before anything changes one of them, the conversation is
+ * unpacked (`unpack`), and from then on it is like any other.
+ */
+interface PackRow {
+  /** `{conversationId}/{n}`, n zero-padded: a conversation's packs read in order. */
+  id: string;
+  conversationId: string;
+  /** Ids of the messages inside (a message found by id without knowing its conversation). */
+  ids: string[];
+  /** Message records as saved, in order. */
+  messages: unknown[];
+}
+
+/** A pack stays below this many characters, under the size at which the browser writes a value to a file of its own. */
+const PACK_CHARS = 30_000;
+const PACK_MESSAGES = 200;
+
+/** A conversation's messages, as packs. */
+function packsOf(conversationId: string, messages: readonly Message[]): PackRow[] {
+  const packs: PackRow[] = [];
+  let current: PackRow | undefined;
+  let chars = 0;
+  for (const message of messages) {
+    const size = 200 + message.text.length + message.reasoning.length
+      + (message.images ?? []).reduce((n, image) => n + image.length, 0)
+      + (message.versions ?? []).reduce((n, v) => n + v.text.length + v.reasoning.length, 0);
+    if (current === undefined || (current.messages.length > 0 && (chars + size > PACK_CHARS || current.messages.length >= PACK_MESSAGES))) {
+      current = { id: `${conversationId}/${String(packs.length).padStart(5, '0')}`, conversationId, ids: [], messages: [] };
+      packs.push(current);
+      chars = 0;
+    }
+    current.ids.push(message.id);
+    current.messages.push(message);
+    chars += size;
+  }
+  return packs;
+}
+
+/** Message rows by conversation: a conversation's own rows, else (packed) its packs' messages. */
+function byConversation(conversationIds: readonly string[], rows: readonly { conversationId: string }[], packs: readonly PackRow[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>(conversationIds.map((id) => [id, []]));
+  for (const row of rows) out.get(row.conversationId)?.push(row);
+  const packed = new Set(conversationIds.filter((id) => out.get(id)!.length === 0));
+  for (const pack of [...packs].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    if (packed.has(pack.conversationId) && Array.isArray(pack.messages)) out.get(pack.conversationId)!.push(...pack.messages);
+  }
+  return out;
 }
 
 /** What search snippets read of a message. */
@@ -143,10 +199,11 @@ export class ConversationStore {
     const now = Date.now();
     const reply = turn.messages.findLast((m) => m.role === 'assistant');
     const status = reply === undefined ? {} : { replyStatus: reply.status };
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       if (turn.created) await this.db.conversations.add({ ...turn.conversation, updatedAt: now, ...status });
       else {
         const { model, profileId, leafId } = turn.conversation;
+        await this.unpack(turn.conversation.id);
         await this.db.conversations.update(turn.conversation.id, { model, profileId, updatedAt: now, ...status, ...(leafId === undefined ? {} : { leafId }) });
       }
       await this.db.messages.bulkAdd(turn.messages);
@@ -186,17 +243,67 @@ export class ConversationStore {
   }
 
   private async readMessages(conversationId: string): Promise<Checked<Message>> {
-    const rows = await this.db.messages.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).toArray();
-    return parseAll<Message>(rows, MessageSchema);
+    return parseAll<Message>(await this.rowsOf(conversationId), MessageSchema);
+  }
+
+  /** A conversation's message rows as saved, in order: its own, or its packs'. */
+  private async rowsOf(conversationId: string): Promise<unknown[]> {
+    // One transaction: an unpacking in between is never seen as a conversation without messages.
+    return (await this.db.transaction('r', this.db.messages, this.db.packs, () => this.readRows([conversationId]))).get(conversationId)!;
+  }
+
+  /**
+   * Message rows of these conversations, in order (inside a transaction on messages and packs).
+   * Every read is asked for at once, each a range read in one go (`anyOf` would walk a cursor
+   * row by row, and nested transactions wait for each other).
+   */
+  private async readRows(conversationIds: readonly string[]): Promise<Map<string, unknown[]>> {
+    const [rows, packs] = await Promise.all([
+      Promise.all(conversationIds.map((id) => this.db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray())),
+      Promise.all(conversationIds.map((id) => this.db.packs.where('conversationId').equals(id).toArray())),
+    ]);
+    return byConversation(conversationIds, rows.flat(), packs.flat());
+  }
+
+  /** A message's saved row, its own or inside a pack. */
+  private async rowOf(id: string): Promise<unknown> {
+    return this.db.transaction('r', this.db.messages, this.db.packs, async () => {
+      const row = await this.db.messages.get(id);
+      if (row !== undefined) return row;
+      const pack = await this.db.packs.where('ids').equals(id).first();
+      return pack?.messages.find((m) => (m as { id?: unknown }).id === id);
+    });
+  }
+
+  /**
+   * A packed conversation's messages become its own rows again, before anything changes one of
+   * them (inside a transaction on messages and packs). Nothing to do for any other.
+   */
+  private async unpack(conversationId: string): Promise<void> {
+    const packs = this.db.packs.where('conversationId').equals(conversationId);
+    const messages = byConversation([conversationId], [], await packs.toArray()).get(conversationId)!;
+    if (messages.length === 0) return;
+    await this.db.messages.bulkPut(messages as Message[]);
+    await packs.delete();
+  }
+
+  /** Changes a message's row (unpacking its conversation first where it is packed); false where there is none. */
+  private async updateRow(id: string, patch: Partial<Omit<Message, 'id' | 'conversationId'>>): Promise<boolean> {
+    if (await this.db.messages.update(id, patch) > 0) return true;
+    const pack = await this.db.packs.where('ids').equals(id).first();
+    if (pack === undefined) return false;
+    await this.unpack(pack.conversationId);
+    return await this.db.messages.update(id, patch) > 0;
   }
 
   async getMessage(id: string): Promise<Message | undefined> {
-    const parsed = MessageSchema.safeParse(await this.db.messages.get(id));
+    const parsed = MessageSchema.safeParse(await this.rowOf(id));
     return parsed.success ? parsed.data : undefined;
   }
 
   async addMessage(message: Message): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+      await this.unpack(message.conversationId);
       await this.db.messages.add(message);
       await this.db.conversations.update(message.conversationId, { updatedAt: Date.now(), ...(message.role === 'assistant' ? { replyStatus: message.status } : {}) });
     });
@@ -204,13 +311,11 @@ export class ConversationStore {
 
   /** Saves a change to a message; a reply's new status is noted on its conversation too. */
   async updateMessage(id: string, patch: Partial<Omit<Message, 'id' | 'conversationId'>>): Promise<void> {
-    if (patch.status === undefined) {
-      await this.db.messages.update(id, patch);
-      return;
-    }
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
-      await this.db.messages.update(id, patch);
-      await this.noteReplyStatus([id], patch.status!);
+    // A streaming reply's text, every half second: one row, nothing else read.
+    if (patch.status === undefined && await this.db.messages.update(id, patch) > 0) return;
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+      await this.updateRow(id, patch);
+      if (patch.status !== undefined) await this.noteReplyStatus([id], patch.status);
     });
   }
 
@@ -240,9 +345,10 @@ export class ConversationStore {
    * the reply now follows the question's parent. Returns what Undo needs to put it back.
    */
   async deletePair(userMessageId: string, replyId: string | undefined): Promise<RemovedPair | undefined> {
-    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const question = await this.getMessage(userMessageId);
       if (question === undefined) return undefined;
+      await this.unpack(question.conversationId);
       const all = await this.messages(question.conversationId);
       const tree = buildTree(all);
       const parent = parentIdOf(tree, question.id);
@@ -272,9 +378,9 @@ export class ConversationStore {
 
   /** Puts a deleted pair back, as it was. */
   async restorePair(pair: RemovedPair): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       await this.db.messages.bulkPut(pair.removed);
-      for (const { id, parentId } of pair.restoreParents) await this.db.messages.update(id, { parentId });
+      for (const { id, parentId } of pair.restoreParents) await this.updateRow(id, { parentId });
       if (pair.conversation !== undefined) await this.db.conversations.update(pair.conversation.id, { leafId: pair.conversation.leafId, updatedAt: Date.now() });
     });
   }
@@ -295,11 +401,8 @@ export class ConversationStore {
 
   /** The messages of several conversations, by conversation. */
   async messagesOf(conversationIds: readonly string[]): Promise<Map<string, Message[]>> {
-    const rows = await this.db.messages.where('conversationId').anyOf([...conversationIds]).toArray();
-    const out = new Map<string, Message[]>(conversationIds.map((id) => [id, []]));
-    for (const message of parseAll<Message>(rows, MessageSchema).items) out.get(message.conversationId)?.push(message);
-    for (const list of out.values()) list.sort((a, b) => a.seq - b.seq);
-    return out;
+    const rows = await this.db.transaction('r', this.db.messages, this.db.packs, () => this.readRows(conversationIds));
+    return new Map([...rows].map(([id, list]) => [id, parseAll<Message>(list, MessageSchema).items]));
   }
 
   /**
@@ -307,29 +410,27 @@ export class ConversationStore {
    * fields needed are checked, so a thousand long messages are read quickly.
    */
   async messageTexts(conversationIds: readonly string[]): Promise<Map<string, MessageText[]>> {
-    // One range read per conversation, in order already (a range is read in one go; `anyOf` walks a cursor).
-    const lists = await this.db.transaction('r', this.db.messages, () => Promise.all(conversationIds.map((id) => (
-      this.db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray()
-    ))));
-    return new Map(conversationIds.map((id, i) => [id, parseAll<MessageText>(lists[i]!, MessageTextSchema).items]));
+    const rows = await this.db.transaction('r', this.db.messages, this.db.packs, () => this.readRows(conversationIds));
+    return new Map(conversationIds.map((id) => [id, parseAll<MessageText>(rows.get(id)!, MessageTextSchema).items]));
   }
 
   /** Raw records of a conversation, as saved (for an export that gives back what it took). */
   async rawConversation(id: string): Promise<{ conversation: unknown; messages: unknown[] } | undefined> {
     const conversation = await this.db.conversations.get(id);
     if (conversation === undefined) return undefined;
-    const messages = await this.db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
-    return { conversation, messages };
+    return { conversation, messages: await this.rowsOf(id) };
   }
 
   /** Raw records of these conversations (all when absent), as saved, for an export. */
   async exportRaw(ids?: readonly string[]): Promise<{ conversation: unknown; messages: unknown[] }[]> {
     const conversations = ids === undefined ? await this.db.conversations.orderBy('updatedAt').reverse().toArray() : (await this.db.conversations.bulkGet([...ids])).filter((c) => c !== undefined);
-    const messages = ids === undefined ? await this.db.messages.toArray() : await this.db.messages.where('conversationId').anyOf([...ids]).toArray();
-    const byConversation = new Map<string, unknown[]>(conversations.map((c) => [c.id, []]));
-    messages.sort((a, b) => a.seq - b.seq);
-    for (const m of messages) byConversation.get(m.conversationId)?.push(m);
-    return conversations.map((conversation) => ({ conversation, messages: byConversation.get(conversation.id) ?? [] }));
+    const [rows, packs] = await this.db.transaction('r', this.db.messages, this.db.packs, () => Promise.all([
+      ids === undefined ? this.db.messages.toArray() : this.db.messages.where('conversationId').anyOf([...ids]).toArray(),
+      ids === undefined ? this.db.packs.toArray() : this.db.packs.where('conversationId').anyOf([...ids]).toArray(),
+    ]));
+    rows.sort((a, b) => a.seq - b.seq);
+    const messages = byConversation(conversations.map((c) => c.id), rows, packs);
+    return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [] }));
   }
 
   /**
@@ -337,13 +438,13 @@ export class ConversationStore {
    * (its messages with it); never a second copy. Returns how many were written and kept.
    */
   async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[]): Promise<{ written: number; olderSkipped: number }> {
-    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
       let written = 0;
       let olderSkipped = 0;
       const replace: string[] = [];
       const conversations: Conversation[] = [];
-      const messages: Message[] = [];
+      const packs: PackRow[] = [];
       batch.forEach((item, i) => {
         const here = existing[i];
         if (here !== undefined && here.updatedAt > item.conversation.updatedAt) {
@@ -351,13 +452,18 @@ export class ConversationStore {
           return;
         }
         if (here !== undefined) replace.push(item.conversation.id);
-        conversations.push(item.conversation);
-        messages.push(...item.messages);
+        // Nothing streams into an imported conversation: a reply exported mid-stream was cut short.
+        conversations.push(item.conversation.replyStatus === 'streaming' ? { ...item.conversation, replyStatus: 'interrupted' } : item.conversation);
+        const messages = item.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
+        packs.push(...packsOf(item.conversation.id, [...messages].sort((a, b) => a.seq - b.seq)));
         written++;
       });
-      if (replace.length > 0) await this.db.messages.where('conversationId').anyOf(replace).delete();
+      if (replace.length > 0) {
+        await this.db.messages.where('conversationId').anyOf(replace).delete();
+        await this.db.packs.where('conversationId').anyOf(replace).delete();
+      }
       await this.db.conversations.bulkPut(conversations);
-      await this.db.messages.bulkPut(messages);
+      await this.db.packs.bulkPut(packs);
       return { written, olderSkipped };
     });
   }
@@ -374,8 +480,9 @@ export class ConversationStore {
 
   /** Deletes every conversation (tests; "clear history"). */
   async clearAll(): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       await this.db.messages.clear();
+      await this.db.packs.clear();
       await this.db.conversations.clear();
     });
   }
@@ -387,11 +494,12 @@ export class ConversationStore {
 
   /** Deletes a conversation and its messages; returns them, so that Undo can put them back. */
   async deleteConversation(id: string): Promise<DeletedConversation | undefined> {
-    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const conversation = await this.getConversation(id);
       if (conversation === undefined) return undefined;
       const messages = await this.messages(id);
       await this.db.messages.where('conversationId').equals(id).delete();
+      await this.db.packs.where('conversationId').equals(id).delete();
       await this.db.conversations.delete(id);
       return { conversation, messages };
     });
@@ -403,7 +511,7 @@ export class ConversationStore {
    */
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
     const messages = deleted.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
-    await this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const conversation = deleted.conversation.replyStatus === 'streaming' ? { ...deleted.conversation, replyStatus: 'interrupted' as const } : deleted.conversation;
       await this.db.conversations.put(conversation);
       await this.db.messages.bulkPut(messages);
@@ -458,22 +566,22 @@ export class ConversationStore {
    * it: the longer text wins, and the reply is marked interrupted. Returns whether it wrote.
    */
   async keepInterruptedText(id: string, text: string, reasoning: string): Promise<boolean> {
-    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
-      const saved = MessageSchema.safeParse(await this.db.messages.get(id));
+    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+      const saved = MessageSchema.safeParse(await this.rowOf(id));
       if (!saved.success || (saved.data.status !== 'streaming' && saved.data.status !== 'interrupted')) return false;
       if (saved.data.status === 'streaming') await this.noteReplyStatus([id], 'interrupted');
       if (text.length + reasoning.length <= saved.data.text.length + saved.data.reasoning.length) {
-        if (saved.data.status === 'streaming') await this.db.messages.update(id, { status: 'interrupted' });
+        if (saved.data.status === 'streaming') await this.updateRow(id, { status: 'interrupted' });
         return false;
       }
-      await this.db.messages.update(id, { text, reasoning, status: 'interrupted' });
+      await this.updateRow(id, { text, reasoning, status: 'interrupted' });
       return true;
     });
   }
 
   /** After a worker restart no run is alive: whatever was streaming was cut short. */
   async markStreamingInterrupted(): Promise<number> {
-    return this.db.transaction('rw', this.db.messages, this.db.conversations, async () => {
+    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const ids = await this.db.messages.where('status').equals('streaming').primaryKeys();
       await this.noteReplyStatus(ids as string[], 'interrupted');
       return this.db.messages.where('status').equals('streaming').modify({ status: 'interrupted' });

@@ -105,9 +105,9 @@ export async function clearConversations(ext: LaunchedExtension): Promise<void> 
     open.onsuccess = () => {
       const db = open.result;
       if (!db.objectStoreNames.contains('conversations')) { db.close(); resolve(undefined); return; }
-      const tx = db.transaction(['conversations', 'messages'], 'readwrite');
-      tx.objectStore('conversations').clear();
-      tx.objectStore('messages').clear();
+      const stores = ['conversations', 'messages', 'packs'].filter((name) => db.objectStoreNames.contains(name));
+      const tx = db.transaction(stores, 'readwrite');
+      for (const name of stores) tx.objectStore(name).clear();
       tx.oncomplete = () => { db.close(); resolve(undefined); };
       tx.onerror = () => reject(tx.error);
     };

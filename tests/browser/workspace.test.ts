@@ -40,12 +40,16 @@ async function dump(page: Page): Promise<string> {
     open.onerror = () => fail(open.error);
     open.onsuccess = () => {
       const db = open.result;
-      const tx = db.transaction(['conversations', 'messages'], 'readonly');
+      // Every message record, whether saved as a row of its own or inside an imported conversation's pack.
+      const tx = db.transaction(['conversations', 'messages', 'packs'], 'readonly');
       const c = tx.objectStore('conversations').getAll();
       const m = tx.objectStore('messages').getAll();
+      const p = tx.objectStore('packs').getAll();
       tx.oncomplete = () => {
         db.close();
-        done(JSON.stringify({ conversations: c.result, messages: m.result }));
+        const packed = (p.result as { messages: { id: string }[] }[]).flatMap((pack) => pack.messages);
+        const messages = [...(m.result as { id: string }[]), ...packed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        done(JSON.stringify({ conversations: c.result, messages }));
       };
     };
   }));

@@ -142,3 +142,89 @@ describe('a new turn is one change', () => {
     expect((await store.getConversation('turn'))?.model).toBe('m2');
   });
 });
+
+describe('an imported conversation is saved in packs and is like any other', () => {
+  const conversation = (id: string, updatedAt = 10) => ({ id, profileId: 'p', model: 'm', surface: 'chat' as const, title: id, createdAt: 1, updatedAt });
+  const pair = (conversationId: string, i: number, text = `question ${i}`) => [
+    { id: `${conversationId}-u${i}`, conversationId, seq: 2 * i, role: 'user' as const, text, reasoning: '', status: 'complete' as const, createdAt: i },
+    { id: `${conversationId}-a${i}`, conversationId, seq: 2 * i + 1, role: 'assistant' as const, text: `answer ${i}`, reasoning: '', status: 'complete' as const, createdAt: i },
+  ];
+  const rows = async (name: string, table: string): Promise<number> => {
+    const raw = new Dexie(name);
+    await raw.open();
+    const count = await raw.table(table).count();
+    raw.close();
+    return count;
+  };
+
+  it('reads back in order, across packs, by conversation and by message id', async () => {
+    const { store, name } = fresh();
+    // 600 messages with long texts: several packs.
+    const long = Array.from({ length: 300 }, (_, i) => pair('long', i, `${'x'.repeat(400)} ${i}`)).flat();
+    await store.importConversations([{ conversation: conversation('long'), messages: [...long].reverse() }, { conversation: conversation('short'), messages: pair('short', 0) }]);
+    expect(await rows(name, 'messages')).toBe(0);
+    expect(await rows(name, 'packs')).toBeGreaterThan(2);
+    expect((await store.messages('long')).map((m) => m.seq)).toEqual(long.map((m) => m.seq));
+    expect((await store.getMessage('long-a150'))?.text).toBe('answer 150');
+    expect((await store.messagesOf(['short', 'long'])).get('short')!.map((m) => m.id)).toEqual(['short-u0', 'short-a0']);
+    expect((await store.messageTexts(['long'])).get('long')).toHaveLength(600);
+    expect((await store.rawConversation('short'))?.messages).toEqual(pair('short', 0));
+    expect((await store.exportRaw()).map((c) => c.messages.length).sort()).toEqual([2, 600]);
+  });
+
+  it('is unpacked before anything changes it: a new turn, a changed message, a deleted pair', async () => {
+    const { store, name } = fresh();
+    await store.importConversations([{ conversation: conversation('c'), messages: [...pair('c', 0), ...pair('c', 1)] }]);
+    // A streaming reply's text: found inside its pack, the conversation unpacked.
+    await store.updateMessage('c-a0', { text: 'changed' });
+    expect(await rows(name, 'packs')).toBe(0);
+    expect((await store.messages('c')).map((m) => m.text)).toEqual(['question 0', 'changed', 'question 1', 'answer 1']);
+
+    await store.importConversations([{ conversation: conversation('d'), messages: [...pair('d', 0), ...pair('d', 1)] }]);
+    await store.addTurn({ conversation: conversation('d'), created: false, messages: pair('d', 2) });
+    expect((await store.messages('d')).map((m) => m.id)).toEqual(['d-u0', 'd-a0', 'd-u1', 'd-a1', 'd-u2', 'd-a2']);
+
+    await store.importConversations([{ conversation: conversation('e'), messages: [...pair('e', 0), ...pair('e', 1)] }]);
+    const removed = await store.deletePair('e-u0', 'e-a0');
+    expect((await store.messages('e')).map((m) => m.id)).toEqual(['e-u1', 'e-a1']);
+    await store.restorePair(removed!);
+    expect((await store.messages('e')).map((m) => m.id)).toEqual(['e-u0', 'e-a0', 'e-u1', 'e-a1']);
+    expect(await rows(name, 'packs')).toBe(0);
+  });
+
+  it('a page watching never sees the conversation empty while it is unpacked', async () => {
+    const { store } = fresh();
+    await store.importConversations([{ conversation: conversation('w'), messages: pair('w', 0) }]);
+    const seen: number[] = [];
+    let done: () => void = () => undefined;
+    const four = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const stop = store.watchMessages('w', (messages) => {
+      seen.push(messages.length);
+      if (messages.length === 4) done();
+    }, (error) => {
+      throw error;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await store.addTurn({ conversation: conversation('w'), created: false, messages: pair('w', 1) });
+    await four;
+    stop();
+    expect(seen).not.toContain(0);
+    expect(seen[0]).toBe(2);
+  });
+
+  it('is replaced by a newer import, deleted with its conversation, and never left streaming', async () => {
+    const { store, name } = fresh();
+    await store.importConversations([{ conversation: { ...conversation('r'), replyStatus: 'streaming' as const }, messages: [pair('r', 0)[0]!, { ...pair('r', 0)[1]!, status: 'streaming' as const }] }]);
+    expect((await store.messages('r'))[1]?.status).toBe('interrupted');
+    expect((await store.getConversation('r'))?.replyStatus).toBe('interrupted');
+    await store.importConversations([{ conversation: conversation('r', 20), messages: pair('r', 5) }]);
+    expect((await store.messages('r')).map((m) => m.id)).toEqual(['r-u5', 'r-a5']);
+    const deleted = await store.deleteConversation('r');
+    expect(deleted?.messages).toHaveLength(2);
+    expect(await rows(name, 'packs')).toBe(0);
+    await store.restoreConversation(deleted!);
+    expect((await store.messages('r')).map((m) => m.id)).toEqual(['r-u5', 'r-a5']);
+  });
+});
