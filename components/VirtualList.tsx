@@ -14,7 +14,12 @@ interface VirtualListProps<T> {
 /** A scrolling list that draws only the rows in view (thousands of models or conversations). */
 export function VirtualList<T>({ label, items, estimateSize, itemKey, renderItem }: VirtualListProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => estimateSize, overscan: 6 });
+  const virtualizer = useVirtualizer({
+    count: items.length, getScrollElement: () => scroller.current, estimateSize: () => estimateSize, overscan: 6,
+    // Rows are drawn in the first frame, before the list's own size is measured: as many as the
+    // window's height holds (a list is never taller), the rest once it is measured.
+    initialRect: { width: 0, height: globalThis.innerHeight ?? 0 },
+  });
   return (
     <div className="virtual-scroller min-h-0 flex-1 overflow-y-auto [contain:strict]" ref={scroller}>
       <div role="list" aria-label={label} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -14,7 +14,7 @@ import type { Conversation } from '@/lib/conversations/records';
 import type { Words } from '@/lib/i18n/messages';
 import { storeProblem, type DeletedConversation, type StoreProblem } from '@/lib/conversations/store';
 import { useConversationList, watchConversationList } from '@/components/stores/conversations';
-import { useConversationSearch, type SearchResult } from '@/components/stores/useConversationSearch';
+import { useConversationSearchState, type SearchResult } from '@/components/stores/useConversationSearch';
 import { useSearchIndex } from '@/components/stores/search-client';
 import type { Snippet } from '@/lib/search/tokens';
 import { askBackground } from '@/lib/protocol/background.adapter';
@@ -138,7 +138,8 @@ function Marked({ snippet }: { snippet: Snippet }) {
   return <>{parts}</>;
 }
 
-function ResultRow({ result, active, onOpen }: { result: SearchResult; active: boolean; onOpen(id: string, messageId?: string): void }) {
+/** A result drawn again only when what it shows changed (the next letter finds most of the same). */
+const ResultRow = memo(function ResultRow({ result, active, onOpen }: ResultRowProps) {
   const w = useWords();
   const title = result.conversation.title === '' ? w.t('conversations.untitled') : result.conversation.title;
   return (
@@ -153,6 +154,19 @@ function ResultRow({ result, active, onOpen }: { result: SearchResult; active: b
       </button>
     </div>
   );
+}, (a, b) => a.active === b.active && a.onOpen === b.onOpen && a.result.conversation === b.result.conversation
+  && a.result.messageId === b.result.messageId && sameSnippet(a.result.snippet, b.result.snippet));
+
+interface ResultRowProps {
+  result: SearchResult;
+  active: boolean;
+  onOpen(id: string, messageId?: string): void;
+}
+
+function sameSnippet(a: Snippet | undefined, b: Snippet | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.text !== b.text || a.marks.length !== b.marks.length) return false;
+  return a.marks.every(([start, end], i) => start === b.marks[i]![0] && end === b.marks[i]![1]);
 }
 
 interface ConversationListProps {
@@ -176,7 +190,7 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
   const [actionProblem, setProblem] = useState<{ problem: StoreProblem; detail: string } | undefined>();
   const problem = actionProblem ?? listProblem;
   const [query, setQuery] = useState('');
-  const results = useConversationSearch(query);
+  const { results, searching } = useConversationSearchState(query);
   const indexPending = useSearchIndex((s) => s.pending);
   const list = useMemo(() => conversations ?? [], [conversations]);
   const rows = useMemo((): Row[] => groupConversations(list).flatMap(({ group, conversations: items }) => [{ kind: 'group' as const, group }, ...items.map((conversation) => ({ kind: 'conversation' as const, conversation }))]), [list]);
@@ -235,11 +249,11 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
       {query.trim() !== '' ? (
         <div className="min-h-0 flex-1 overflow-y-auto">
           <p role="status" className="px-4 pb-1 text-2xs text-muted">
-            {results === undefined ? w.t('conversations.searching') : w.plural('conversations.results', results.length)}
+            {results === undefined || searching ? w.t('conversations.searching') : w.plural('conversations.results', results.length)}
             {indexPending > 0 && <span className="indexing"> · {w.plural('conversations.indexing', indexPending)}</span>}
           </p>
           {results !== undefined && results.length > 0 && (
-            <div role="list" aria-label={w.t('conversations.searchResults')}>
+            <div role="list" aria-label={w.t('conversations.searchResults')} aria-busy={searching}>
               {results.map((r) => <ResultRow key={r.conversation.id} result={r} active={r.conversation.id === activeId} onOpen={onOpen} />)}
             </div>
           )}

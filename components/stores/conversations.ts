@@ -64,13 +64,17 @@ export function watchConversationList(): void {
   // database replaces it, and the whole list after that.
   const kept = readFirstScreen();
   if (kept !== undefined && kept.length > 0) useConversationList.setState({ conversations: kept, complete: false });
-  conversationStore().listConversations(FIRST_SCREEN).then((first) => {
+  const read = (): void => void conversationStore().listConversations(FIRST_SCREEN).then((first) => {
     useConversationList.setState({ conversations: first, complete: first.length < FIRST_SCREEN });
     setTimeout(watchAll, FIRST_PAINT_MS);
   }, (error: unknown) => {
     failed(error);
     watchAll();
   });
+  // With a kept copy, the database is read once it is drawn: the read's answer would otherwise
+  // land before the first frame and hold it back.
+  if (kept !== undefined && kept.length > 0) requestAnimationFrame(() => setTimeout(read, 0));
+  else read();
 }
 
 /**

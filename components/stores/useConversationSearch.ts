@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Conversation } from '@/lib/conversations/records';
 import type { Snippet } from '@/lib/search/tokens';
 import { useConversationList } from './conversations';
@@ -14,13 +14,25 @@ export interface SearchResult {
 /** Results with snippets: about a screenful (the rest show their titles, times and models). */
 const WITH_SNIPPETS = 10;
 
-/** Full-text search as you type: ranked conversations, then where in each the words are. */
+/** Full-text search as you type: ranked conversations, then where in each the words are (undefined while searching). */
 export function useConversationSearch(query: string): SearchResult[] | undefined {
+  const { results, searching } = useConversationSearchState(query);
+  return searching ? undefined : results;
+}
+
+/**
+ * The same, for a list shown as you type: while the next letter's results are sought, the last
+ * ones stay (`searching`), so that rows found again are kept rather than drawn anew each time.
+ */
+export function useConversationSearchState(query: string): { results: SearchResult[] | undefined; searching: boolean } {
   const conversations = useConversationList((s) => s.conversations);
+  const byId = useMemo(() => new Map((conversations ?? []).map((c) => [c.id, c])), [conversations]);
   // Conversations indexed since (an import, a reply that finished): the results are asked for again.
   const indexVersion = useSearchIndex((s) => s.version);
   const [results, setResults] = useState<{ query: string; results: SearchResult[] }>();
   const trimmed = query.trim();
+  // A cleared field forgets the last results: a new search starts from none.
+  if (trimmed === '' && results !== undefined) setResults(undefined);
   useEffect(() => {
     if (trimmed === '') return;
     let live = true;
@@ -30,7 +42,6 @@ export function useConversationSearch(query: string): SearchResult[] | undefined
       // Snippets that came with the hits are drawn with them, in one go.
       const ready = await Promise.race([asked.where, Promise.resolve(undefined)]);
       if (!live) return;
-      const byId = new Map((conversations ?? []).map((c) => [c.id, c]));
       const found = hits.flatMap((h) => {
         const conversation = byId.get(h.id);
         return conversation === undefined ? [] : [{ conversation }];
@@ -51,6 +62,6 @@ export function useConversationSearch(query: string): SearchResult[] | undefined
     return () => {
       live = false;
     };
-  }, [trimmed, conversations, indexVersion]);
-  return trimmed === '' ? undefined : results?.query === trimmed ? results.results : undefined;
+  }, [trimmed, byId, indexVersion]);
+  return trimmed === '' ? { results: undefined, searching: false } : { results: results?.results, searching: results?.query !== trimmed };
 }

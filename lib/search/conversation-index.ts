@@ -55,6 +55,66 @@ export const INDEX_FORMAT = 2;
 const GARBAGE = 0.25;
 /** Postings of conversations indexed since the last merge are merged in past this many. */
 const MERGE_AT = 1_000_000;
+/** Prefixes this short are remembered (the first letters typed), up to this many. */
+const SHORT_PREFIX = 2;
+const SHORT_PREFIXES_KEPT = 64;
+
+interface Ranked {
+  score: number;
+  doc: Doc;
+  slot: number;
+  inTitle: boolean;
+}
+
+/** The best hits seen so far, at most `limit` of them: a heap whose root is the worst kept. */
+class TopHits {
+  private readonly heap: Ranked[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Whether a ranks below b: a lower score, or the same and older, or both the same and indexed later. */
+  private static below(a: Ranked, b: Ranked): boolean {
+    return a.score < b.score || (a.score === b.score && (a.doc.updatedAt < b.doc.updatedAt || (a.doc.updatedAt === b.doc.updatedAt && a.slot > b.slot)));
+  }
+
+  offer(hit: Ranked): void {
+    const heap = this.heap;
+    if (this.limit <= 0) return;
+    if (heap.length === this.limit) {
+      if (!TopHits.below(heap[0]!, hit)) return;
+      heap[0] = hit;
+      this.down(0);
+      return;
+    }
+    heap.push(hit);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!TopHits.below(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < heap.length && TopHits.below(heap[left]!, heap[least]!)) least = left;
+      if (right < heap.length && TopHits.below(heap[right]!, heap[least]!)) least = right;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least]!, heap[i]!];
+      i = least;
+    }
+  }
+
+  /** Best first. */
+  sorted(): SearchHit[] {
+    return [...this.heap].sort((a, b) => (TopHits.below(a, b) ? 1 : TopHits.below(b, a) ? -1 : 0)).map((h) => ({ id: h.doc.id, score: h.score, inTitle: h.inTitle }));
+  }
+}
 
 export class ConversationIndex {
   private readonly termId = new Map<string, number>();
@@ -71,6 +131,11 @@ export class ConversationIndex {
   /** The vocabulary's term ids in alphabetical order (for prefixes); terms added since are merged in when next needed. */
   private sorted: Uint32Array | undefined;
   private unsorted: number[] = [];
+  /**
+   * The conversations holding a short prefix ("h", "ha": the first letters typed, each
+   * thousands of terms), kept until the index changes; the most recently used last.
+   */
+  private shortPrefixes = new Map<string, { marked: Uint8Array; count: number }>();
 
   get size(): number {
     return this.slotOf.size;
@@ -92,6 +157,7 @@ export class ConversationIndex {
   /** Adds a conversation, or replaces what was indexed for it. */
   put(conversation: IndexedConversation): void {
     this.remove(conversation.id);
+    this.changed();
     const terms = new Set<string>();
     indexTerms(conversation.title, terms);
     const titleTerms = [...terms].map((t) => this.intern(t)).sort((a, b) => a - b);
@@ -110,6 +176,7 @@ export class ConversationIndex {
   remove(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
+    this.changed();
     this.slotOf.delete(id);
     this.docs[slot] = undefined;
     this.removed++;
@@ -126,25 +193,7 @@ export class ConversationIndex {
     const slotCount = this.docs.length;
     const matches: { part: QueryTerm; marked: Uint8Array; count: number }[] = [];
     for (const part of parts) {
-      // A mark per conversation: thousands of terms (a short prefix) cost one pass over their postings.
-      const marked = new Uint8Array(slotCount);
-      let count = 0;
-      for (const term of this.expand(part)) {
-        const end = term + 1 < this.baseOffsets.length ? this.baseOffsets[term + 1]! : 0;
-        for (let i = term + 1 < this.baseOffsets.length ? this.baseOffsets[term]! : 0; i < end; i++) {
-          const slot = this.baseSlots[i]!;
-          if (marked[slot] === 0) {
-            marked[slot] = 1;
-            count++;
-          }
-        }
-        for (const slot of this.extra[term] ?? []) {
-          if (marked[slot] === 0) {
-            marked[slot] = 1;
-            count++;
-          }
-        }
-      }
+      const { marked, count } = this.conversationsWith(part);
       if (count === 0) return [];
       matches.push({ part, marked, count });
     }
@@ -153,7 +202,9 @@ export class ConversationIndex {
     const rarest = matches[0]!.marked;
     const live = this.slotOf.size || 1;
     const idf = matches.map((m) => Math.log(1 + live / m.count));
-    const hits: SearchHit[] = [];
+    // The best `limit` kept as they come (a short prefix matches nearly every conversation:
+    // sorting them all would cost more than finding them).
+    const best = new TopHits(limit);
     for (let slot = 0; slot < slotCount; slot++) {
       if (rarest[slot] === 0) continue;
       const doc = this.docs[slot];
@@ -165,10 +216,9 @@ export class ConversationIndex {
         if (!titled) inTitle = false;
         score += idf[i]! * (titled ? 3 : 1);
       });
-      hits.push({ id: doc.id, score, inTitle });
+      best.offer({ score, doc, slot, inTitle });
     }
-    hits.sort((a, b) => b.score - a.score || (this.updatedAtOf(b.id) ?? 0) - (this.updatedAtOf(a.id) ?? 0));
-    return hits.slice(0, limit);
+    return best.sorted();
   }
 
   save(): SavedIndex {
@@ -201,6 +251,48 @@ export class ConversationIndex {
       index.slotOf.set(saved.ids[i]!, i);
     }
     return index;
+  }
+
+  /** A mark per conversation holding the part: thousands of terms (a short prefix) cost one pass over their postings. */
+  private conversationsWith(part: QueryTerm): { marked: Uint8Array; count: number } {
+    const short = part.prefix && part.text.length <= SHORT_PREFIX ? part.text : undefined;
+    const known = short === undefined ? undefined : this.shortPrefixes.get(short);
+    if (known !== undefined) {
+      this.shortPrefixes.delete(short!);
+      this.shortPrefixes.set(short!, known);
+      return known;
+    }
+    const marked = new Uint8Array(this.docs.length);
+    let count = 0;
+    for (const term of this.expand(part)) {
+      const end = term + 1 < this.baseOffsets.length ? this.baseOffsets[term + 1]! : 0;
+      for (let i = term + 1 < this.baseOffsets.length ? this.baseOffsets[term]! : 0; i < end; i++) {
+        const slot = this.baseSlots[i]!;
+        if (marked[slot] === 0) {
+          marked[slot] = 1;
+          count++;
+        }
+      }
+      for (const slot of this.extra[term] ?? []) {
+        if (marked[slot] === 0) {
+          marked[slot] = 1;
+          count++;
+        }
+      }
+    }
+    if (short !== undefined) {
+      this.shortPrefixes.set(short, { marked, count });
+      for (const oldest of this.shortPrefixes.keys()) {
+        if (this.shortPrefixes.size <= SHORT_PREFIXES_KEPT) break;
+        this.shortPrefixes.delete(oldest);
+      }
+    }
+    return { marked, count };
+  }
+
+  /** Conversations were added or removed: what was found for short prefixes is found again. */
+  private changed(): void {
+    if (this.shortPrefixes.size > 0) this.shortPrefixes.clear();
   }
 
   private inTitle(doc: Doc, part: QueryTerm): boolean {
@@ -272,6 +364,7 @@ export class ConversationIndex {
    * conversations (the others are numbered again, in order).
    */
   private merge(): void {
+    this.changed();
     if (this.extraCount === 0 && this.removed === 0) return;
     const renumber = new Int32Array(this.docs.length).fill(-1);
     const live: Doc[] = [];

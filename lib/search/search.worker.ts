@@ -11,6 +11,8 @@ const reply = (message: SearchReply): void => (self as unknown as { postMessage(
 const service = new SearchService(new ConversationStore(), {
   onProgress: (p) => reply({ type: 'indexed', seq: 0, ...p, size: service.indexer.size }),
 });
+/** How long the hits wait for their snippets, to be drawn with them. */
+const SNIPPETS_WAIT_MS = 20;
 const failure = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 self.addEventListener('message', (event: MessageEvent) => {
@@ -29,13 +31,20 @@ self.addEventListener('message', (event: MessageEvent) => {
       // waiting for the page to ask.
       service.search(request.query, request.limit).then(async (hits) => {
         const best = hits.slice(0, request.snippets).map((h) => h.id);
-        // Texts at hand (the query grew by a letter, say): one answer, drawn once.
-        if (best.length > 0 && service.hasTexts(best)) {
-          reply({ type: 'hits', seq: request.seq, hits, found: await service.whereFound(request.query, best) });
+        if (best.length === 0) {
+          reply({ type: 'hits', seq: request.seq, hits });
+          return;
+        }
+        // Snippets found soon (their texts at hand, or a quick read) come with the hits: one
+        // answer, drawn once. Else the hits go first and the snippets follow.
+        const found = service.whereFound(request.query, best);
+        const soon = service.hasTexts(best) ? await found : await Promise.race([found, new Promise<undefined>((resolve) => setTimeout(resolve, SNIPPETS_WAIT_MS))]);
+        if (soon !== undefined) {
+          reply({ type: 'hits', seq: request.seq, hits, found: soon });
           return;
         }
         reply({ type: 'hits', seq: request.seq, hits });
-        if (best.length > 0) reply({ type: 'whereFound', seq: request.seq, found: await service.whereFound(request.query, best) });
+        reply({ type: 'whereFound', seq: request.seq, found: await found });
       }).catch((error: unknown) => reply({ type: 'failed', seq: request.seq, detail: failure(error) }));
       break;
   }

@@ -80,6 +80,40 @@ describe('ranking', () => {
   });
 });
 
+describe('the first letters typed', () => {
+  it('a short prefix found once is found the same again, and anew after the index changed', () => {
+    const index = new ConversationIndex();
+    index.put(doc('a', 'Quiet', ['queue'], 1));
+    index.put(doc('b', 'Other', ['quilt'], 2));
+    expect(index.search('q').map((h) => h.id)).toEqual(['a', 'b']);
+    expect(index.search('q').map((h) => h.id)).toEqual(['a', 'b']);
+    expect(index.search('qu').map((h) => h.id)).toEqual(['a', 'b']);
+    index.put(doc('c', 'Quartz', [], 3));
+    expect(index.search('q').map((h) => h.id)).toEqual(['c', 'a', 'b']);
+    index.remove('a');
+    expect(index.search('qu').map((h) => h.id)).toEqual(['c', 'b']);
+    index.put(doc('b', 'Other', ['nothing here'], 4));
+    expect(index.search('q').map((h) => h.id)).toEqual(['c']);
+  });
+});
+
+describe('the best of many', () => {
+  it('a limit keeps the same best hits, in the same order, as ranking every one', () => {
+    const index = new ConversationIndex();
+    const words = ['apple', 'apricot', 'avocado', 'banana'];
+    for (let i = 0; i < 400; i++) {
+      // Titles and texts vary the score; updatedAt repeats, so ties are broken by it and then stay stable.
+      index.put(doc(`c${i}`, i % 7 === 0 ? `${words[i % 4]} notes` : 'notes', [`${words[(i * 3) % 4]} and ${words[(i * 5) % 4]}`], i % 50));
+    }
+    for (const query of ['a', 'ap', 'apple', 'a b']) {
+      const all = index.search(query, 1_000);
+      for (const limit of [1, 10, 50]) expect(index.search(query, limit)).toEqual(all.slice(0, limit));
+      // Best first: by score, then the newer.
+      for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score >= all[i]!.score).toBe(true);
+    }
+  });
+});
+
 describe('highlighting', () => {
   it('marks each word where a word begins, in a snippet around the first one', () => {
     const s = snippet('Before that. The Quantum computer, quantum again; subquantum is not.', 'quantum')!;
