@@ -100,6 +100,9 @@ function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success
   return { items, unreadable };
 }
 
+/** Rows read per request when reading a whole table. */
+const ROWS_PER_READ = 1_000;
+
 /** Rows checked per slice: a slice takes a few milliseconds. */
 const SLICE = 1_500;
 
@@ -534,12 +537,29 @@ export class ConversationStore {
     // Thousands of rows are checked a slice at a time, between which the page may draw: one read
     // of a large history is never one long task. A newer read supersedes one still being checked.
     let latest = 0;
-    return this.live(() => this.db.conversations.orderBy('updatedAt').reverse().toArray(), (rows) => {
+    return this.live(() => this.allConversationRows(), (rows) => {
       const read = ++latest;
       void parseInSlices<Conversation>(rows, ConversationSchema, () => read !== latest).then((checked) => {
         if (checked !== undefined) onChange(checked.items, checked.unreadable);
       });
     }, onError);
+  }
+
+  /**
+   * Every conversation row, newest first. Read a page at a time: the browser hands over each
+   * answer in one piece, and ten thousand rows at once would be one long task for the page.
+   */
+  private async allConversationRows(): Promise<Conversation[]> {
+    const rows = await this.db.transaction('r', this.db.conversations, async () => {
+      const all: Conversation[] = [];
+      for (;;) {
+        const last = all.at(-1)?.id;
+        const page = await (last === undefined ? this.db.conversations.toCollection() : this.db.conversations.where(':id').above(last)).limit(ROWS_PER_READ).toArray();
+        all.push(...page);
+        if (page.length < ROWS_PER_READ) return all;
+      }
+    });
+    return rows.sort((a, b) => (b.updatedAt > a.updatedAt ? 1 : b.updatedAt < a.updatedAt ? -1 : 0));
   }
 
   /**
