@@ -1,6 +1,6 @@
 import { Callout } from '@/components/ui/Callout';
 import { useWords } from '@/components/i18n/words';
-import type { StoreProblem } from '@/lib/conversations/store';
+import type { StoreProblem } from '@/lib/conversations/problems';
 
 /** The conversation database failed: say so and what to do, instead of showing an empty history. */
 export function StoreProblemCallout({ problem, detail }: { problem: StoreProblem; detail: string }) {

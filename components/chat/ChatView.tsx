@@ -10,7 +10,7 @@ import { conversationStore } from '@/components/data';
 import { useCatalogue, type Catalogue } from '@/components/stores/catalogue';
 import { useConversation } from '@/components/hooks/useConversation';
 import type { Message, Surface } from '@/lib/conversations/records';
-import { newId } from '@/lib/conversations/store';
+import { newId } from '@/lib/conversations/ids';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import type { Profile, Settings } from '@/lib/settings/schema';
 import { NativeSelect } from '@/components/ui/NativeSelect';

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Keyboard } from 'lucide-react';
 import { Dialog } from '@/components/ui/Dialog';
 import { IconButton } from '@/components/ui/IconButton';
-import { CommandPalette, ShortcutsList, type PaletteCommand } from '@/components/workspace/CommandPalette';
+import type { CommandPaletteProps, PaletteCommand } from '@/components/workspace/CommandPalette';
+import { ShortcutsList } from '@/components/workspace/ShortcutsList';
+import { deferred } from '@/components/ui/deferred';
 import { ExportButton, ImportButton } from '@/components/workspace/TransferDialogs';
 import { loadCatalogue } from '@/lib/settings/storage.adapter';
 import { conversationStore } from '@/components/data';
@@ -18,6 +20,10 @@ import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
 import { useDocumentTitle, useWords } from '@/components/i18n/words';
+
+/** The palette's code (cmdk, its dialog) arrives on Ctrl/Cmd+K, or when the page is idle. */
+const palette = deferred<CommandPaletteProps>(() => import('@/components/workspace/CommandPalette').then((m) => m.CommandPalette), (props) => props.open);
+export const preloadCommandPalette = palette.preload;
 
 /**
  * The full-tab chat page: the conversation named in the address (`?conversation=`, as "open
@@ -124,7 +130,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
           // The rail is drawn meanwhile: the conversation waits for the one to reopen.
           : !restored ? <div aria-busy="true" className="flex-1" /> : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
       </main>
-      <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
+      <palette.View open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
       <Dialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} title={w.t('shortcuts.title')}>
         <ShortcutsList />
       </Dialog>

@@ -12,7 +12,8 @@ import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCa
 import { VirtualList } from '@/components/VirtualList';
 import type { Conversation } from '@/lib/conversations/records';
 import type { Words } from '@/lib/i18n/messages';
-import { storeProblem, type DeletedConversation, type StoreProblem } from '@/lib/conversations/store';
+import { type DeletedConversation } from '@/lib/conversations/store';
+import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
 import { useConversationList, watchConversationList } from '@/components/stores/conversations';
 import { useConversationSearchState, type SearchResult } from '@/components/stores/useConversationSearch';
 import { useSearchIndex } from '@/components/stores/search-client';

@@ -1,7 +1,8 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } from '@/lib/conversations/records';
-import { storeProblem, type ConversationStore, type StoreProblem } from '@/lib/conversations/store';
+import { type ConversationStore } from '@/lib/conversations/store';
+import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
 import { watchRuns } from '@/lib/protocol/background.adapter';
 import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
 

@@ -11,7 +11,7 @@ import { Switch } from '@/components/ui/Switch';
 import { cx } from '@/components/ui/cx';
 import { Section } from './Section';
 import { ActionSchema, actionWords, defaultActions, type Action } from '@/lib/actions/schema';
-import { newId } from '@/lib/conversations/store';
+import { newId } from '@/lib/conversations/ids';
 import type { Settings } from '@/lib/settings/schema';
 import { useWords } from '@/components/i18n/words';
 

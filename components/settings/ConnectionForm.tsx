@@ -11,7 +11,7 @@ import { importConnection } from '@/lib/connection/import';
 import { checkApiKey, maskApiKey, normalizeApiKey } from '@/lib/connection/key-check';
 import { storedError, type StoredError } from '@/lib/conversations/records';
 import { GatewayError, createGatewayClient, endpointUrl, sendsKeyInClear, tryResolveGatewayAddress, type ApiStyle } from '@/lib/gateway';
-import { newId } from '@/lib/conversations/store';
+import { newId } from '@/lib/conversations/ids';
 import type { Profile } from '@/lib/settings/schema';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { saveCatalogue } from '@/lib/settings/storage.adapter';

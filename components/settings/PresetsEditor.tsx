@@ -8,7 +8,7 @@ import { Field } from '@/components/ui/Field';
 import { Input, Textarea } from '@/components/ui/Input';
 import { cx } from '@/components/ui/cx';
 import { Section } from './Section';
-import { newId } from '@/lib/conversations/store';
+import { newId } from '@/lib/conversations/ids';
 import type { PRESET_CHECKS} from '@/lib/settings/schema';
 import { PresetSchema, type Preset, type Settings } from '@/lib/settings/schema';
 import { useWords } from '@/components/i18n/words';

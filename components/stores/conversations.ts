@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { conversationStore } from '@/components/data';
 import type { Conversation } from '@/lib/conversations/records';
-import { storeProblem, type StoreProblem } from '@/lib/conversations/store';
+import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
 import { readFirstScreen, writeFirstScreen } from './first-screen';
 import { searchClient, searchClientStarted } from './search-client';
 

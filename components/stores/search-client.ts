@@ -3,7 +3,7 @@ import { conversationStore } from '@/components/data';
 import type { IndexProgress } from '@/lib/search/indexer';
 import type { SearchHit } from '@/lib/search/conversation-index';
 import { SearchReplySchema, type SearchReply, type SearchRequest } from '@/lib/search/search-protocol';
-import { SearchService, type FoundIn } from '@/lib/search/search-service';
+import type { FoundIn } from '@/lib/search/search-service';
 
 /** The page's search: in a worker where there are workers, in the page otherwise (unit tests). */
 export interface SearchClient {
@@ -28,14 +28,15 @@ function indexed(p: IndexProgress): void {
   useSearchIndex.setState((s) => ({ version: s.version + 1, pending: p.of - p.indexed }));
 }
 
+/** Where there is no worker (unit tests), the index lives in the page: its code is fetched on first use. */
 function inPage(): SearchClient {
-  const service = new SearchService(conversationStore(), { onProgress: indexed });
+  const service = import('@/lib/search/search-service').then(({ SearchService }) => new SearchService(conversationStore(), { onProgress: indexed }));
   return {
-    open: () => void service.open().catch(() => undefined),
-    catchUp: () => void service.catchUp().catch(() => undefined),
+    open: () => void service.then((s) => s.open()).catch(() => undefined),
+    catchUp: () => void service.then((s) => s.catchUp()).catch(() => undefined),
     search: (query, limit, snippets) => {
-      const hits = service.search(query, limit);
-      return { hits, where: hits.then((h) => (snippets > 0 ? service.whereFound(query, h.slice(0, snippets).map((x) => x.id)) : {})) };
+      const hits = service.then((s) => s.search(query, limit));
+      return { hits, where: Promise.all([service, hits]).then(([s, h]) => (snippets > 0 ? s.whereFound(query, h.slice(0, snippets).map((x) => x.id)) : {})) };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { prepareWords } from '@/components/i18n/words';
-import { StandaloneChat } from '@/components/chat/StandaloneChat';
+import { preloadCommandPalette, StandaloneChat } from '@/components/chat/StandaloneChat';
+import { preloadDialogs } from '@/components/ui/Dialog';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { preloadVirtualMessages } from '@/components/chat/MessageList';
 import { UiRoot } from '@/components/ui/UiRoot';
@@ -8,11 +9,14 @@ import { watchSettingsStore } from '@/components/stores/settings';
 import { openSearchAhead, watchConversationList } from '@/components/stores/conversations';
 import '@/components/styles.css';
 
-// Saved replies are shown soon after: the renderer and the virtualiser of long conversations are
-// fetched once the page's first frame is drawn (the rail and the conversation's frame come first).
+// Saved replies are shown soon after: the renderer, the virtualiser of long conversations, the
+// palette and the dialogs are fetched once the page's first frame is drawn (the rail and the
+// conversation's frame come first).
 requestAnimationFrame(() => setTimeout(() => {
   void loadMarkdownRenderer();
   void preloadVirtualMessages();
+  void preloadCommandPalette();
+  void preloadDialogs();
 }, 0));
 // The rail's first rows are read from the database while the page's settings and words load.
 openSearchAhead();

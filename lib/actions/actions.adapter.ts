@@ -5,7 +5,8 @@
  * chosen at once; the run fills that conversation a moment later.
  */
 import { browser } from 'wxt/browser';
-import { newId, type ConversationStore } from '../conversations/store';
+import { type ConversationStore } from '../conversations/store';
+import { newId } from '../conversations/ids';
 import { RunError, type RunManager } from '../runs/run-manager';
 import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';

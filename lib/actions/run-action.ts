@@ -4,7 +4,8 @@
  * that keeps the page's title and URL. The user's system prompt is untouched: page text never
  * goes there.
  */
-import { newId, type ConversationStore } from '../conversations/store';
+import { type ConversationStore } from '../conversations/store';
+import { newId } from '../conversations/ids';
 import type { Words } from '../i18n/messages';
 import { RunError, type RunManager, type RunProblemParams } from '../runs/run-manager';
 import { activeProfile, type Settings } from '../settings/schema';

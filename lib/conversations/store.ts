@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import Dexie, { liveQuery, type Table } from 'dexie';
 import { ConversationSchema, MessageSchema, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
+import { newId } from './ids';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -121,33 +122,6 @@ async function parseInSlices<T>(rows: unknown[], schema: { safeParse(v: unknown)
   return { items, unreadable };
 }
 
-/** Why the database failed, for the UI to say what to do. */
-export const STORE_PROBLEMS = [
-  /** The browser's storage for the extension is full. */
-  'quota',
-  /** A newer version of the extension changed the database; this one cannot read it. */
-  'newer_version',
-  /** Another tab of the extension holds an older connection open. */
-  'blocked',
-  /** IndexedDB is not available here (some private modes) or failed to open. */
-  'unavailable',
-  'unknown',
-] as const;
-export type StoreProblem = (typeof STORE_PROBLEMS)[number];
-
-export function storeProblem(error: unknown): { problem: StoreProblem; detail: string } {
-  const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';
-  const message = error instanceof Error ? error.message : String(error);
-  const inner = (error as { inner?: { name?: unknown } } | undefined)?.inner?.name;
-  const names = `${name} ${typeof inner === 'string' ? inner : ''}`;
-  const detail = `${name === '' ? '' : `${name}: `}${message}`;
-  if (/QuotaExceeded/i.test(names) || /quota/i.test(message)) return { problem: 'quota', detail };
-  if (/VersionError/i.test(names)) return { problem: 'newer_version', detail };
-  if (/Blocked/i.test(names)) return { problem: 'blocked', detail };
-  if (/MissingAPI|OpenFailed|InvalidState|DatabaseClosed|Security|NotAllowed|InvalidAccess/i.test(names)) return { problem: 'unavailable', detail };
-  return { problem: 'unknown', detail };
-}
-
 export interface DeletedConversation {
   conversation: Conversation;
   messages: Message[];
@@ -161,9 +135,6 @@ export interface RemovedPair {
   restoreParents: { id: string; parentId: string | null | undefined }[];
 }
 
-export function newId(): string {
-  return crypto.randomUUID();
-}
 
 export interface NewConversation {
   id?: string;

@@ -4,7 +4,7 @@
  * they receive with these schemas.
  */
 import * as z from 'zod/mini';
-import { STORE_PROBLEMS } from '../conversations/store';
+import { STORE_PROBLEMS } from '../conversations/problems';
 import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';

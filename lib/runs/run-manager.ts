@@ -7,7 +7,9 @@
  */
 import { GatewayError, type ChatMessage, type ChatRequest, type ContentPart, type GatewayClient, type StreamEvent } from '../gateway';
 import { storedError, storedUsage, type Conversation, type Notice, type Message, type MessageStatus, type StoredError, type StoredUsage, type Surface } from '../conversations/records';
-import { conversationRecord, newId, storeProblem, type ConversationStore, type StoreProblem } from '../conversations/store';
+import { conversationRecord, type ConversationStore } from '../conversations/store';
+import { newId } from '../conversations/ids';
+import { storeProblem, type StoreProblem } from '../conversations/problems';
 import { activeProfile, presetSettings, type Profile, type Settings } from '../settings/schema';
 import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
 import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';

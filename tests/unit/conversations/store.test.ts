@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { recordActionRefusal } from '@/lib/actions/run-action';
-import { ConversationStore, storeProblem } from '@/lib/conversations/store';
+import { ConversationStore } from '@/lib/conversations/store';
+import { storeProblem } from '@/lib/conversations/problems';
 import { defaultSettings } from '@/lib/settings/schema';
 import { wordsFor } from '@/lib/i18n/messages';
 
