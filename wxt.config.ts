@@ -13,7 +13,13 @@ export default defineConfig({
     // The e2e build differs from production only by its pre-granted loopback host: same
     // React production bundle, so tests and benches measure what users run.
     if (mode === 'e2e') process.env.NODE_ENV = 'production';
-    return { plugins: [tailwindcss()] };
+    return {
+      plugins: [tailwindcss()],
+      // A page's own scripts are preloaded by its HTML; a dynamic import (the database, the
+      // dialogs, the markdown renderer) fetches what it needs itself, instead of a preload link
+      // added to the page for each of its chunks while the page starts.
+      build: { modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) } },
+    };
   },
   manifest: ({ mode, browser, manifestVersion }) => ({
     default_locale: 'en',

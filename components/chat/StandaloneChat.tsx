@@ -15,6 +15,7 @@ import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { NoGateway } from '@/components/surface/NoGateway';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
 import { ConversationList } from '@/components/conversations/ConversationList';
+import { useConversationList } from '@/components/stores/conversations';
 import { Waypoints } from 'lucide-react';
 import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
@@ -43,6 +44,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   const [pickedModel, setPickedModel] = useState<{ model: string; nonce: number }>();
   const [models, setModels] = useState<string[]>([]);
   const rail = useRef<HTMLElement>(null);
+  const listed = useConversationList((s) => s.conversations !== undefined && s.conversations.length > 0);
   const search = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -103,12 +105,12 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
     { id: 'options', run: () => void browser.runtime.openOptionsPage() },
   ], [open]);
 
-  if (parsed === undefined) return <main aria-label={name} aria-busy="true" className="h-screen" />;
-  const profile = activeProfile(parsed.settings);
+  const profile = parsed === undefined ? undefined : activeProfile(parsed.settings);
   return (
     <div className="flex h-screen">
-      {/* The conversation rail: every conversation, the open one marked. */}
-      {parsed.ok && profile !== undefined && (
+      {/* The conversation rail: every conversation, the open one marked. Drawn while the
+          settings are read too when there are conversations to show (its rows do not need them). */}
+      {(parsed === undefined ? listed : parsed.ok && profile !== undefined) && (
         <nav ref={rail} aria-label={w.t('conversations.label')} className="hidden w-80 shrink-0 flex-col border-r border-line bg-surface md:flex">
           <div className="flex h-[45px] shrink-0 items-center gap-2 border-b border-line px-3">
             <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-3.5" /></span>
@@ -119,13 +121,13 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
           </div>
           <ConversationList
             activeId={conversationId} onOpen={open} onNew={() => open(undefined)} searchRef={search}
-            tools={<><ExportButton profiles={parsed.settings.profiles} openConversationId={conversationId} /><ImportButton profileId={profile.id} /></>}
+            tools={parsed !== undefined && profile !== undefined && <><ExportButton profiles={parsed.settings.profiles} openConversationId={conversationId} /><ImportButton profileId={profile.id} /></>}
           />
         </nav>
       )}
       <main aria-label={name} className={`${surface} flex min-w-0 flex-1 flex-col`}>
         <h1 className="sr-only">{w.t('chatPage.heading')}</h1>
-        {!parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
+        {parsed === undefined ? <div aria-busy="true" className="flex-1" /> : !parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
           ? <NoGateway />
           // The rail is drawn meanwhile: the conversation waits for the one to reopen.
           : !restored ? <div aria-busy="true" className="flex-1" /> : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}

@@ -77,16 +77,18 @@ class TopHits {
     return a.score < b.score || (a.score === b.score && (a.doc.updatedAt < b.doc.updatedAt || (a.doc.updatedAt === b.doc.updatedAt && a.slot > b.slot)));
   }
 
-  offer(hit: Ranked): void {
+  offer(score: number, doc: Doc, slot: number, inTitle: boolean): void {
     const heap = this.heap;
     if (this.limit <= 0) return;
     if (heap.length === this.limit) {
-      if (!TopHits.below(heap[0]!, hit)) return;
-      heap[0] = hit;
+      // Most candidates rank below the worst kept: they are turned away before anything is made.
+      const worst = heap[0]!;
+      if (score < worst.score || (score === worst.score && (doc.updatedAt < worst.doc.updatedAt || (doc.updatedAt === worst.doc.updatedAt && slot > worst.slot)))) return;
+      heap[0] = { score, doc, slot, inTitle };
       this.down(0);
       return;
     }
-    heap.push(hit);
+    heap.push({ score, doc, slot, inTitle });
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -191,11 +193,11 @@ export class ConversationIndex {
     const parts = queryTerms(query);
     if (parts.length === 0) return [];
     const slotCount = this.docs.length;
-    const matches: { part: QueryTerm; marked: Uint8Array; count: number }[] = [];
+    const matches: { marked: Uint8Array; count: number; titleTerms: Uint8Array }[] = [];
     for (const part of parts) {
       const { marked, count } = this.conversationsWith(part);
       if (count === 0) return [];
-      matches.push({ part, marked, count });
+      matches.push({ marked, count, titleTerms: this.termMarks(part) });
     }
     // Walk the rarest part's conversations and check the others.
     matches.sort((a, b) => a.count - b.count);
@@ -205,18 +207,22 @@ export class ConversationIndex {
     // The best `limit` kept as they come (a short prefix matches nearly every conversation:
     // sorting them all would cost more than finding them).
     const best = new TopHits(limit);
-    for (let slot = 0; slot < slotCount; slot++) {
+    next: for (let slot = 0; slot < slotCount; slot++) {
       if (rarest[slot] === 0) continue;
       const doc = this.docs[slot];
-      if (doc === undefined || !matches.every((m) => m.marked[slot] === 1)) continue;
+      if (doc === undefined) continue;
+      for (let i = 1; i < matches.length; i++) if (matches[i]!.marked[slot] === 0) continue next;
       let score = 0;
       let inTitle = true;
-      matches.forEach((m, i) => {
-        const titled = this.inTitle(doc, m.part);
+      for (let i = 0; i < matches.length; i++) {
+        const marks = matches[i]!.titleTerms;
+        const terms = doc.titleTerms;
+        let titled = false;
+        for (let k = 0; k < terms.length && !titled; k++) titled = marks[terms[k]!] === 1;
         if (!titled) inTitle = false;
         score += idf[i]! * (titled ? 3 : 1);
-      });
-      best.offer({ score, doc, slot, inTitle });
+      }
+      best.offer(score, doc, slot, inTitle);
     }
     return best.sorted();
   }
@@ -295,12 +301,14 @@ export class ConversationIndex {
     if (this.shortPrefixes.size > 0) this.shortPrefixes.clear();
   }
 
-  private inTitle(doc: Doc, part: QueryTerm): boolean {
-    for (const t of doc.titleTerms) {
-      const word = this.vocabulary[t]!;
-      if (part.prefix ? word.startsWith(part.text) : word === part.text) return true;
-    }
-    return false;
+  /**
+   * A mark per term of the vocabulary that is the part or, for a prefix, starts with it: checking
+   * ten thousand titles then compares numbers, not strings.
+   */
+  private termMarks(part: QueryTerm): Uint8Array {
+    const marks = new Uint8Array(this.vocabulary.length);
+    for (const term of this.expand(part)) marks[term] = 1;
+    return marks;
   }
 
   private intern(term: string): number {

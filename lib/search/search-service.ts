@@ -6,7 +6,7 @@
 import type { ConversationStore, MessageText } from '../conversations/store';
 import type { SearchHit } from './conversation-index';
 import { SearchIndexer, type IndexProgress } from './indexer';
-import { highlightNeedles, searchable, snippetIn, type Searchable, type Snippet } from './tokens';
+import { highlightNeedles, matchesIn, searchable, snippetIn, type Searchable, type Snippet } from './tokens';
 
 export interface FoundIn {
   /** The message the words are in. */
@@ -19,12 +19,18 @@ type Prepared = { id: string } & Searchable;
 /** The message that matches best: the most of the query's pieces, the newest among equals. */
 export function bestMatch(messages: readonly Prepared[], query: string): FoundIn | undefined {
   const needles = highlightNeedles(query);
-  let best: FoundIn | undefined;
+  // Counted in every message; the snippet made for the best one only.
+  let best: Prepared | undefined;
+  let most = 0;
   for (const m of messages) {
-    const s = snippetIn(m, needles);
-    if (s !== undefined && (best === undefined || s.matched >= best.snippet.matched)) best = { messageId: m.id, snippet: s };
+    const { matched } = matchesIn(m, needles);
+    if (matched > 0 && matched >= most) {
+      best = m;
+      most = matched;
+    }
   }
-  return best;
+  const snippet = best === undefined ? undefined : snippetIn(best, needles);
+  return best === undefined || snippet === undefined ? undefined : { messageId: best.id, snippet };
 }
 
 /**

@@ -109,9 +109,8 @@ export function searchable(text: string): Searchable {
   return { text, haystack: lower.length === text.length ? lower : text.toLowerCase() };
 }
 
-/** `snippet` for a prepared text and the query's pieces (`highlightNeedles`). */
-export function snippetIn({ text, haystack }: Searchable, needles: readonly string[], width = 140): Snippet | undefined {
-  if (needles.length === 0) return undefined;
+/** How many of the query's pieces a prepared text holds, and where the first of them is (-1: none). */
+export function matchesIn({ haystack }: Searchable, needles: readonly string[]): { matched: number; first: number } {
   let first = -1;
   let matched = 0;
   for (const needle of needles) {
@@ -120,6 +119,14 @@ export function snippetIn({ text, haystack }: Searchable, needles: readonly stri
     matched++;
     if (first === -1 || at < first) first = at;
   }
+  return { matched, first };
+}
+
+/** `snippet` for a prepared text and the query's pieces (`highlightNeedles`). */
+export function snippetIn(prepared: Searchable, needles: readonly string[], width = 140): Snippet | undefined {
+  if (needles.length === 0) return undefined;
+  const { text, haystack } = prepared;
+  const { matched, first } = matchesIn(prepared, needles);
   if (first === -1) return undefined;
   let start = Math.max(0, first - Math.floor(width / 3));
   // Start at a word or line boundary when one is near.
