@@ -510,8 +510,10 @@ export class ConversationStore {
     let latest = 0;
     return this.live(() => this.allConversationRows(), (rows) => {
       const read = ++latest;
-      void parseInSlices<Conversation>(rows, ConversationSchema, () => read !== latest).then((checked) => {
-        if (checked !== undefined) onChange(checked.items, checked.unreadable);
+      void parseInSlices<Conversation>(rows, ConversationSchema, () => read !== latest).then(async (checked) => {
+        // A long list is handed over in a task of its own: the page draws it apart from the last slice checked.
+        if (checked !== undefined && rows.length > SLICE) await new Promise((resolve) => setTimeout(resolve, 0));
+        if (checked !== undefined && read === latest) onChange(checked.items, checked.unreadable);
       });
     }, onError);
   }
