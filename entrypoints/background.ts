@@ -8,7 +8,7 @@ import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
-import { loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
+import { loadCatalogue, loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
   const store = new ConversationStore();
@@ -20,6 +20,8 @@ export default defineBackground(() => {
     loadSettings: async () => (await loadSettings()).settings,
     clientFor: (profile, settings) => createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey, limits: gatewayLimitsFrom(settings) }),
     onActiveRunsChange: createKeepAlive(),
+    // The catalogue says which interface a model prefers (new-api's supported_endpoint_types).
+    modelInfo: async (profileId, model) => (await loadCatalogue(profileId))?.models.find((m) => m.id === model),
   });
 
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {

@@ -380,7 +380,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} />
       {view.conversation !== undefined && settingsOpen && (
         <Suspense fallback={null}>
-          <ConversationSettingsDialog conversation={view.conversation} profile={profile} branch={branch} onClose={() => setSettingsOpen(false)} />
+          <ConversationSettingsDialog conversation={view.conversation} profile={profile} branch={branch} model={catalogue.models.find((m) => m.id === model)} onClose={() => setSettingsOpen(false)} />
         </Suspense>
       )}
       <div className="flex shrink-0 flex-col gap-2 px-3 empty:hidden [&>*:first-child]:mt-2">

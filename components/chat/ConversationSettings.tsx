@@ -8,6 +8,8 @@ import { conversationStore } from '@/components/data';
 import { useWords } from '@/components/i18n/words';
 import type { Conversation, ConversationSettings, Message } from '@/lib/conversations/records';
 import type { Profile } from '@/lib/settings/schema';
+import { API_STYLES, type ApiStyle } from '@/lib/gateway/interfaces/names';
+import type { ModelInfo } from '@/lib/gateway';
 
 /** Tokens of the shown branch's replies, summed (prompt, completion, reasoning). */
 export function usageTotals(branch: readonly Message[]): { prompt: number; completion: number; reasoning: number; replies: number } {
@@ -22,6 +24,14 @@ export function usageTotals(branch: readonly Message[]): { prompt: number; compl
   return totals;
 }
 
+/** Each interface's name as the settings show it. */
+const API_NAME = {
+  chat: 'chat.settings.apiChat',
+  responses: 'chat.settings.apiResponses',
+  anthropic: 'chat.settings.apiAnthropic',
+  gemini: 'chat.settings.apiGemini',
+} as const satisfies Record<ApiStyle, string>;
+
 function numberOrUndefined(text: string): number | undefined {
   return text.trim() === '' ? undefined : Number(text);
 }
@@ -30,14 +40,17 @@ function numberOrUndefined(text: string): number | undefined {
  * A conversation's own settings: its system prompt, temperature, max tokens and API interface
  * over the global ones (each left empty follows them), with its gateway and its token totals.
  */
-export function ConversationSettingsDialog({ conversation, profile, branch, onClose }: { conversation: Conversation; profile: Profile; branch: readonly Message[]; onClose(): void }) {
+export function ConversationSettingsDialog({ conversation, profile, branch, model, onClose }: { conversation: Conversation; profile: Profile; branch: readonly Message[]; model?: ModelInfo | undefined; onClose(): void }) {
   const w = useWords();
+  // The interfaces the catalogue says the model is served through (all where it does not say).
+  const offered: readonly ApiStyle[] = model?.apis ?? API_STYLES;
+  const preferred = model?.preferredApi;
   const own = conversation.settings ?? {};
   const [ownPrompt, setOwnPrompt] = useState(own.systemPrompt !== undefined);
   const [prompt, setPrompt] = useState(own.systemPrompt ?? '');
   const [temperature, setTemperature] = useState(own.temperature === undefined ? '' : String(own.temperature));
   const [maxTokens, setMaxTokens] = useState(own.maxTokens === undefined ? '' : String(own.maxTokens));
-  const [apiStyle, setApiStyle] = useState<'' | 'chat' | 'responses'>(own.apiStyle ?? '');
+  const [apiStyle, setApiStyle] = useState<'' | ApiStyle>(own.apiStyle ?? '');
   const t = numberOrUndefined(temperature);
   const m = numberOrUndefined(maxTokens);
   const temperatureBad = t !== undefined && (!Number.isFinite(t) || t < 0 || t > 2);
@@ -86,10 +99,9 @@ export function ConversationSettingsDialog({ conversation, profile, branch, onCl
       </div>
       <Field label={w.t('chat.settings.api')}>
         {(control) => (
-          <NativeSelect {...control} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as '' | 'chat' | 'responses')}>
-            <option value="">{w.t('chat.settings.apiProfile', { api: w.t(profile.apiStyle === 'responses' ? 'chat.settings.apiResponses' : 'chat.settings.apiChat') })}</option>
-            <option value="chat">{w.t('chat.settings.apiChat')}</option>
-            <option value="responses">{w.t('chat.settings.apiResponses')}</option>
+          <NativeSelect {...control} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as '' | ApiStyle)}>
+            <option value="">{preferred !== undefined ? w.t('chat.settings.apiModel', { api: w.t(API_NAME[preferred]) }) : w.t('chat.settings.apiProfile', { api: w.t(API_NAME[profile.apiStyle]) })}</option>
+            {offered.map((api) => <option key={api} value={api}>{w.t(API_NAME[api])}</option>)}
           </NativeSelect>
         )}
       </Field>

@@ -19,6 +19,7 @@ import { firstChatModel } from '@/lib/catalogue/filter';
 import { useWords } from '@/components/i18n/words';
 import { addressProblemText, importProblemText, importSourceText, keyIssueText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
+import { WIRE_INTERFACES } from '@/lib/gateway/interfaces';
 
 interface ConnectionFormProps {
   /** The profile being edited; a new one when absent. */
@@ -89,7 +90,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     setKeyCleared(undefined);
     cancelTest();
   };
-  const endpoint = resolved?.ok === true ? endpointUrl(resolved.baseUrl, apiStyle === 'responses' ? '/responses' : '/chat/completions') : undefined;
+  const endpoint = resolved?.ok === true ? WIRE_INTERFACES[apiStyle].url(resolved, '{model}', true) : undefined;
 
   const doImport = (): void => {
     const result = importConnection(pasted);
@@ -250,6 +251,8 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
             <NativeSelect {...control} value={apiStyle} onChange={(e) => setApiStyle(e.target.value as ApiStyle)}>
               <option value="chat">{w.t('connection.styleChat')}</option>
               <option value="responses">{w.t('connection.styleResponses')}</option>
+              <option value="anthropic">{w.t('connection.styleAnthropic')}</option>
+              <option value="gemini">{w.t('connection.styleGemini')}</option>
             </NativeSelect>
           )}
         </Field>

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl, type GatewayError } from '../gateway/errors';
 import type { Usage } from '../gateway';
+import { API_STYLES } from '../gateway/interfaces/names';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -107,7 +108,7 @@ export const ConversationSettingsSchema = z.object({
   temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
   maxTokens: z.optional(z.int().check(z.positive())),
   /** The API interface for this conversation (where the gateway offers several). */
-  apiStyle: z.optional(z.enum(['chat', 'responses'])),
+  apiStyle: z.optional(z.enum(API_STYLES)),
   /** The preset it was started from. */
   presetId: z.optional(z.string()),
 });

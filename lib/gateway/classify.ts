@@ -46,6 +46,9 @@ const CODE_KINDS: Record<string, GatewayErrorKind> = {
   content_filter: 'bad_request',
   access_denied: 'permission_denied',
   permission_denied: 'permission_denied',
+  // Gemini: a key it does not know (sent as 400 INVALID_ARGUMENT), a prompt its filters refused.
+  api_key_invalid: 'invalid_key',
+  prompt_blocked: 'bad_request',
 };
 
 /** Types (lower-cased) that decide the kind when the code did not. */
@@ -57,6 +60,13 @@ const TYPE_KINDS: Record<string, GatewayErrorKind> = {
   rate_limit_error: 'rate_limited',
   overloaded_error: 'server',
   server_error: 'server',
+  // Gemini's status words (`{"error":{code,message,status}}`).
+  resource_exhausted: 'rate_limited',
+  unauthenticated: 'invalid_key',
+  permission_denied: 'permission_denied',
+  unavailable: 'server',
+  internal: 'server',
+  deadline_exceeded: 'timeout',
 };
 
 const MODEL_MISSING = /model[\s\S]{0,80}?(does not exist|doesn't exist|not exist|not found|not available|unknown|no such|不存在|无可用渠道|not supported)|(invalid|unknown|no such) model|model_not_found|无可用渠道|模型.{0,40}不存在/i;
@@ -100,6 +110,13 @@ export function factsFromObject(error: ErrorObject): ErrorFacts {
   if (type !== undefined && type !== 'None') facts.type = type;
   if (param !== undefined) facts.param = param;
   if (code !== undefined) facts.code = code;
+  // Gemini: the status word is the type; a reason in its details names what was wrong.
+  const extra = error as { status?: unknown; details?: unknown };
+  if (facts.type === undefined && typeof extra.status === 'string' && extra.status !== '') facts.type = extra.status;
+  if (Array.isArray(extra.details)) {
+    const reason = extra.details.map((d: unknown) => (d as { reason?: unknown } | null)?.reason).find((r) => typeof r === 'string' && r !== '');
+    if (reason === 'API_KEY_INVALID') facts.code = 'api_key_invalid';
+  }
   return facts;
 }
 
@@ -116,7 +133,8 @@ export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
   if (byType !== undefined) return byType;
 
   if (/\/v\d+[a-z0-9]*\/v\d+[a-z0-9]*(\/|$)/i.test(safePath(url))) return 'bad_address';
-  const namesModel = facts.param === 'model' || MODEL_MISSING.test(message);
+  // Anthropic names a missing model as `not_found_error` "model: <id>".
+  const namesModel = facts.param === 'model' || MODEL_MISSING.test(message) || (type === 'not_found_error' && /^model:/i.test(message));
 
   switch (status) {
     case 401:
@@ -159,7 +177,7 @@ function safePath(url: string): string {
 }
 
 function isModelEndpoint(url: string): boolean {
-  return /\/(chat\/completions|responses|completions|embeddings|images\/generations)$/.test(safePath(url));
+  return /(\/(chat\/completions|responses|completions|embeddings|images\/generations|messages)|:(stream)?generateContent)$/i.test(safePath(url));
 }
 
 export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, detail?: ErrorDetail): GatewayError {

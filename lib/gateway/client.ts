@@ -1,16 +1,18 @@
 /**
- * The gateway client: `GET /models`, and `POST /chat/completions` or `POST /responses` as one
- * stream of `StreamEvent`s. Framework-free: runs in the service worker, pages and Node.
+ * The gateway client: `GET /models`, and a reply through any interface (interfaces/: Chat
+ * Completions, Responses, Anthropic Messages, Gemini) as one stream of `StreamEvent`s.
+ * Framework-free: runs in the service worker, pages and Node.
  *
  * The key is sent only to `baseUrl`'s origin: redirects are not followed (a redirect would
  * carry the request elsewhere), and no error, message or log line holds the key.
  */
 import { endpointUrl } from './address';
 import { buildGatewayError, errorFactsFromBody, errorFromHttpResponse, classifyFacts, type ClassifyContext } from './classify';
-import { ChatStreamDecoder, ResponsesStreamDecoder, decodeChatBody, decodeResponsesBody, type ReplyDecoder } from './decoders';
+import type { ReplyDecoder } from './decoders';
 import { GatewayError, type ErrorDetail } from './errors';
 import { parseModelList } from './models';
-import { chatCompletionsBody, responsesBody } from './request-body';
+import { bearer } from './interfaces/interface';
+import { WIRE_INTERFACES } from './interfaces';
 import { readSse, StreamTimeout, StreamTooLarge } from './sse';
 import type { ChatRequest, ModelInfo, StreamEvent } from './types';
 
@@ -182,11 +184,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   const contextFor = (url: string): ClassifyContext => ({ url, siteUrl, apiKey });
 
   /** Sends a request; returns the 2xx response or throws the classified GatewayError. */
-  async function open(call: Call, path: string, init: { method: string; body?: string; accept: string }): Promise<{ response: Response; ctx: ClassifyContext }> {
-    const url = endpointUrl(baseUrl, path);
+  async function open(call: Call, url: string, init: { method: string; body?: string; accept: string; auth: Record<string, string> }): Promise<{ response: Response; ctx: ClassifyContext }> {
     const ctx = contextFor(url);
     if (call.controller.signal.aborted) throw call.errorFor(undefined, ctx, 'connect');
-    const headers: Record<string, string> = { Authorization: `Bearer ${apiKey}`, Accept: init.accept };
+    const headers: Record<string, string> = { ...init.auth, Accept: init.accept };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
     const timer = setTimeout(() => call.abort('timeout', { code: 'headers_timeout', params: { seconds: seconds(limits.headersTimeoutMs) } }), limits.headersTimeoutMs);
     let response: Response;
@@ -251,7 +252,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   async function listModels(callOptions: CallOptions = {}): Promise<ModelInfo[]> {
     const call = new Call(callOptions.signal);
     try {
-      const { response, ctx } = await open(call, '/models', { method: 'GET', accept: 'application/json' });
+      const { response, ctx } = await open(call, endpointUrl(baseUrl, '/models'), { method: 'GET', accept: 'application/json', auth: bearer(apiKey) });
       const body = await readJson(call, response, ctx);
       const catalogue = parseModelList(body);
       if (catalogue === undefined) {
@@ -264,22 +265,23 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   }
 
   async function* streamChat(request: ChatRequest, callOptions: CallOptions = {}): AsyncGenerator<StreamEvent> {
-    const api = request.api ?? 'chat';
+    const wire = WIRE_INTERFACES[request.api ?? 'chat'];
     const stream = request.stream ?? true;
-    const body = api === 'responses' ? responsesBody(request, stream) : chatCompletionsBody(request, stream);
+    const body = wire.body(request, stream);
     const call = new Call(callOptions.signal);
     const started = Date.now();
     try {
-      const { response, ctx } = await open(call, api === 'responses' ? '/responses' : '/chat/completions', {
+      const { response, ctx } = await open(call, wire.url({ baseUrl, siteUrl }, request.model, stream), {
         method: 'POST',
         body: JSON.stringify(body),
         accept: stream ? 'text/event-stream' : 'application/json',
+        auth: wire.headers(apiKey),
       });
       const contentType = response.headers.get('content-type') ?? '';
       if (!stream || /json/i.test(contentType) || response.body === null) {
         // Not streamed (asked so, or the gateway ignored `stream`): the same events, all at once.
         const value = await readJson(call, response, ctx);
-        yield* api === 'responses' ? decodeResponsesBody(value, ctx) : decodeChatBody(value, ctx);
+        yield* wire.decodeBody(value, ctx);
         return;
       }
       if (/html/i.test(contentType)) {
@@ -288,7 +290,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       }
       // Decoded here rather than in a helper generator: one generator level per event is
       // measurably cheaper (`npm run bench`), and a stream has one event per token.
-      const decoder: ReplyDecoder = api === 'responses' ? new ResponsesStreamDecoder(ctx) : new ChatStreamDecoder(ctx);
+      const decoder: ReplyDecoder = wire.streamDecoder(ctx);
       const out: StreamEvent[] = [];
       // Deadlines count pieces of the reply, not bytes: a stream of `: ping` comments ends too.
       let lastPieceAt: number | undefined;

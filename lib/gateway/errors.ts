@@ -71,6 +71,8 @@ export const ERROR_DETAILS = [
   'upstream_failed',
   /** `response.failed` without an error object. */
   'response_failed',
+  /** Gemini refused the prompt itself ({reason}: its `promptFeedback.blockReason`, e.g. SAFETY). */
+  'prompt_blocked',
   'stopped_before_answer',
   'stopped_while_streaming',
   /** Deadlines ({seconds}). */

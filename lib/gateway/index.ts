@@ -9,6 +9,7 @@ export type { GatewayClient, GatewayClientOptions, GatewayLimits, CallOptions } 
 export { GatewayError, GATEWAY_ERROR_KINDS, remedyFor, redactSecrets } from './errors';
 export type { GatewayErrorKind, Remedy, RemedyLink } from './errors';
 export { parseModelList } from './models';
+export { API_STYLES, chooseApi, isApiStyle } from './interfaces/names';
 export type {
   ApiStyle,
   Capability,

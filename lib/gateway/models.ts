@@ -4,7 +4,8 @@
  * `supported_endpoint_types`, OpenRouter's `architecture` and
  * `supported_parameters`), otherwise `'unknown'`.
  */
-import type { ApiStyle, ModelCapabilities, ModelInfo } from './types';
+import { ENDPOINT_TYPE_API, type ApiStyle } from './interfaces/names';
+import type { ModelCapabilities, ModelInfo } from './types';
 import { ModelListWire, ModelWire } from './wire';
 
 const UNKNOWN: ModelCapabilities = {
@@ -16,8 +17,6 @@ const UNKNOWN: ModelCapabilities = {
   reasoning: 'unknown',
   tools: 'unknown',
 };
-
-const ENDPOINT_API: Record<string, ApiStyle> = { openai: 'chat', 'openai-response': 'responses' };
 
 function fromEndpointTypes(types: readonly string[]): Pick<ModelCapabilities, 'chat' | 'responses' | 'imageGeneration' | 'embeddings'> {
   const has = (t: string): boolean => types.includes(t);
@@ -58,8 +57,12 @@ export function normalizeModel(wire: ModelWire): ModelInfo {
   if (types != null && types.length > 0) {
     info.endpointTypes = [...types];
     capabilities = { ...capabilities, ...fromEndpointTypes(types) };
-    const preferred = ENDPOINT_API[types[0] ?? ''];
-    if (preferred !== undefined) info.preferredApi = preferred;
+    // The interfaces it can be reached through, in the gateway's order: the first is the preferred one.
+    const apis = [...new Set(types.map((t) => ENDPOINT_TYPE_API[t]).filter((a): a is ApiStyle => a !== undefined))];
+    if (apis.length > 0) {
+      info.apis = apis;
+      info.preferredApi = apis[0]!;
+    }
   }
   const arch = wire.architecture;
   if (arch != null) {

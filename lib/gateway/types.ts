@@ -1,7 +1,7 @@
 import type { GatewayError } from './errors';
+import type { ApiStyle } from './interfaces/names';
 
-/** Which of the gateway's two chat interfaces a request goes to (seed part 4). */
-export type ApiStyle = 'chat' | 'responses';
+export type { ApiStyle } from './interfaces/names';
 
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -16,7 +16,7 @@ export interface ChatMessage {
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
-  /** Default `'chat'` (POST /chat/completions); `'responses'` uses POST /responses. */
+  /** The interface the request goes through (see `API_STYLES`); default `'chat'`. */
   api?: ApiStyle;
   /** Default true. A non-streamed reply yields the same events. */
   stream?: boolean;
@@ -76,6 +76,8 @@ export interface ModelInfo {
   capabilities: ModelCapabilities;
   /** new-api's `supported_endpoint_types` as sent; its first entry is the preferred one. */
   endpointTypes?: string[];
-  /** The API style the gateway prefers for this model, when it says. */
+  /** The interfaces the gateway serves this model through, when it says (its order; the first preferred). */
+  apis?: ApiStyle[];
+  /** The interface the gateway prefers for this model, when it says. */
   preferredApi?: ApiStyle;
 }

@@ -13,6 +13,7 @@ import { storeProblem, type StoreProblem } from '../conversations/problems';
 import { activeProfile, presetSettings, type Profile, type Settings } from '../settings/schema';
 import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
 import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
+import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -102,6 +103,8 @@ export interface RunManagerDeps {
   ready?: Promise<unknown>;
   /** What one message may carry. */
   messageLimits?: MessageLimits;
+  /** What the profile's catalogue says of a model (the interfaces it is served through), when it is known. */
+  modelInfo?(profileId: string, model: string): Promise<{ preferredApi?: ApiStyle | undefined } | undefined>;
   now?: () => number;
 }
 
@@ -276,7 +279,7 @@ export class RunManager {
       conversation = { ...conversation, leafId: assistant.id };
       await this.deps.store.addTurn({ conversation, created, messages: [user, assistant] });
 
-      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user], conversation), [user, assistant]);
+      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user], conversation, await this.modelInfo(profile, model)), [user, assistant]);
       return { conversationId: conversation.id, messageId: assistant.id };
     } catch (error) {
       this.release(conversationId);
@@ -348,7 +351,7 @@ export class RunManager {
       written.push(reply);
       const moved: Conversation = { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
       await this.deps.store.addTurn({ conversation: moved, created: false, messages: written });
-      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history, moved), written);
+      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history, moved, await this.modelInfo(profile, chosen)), written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
       if (reserved !== undefined) this.release(reserved);
@@ -406,8 +409,13 @@ export class RunManager {
     throw new RunError('profile_missing');
   }
 
+  /** The catalogue's word on a model; a catalogue that cannot be read says nothing. */
+  private async modelInfo(profile: Profile, model: string): Promise<{ preferredApi?: ApiStyle | undefined } | undefined> {
+    return this.deps.modelInfo?.(profile.id, model).catch(() => undefined);
+  }
+
   /** The request for a branch: the conversation's own settings over the global ones. */
-  private request(settings: Settings, profile: Profile, model: string, history: Message[], conversation: Conversation): ChatRequest {
+  private request(settings: Settings, profile: Profile, model: string, history: Message[], conversation: Conversation, info?: { preferredApi?: ApiStyle | undefined }): ChatRequest {
     const own = conversation.settings ?? {};
     const systemPrompt = own.systemPrompt ?? settings.chat.systemPrompt;
     const messages: ChatMessage[] = [];
@@ -416,7 +424,7 @@ export class RunManager {
       if (m.text === '' && (m.images === undefined || m.images.length === 0)) continue;
       messages.push(toRequestMessage(m));
     }
-    const request: ChatRequest = { model, messages, api: own.apiStyle ?? profile.apiStyle };
+    const request: ChatRequest = { model, messages, api: chooseApi(own.apiStyle, info, profile.apiStyle) };
     const temperature = own.temperature ?? settings.chat.temperature;
     const maxTokens = own.maxTokens ?? settings.chat.maxTokens;
     if (temperature !== undefined) request.temperature = temperature;

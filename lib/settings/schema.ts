@@ -6,10 +6,11 @@
 import * as z from 'zod/mini';
 import { ActionSchema, defaultActions, LargeSelectionSchema } from '../actions/schema';
 import { LANGUAGE_CHOICES } from '../i18n/locale';
+import { API_STYLES } from '../gateway/interfaces/names';
 
 export const SETTINGS_VERSION = 1;
 
-export const ApiStyleSchema = z.enum(['chat', 'responses']);
+export const ApiStyleSchema = z.enum(API_STYLES);
 
 export const ProfileSchema = z.object({
   id: z.string().check(z.minLength(1)),

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import type { ModelInfo } from '../gateway';
 import { parseSettings, type ParsedSettings } from './migrations';
 import { SettingsSchema, type Profile, type Settings } from './schema';
+import { API_STYLES } from '../gateway/interfaces/names';
 
 const SETTINGS_KEY = 'local:settings';
 
@@ -78,7 +79,8 @@ const ModelInfoSchema = z.object({
     // Older caches have neither: the gateway said nothing about them, as far as we know.
     reasoning: z._default(Capability, 'unknown'), tools: z._default(Capability, 'unknown') }),
   endpointTypes: z.optional(z.array(z.string())),
-  preferredApi: z.optional(z.enum(['chat', 'responses'])),
+  apis: z.optional(z.array(z.enum(API_STYLES))),
+  preferredApi: z.optional(z.enum(API_STYLES)),
 });
 const CatalogueCacheSchema = z.object({ fetchedAt: z.number(), baseUrl: z.string(), models: z.array(ModelInfoSchema) });
 export type CatalogueCache = z.infer<typeof CatalogueCacheSchema>;

@@ -11,6 +11,7 @@ import { ConversationSchema, MessageSchema, type Conversation, type Message } fr
 import { buildTree, currentBranch } from '../conversations/branches';
 import type { Profile } from '../settings/schema';
 import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
+import { API_STYLES } from '../gateway/interfaces/names';
 
 export const HISTORY_FORMAT = 'gateway-chat-history';
 /** The version written now. Older ones are upgraded on import (HISTORY_MIGRATIONS). */
@@ -19,7 +20,7 @@ export const HISTORY_VERSION = 1;
 /** A profile as exported: where and how, never the key. */
 const ExportedProfileSchema = z.object({
   id: z.string(), name: z.string(), siteUrl: z.string(), baseUrl: z.string(),
-  apiStyle: z.optional(z.enum(['chat', 'responses'])), defaultModel: z.optional(z.string()),
+  apiStyle: z.optional(z.enum(API_STYLES)), defaultModel: z.optional(z.string()),
 });
 export type ExportedProfile = z.infer<typeof ExportedProfileSchema>;
 

@@ -32,6 +32,7 @@ describe('listModels', () => {
       id: 'gpt-4o',
       ownedBy: 'openai',
       endpointTypes: ['openai', 'openai-response'],
+      apis: ['chat', 'responses'],
       preferredApi: 'chat',
       capabilities: { chat: true, responses: true, imageInput: 'unknown', imageGeneration: false, embeddings: false, reasoning: 'unknown', tools: 'unknown' },
     });
@@ -41,6 +42,19 @@ describe('listModels', () => {
     // [] means the gateway does not know: every capability stays unknown.
     expect(models[4]?.capabilities).toEqual({ chat: 'unknown', responses: 'unknown', imageInput: 'unknown', imageGeneration: 'unknown', embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown' });
     expect(models[4]?.preferredApi).toBeUndefined();
+  });
+
+  it('new-api: a model served through Anthropic Messages and Gemini lists those interfaces, the first preferred', async () => {
+    const { models } = await list({
+      data: [
+        { id: 'claude-sonnet-4', object: 'model', created: 1, owned_by: 'anthropic', supported_endpoint_types: ['anthropic', 'openai'] },
+        { id: 'gemini-2.5-pro', object: 'model', created: 1, owned_by: 'google', supported_endpoint_types: ['gemini', 'openai', 'image-generation'] },
+      ],
+      object: 'list',
+      success: true,
+    });
+    expect(models[0]).toMatchObject({ apis: ['anthropic', 'chat'], preferredApi: 'anthropic', capabilities: { chat: true } });
+    expect(models[1]).toMatchObject({ apis: ['gemini', 'chat'], preferredApi: 'gemini', capabilities: { chat: true, imageGeneration: true } });
   });
 
   it('older new-api / one-api: no object field, with permission, root and parent', async () => {
@@ -103,5 +117,16 @@ describe('listModels', () => {
 
   it('an error body with status 200 (success: false) is thrown, not an empty list', async () => {
     await expect(list({ success: false, message: '无权进行此操作，未登录且未提供 access token' })).rejects.toMatchObject({ name: 'GatewayError' });
+  });
+});
+
+describe('chooseApi', () => {
+  it("the conversation's choice, else the model's preferred interface, else the profile's default", async () => {
+    const { chooseApi } = await import('@/lib/gateway');
+    expect(chooseApi('gemini', { preferredApi: 'anthropic' }, 'chat')).toBe('gemini');
+    // A Responses-only model works under a Chat profile.
+    expect(chooseApi(undefined, { preferredApi: 'responses' }, 'chat')).toBe('responses');
+    expect(chooseApi(undefined, {}, 'responses')).toBe('responses');
+    expect(chooseApi(undefined, undefined, 'chat')).toBe('chat');
   });
 });

@@ -1,0 +1,178 @@
+/**
+ * Anthropic Messages: `POST {base}/messages` with `x-api-key` and `anthropic-version`; streamed as
+ * `event: <type>` + `data: <json>` pairs (`message_start`, `content_block_delta`, `message_delta`,
+ * `message_stop`, `ping`, `error`), no `[DONE]`.
+ */
+import * as z from 'zod/mini';
+import { endpointUrl } from '../address';
+import type { ClassifyContext } from '../classify';
+import { ReplyState, bodyFacts, normalizeUsage, parseJson, snippet } from '../decoders';
+import type { SseItem } from '../sse';
+import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
+import { buildGatewayError } from '../classify';
+import { dataUrl, splitSystem, textOf, type WireInterface } from './interface';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** `max_tokens` is required by the interface: this when the conversation sets none. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+function anthropicContent(message: ChatMessage): unknown {
+  if (typeof message.content === 'string') return message.content;
+  if (message.role === 'assistant') return textOf(message.content);
+  return message.content.map((part) => {
+    if (part.type === 'text') return { type: 'text', text: part.text };
+    const inline = dataUrl(part.url);
+    return inline === undefined
+      ? { type: 'image', source: { type: 'url', url: part.url } }
+      : { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
+  });
+}
+
+export function anthropicBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+  const { system, turns } = splitSystem(request.messages);
+  const body: Record<string, unknown> = {
+    ...request.extra,
+    model: request.model,
+    max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages: turns.map((m) => ({ role: m.role, content: anthropicContent(m) })),
+    stream,
+  };
+  if (system !== undefined) body.system = system;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  return body;
+}
+
+const AnthropicUsage = z.looseObject({
+  input_tokens: z.optional(z.nullable(z.number())),
+  output_tokens: z.optional(z.nullable(z.number())),
+  cache_read_input_tokens: z.optional(z.nullable(z.number())),
+  cache_creation_input_tokens: z.optional(z.nullable(z.number())),
+});
+type AnthropicUsage = z.infer<typeof AnthropicUsage>;
+
+const ContentBlock = z.looseObject({ type: z.optional(z.string()), text: z.optional(z.string()), thinking: z.optional(z.string()) });
+
+export const AnthropicEvent = z.looseObject({
+  type: z.optional(z.string()),
+  message: z.optional(z.nullable(z.looseObject({ usage: z.optional(z.nullable(AnthropicUsage)), stop_reason: z.optional(z.nullable(z.string())) }))),
+  content_block: z.optional(z.nullable(ContentBlock)),
+  delta: z.optional(z.nullable(z.looseObject({
+    type: z.optional(z.string()),
+    text: z.optional(z.string()),
+    thinking: z.optional(z.string()),
+    signature: z.optional(z.string()),
+    stop_reason: z.optional(z.nullable(z.string())),
+  }))),
+  usage: z.optional(z.nullable(AnthropicUsage)),
+  error: z.optional(z.unknown()),
+});
+export type AnthropicEvent = z.infer<typeof AnthropicEvent>;
+
+/** Anthropic's stop reasons in the words the other interfaces use (others kept as sent). */
+const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
+
+/** Streamed `POST /messages`. */
+export class AnthropicStreamDecoder extends ReplyState {
+  private sawStop = false;
+  /** The usage as `message_start` and `message_delta` report it, merged. */
+  private wireUsage: AnthropicUsage | undefined;
+  /** The signature of the reply's thinking (kept so a continued conversation could send it back). */
+  signature = '';
+
+  protected get completed(): boolean {
+    return this.sawStop;
+  }
+
+  item(item: SseItem, out: StreamEvent[]): boolean {
+    if (this.over) return true;
+    const handled = this.common(item, out);
+    if (handled !== undefined) return handled;
+    if (item.kind !== 'message') return false;
+    const data = item.data.trim();
+    if (data === '' || data === '[DONE]') return false;
+    const parsed = parseJson(data);
+    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
+    const event = AnthropicEvent.safeParse(parsed.value);
+    if (!event.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
+    return this.acceptEvent(event.data.type ?? item.event ?? '', event.data, out);
+  }
+
+  private addUsage(usage: AnthropicUsage | null | undefined): void {
+    if (usage == null) return;
+    const merged: AnthropicUsage = { ...this.wireUsage };
+    for (const [key, value] of Object.entries(usage)) if (value != null) (merged as Record<string, unknown>)[key] = value;
+    this.wireUsage = merged;
+    const cached = merged.cache_read_input_tokens;
+    this.usage = normalizeUsage(merged);
+    if (cached != null) this.usage.cachedTokens = cached;
+  }
+
+  acceptEvent(type: string, event: AnthropicEvent, out: StreamEvent[]): boolean {
+    switch (type) {
+      case 'message_start':
+        this.addUsage(event.message?.usage);
+        return false;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block?.type === 'text' && block.text !== undefined) this.content(block.text, out);
+        else if (block?.type === 'thinking' && block.thinking !== undefined) this.reasoning(block.thinking, out);
+        return false;
+      }
+      case 'content_block_delta': {
+        const delta = event.delta;
+        if (delta?.type === 'text_delta' && delta.text !== undefined) this.content(delta.text, out);
+        else if (delta?.type === 'thinking_delta' && delta.thinking !== undefined) this.reasoning(delta.thinking, out);
+        else if (delta?.type === 'signature_delta' && delta.signature !== undefined) this.signature += delta.signature;
+        // input_json_delta (a tool call's arguments) and others: not part of the reply's text.
+        return false;
+      }
+      case 'message_delta': {
+        this.addUsage(event.usage);
+        const reason = event.delta?.stop_reason;
+        if (reason != null) this.finishReason = STOP_REASONS[reason] ?? reason;
+        return false;
+      }
+      case 'message_stop':
+        this.sawStop = true;
+        this.finish(out);
+        return true;
+      case 'error':
+        return this.failWith(bodyFacts(event, this.ctx), out);
+      default:
+        // ping, content_block_stop, and kinds added later.
+        return false;
+    }
+  }
+}
+
+const AnthropicReply = z.looseObject({
+  type: z.optional(z.string()),
+  content: z.array(ContentBlock),
+  stop_reason: z.optional(z.nullable(z.string())),
+  usage: z.optional(z.nullable(AnthropicUsage)),
+});
+
+/** A non-streamed message: the same events as a stream. */
+export function decodeAnthropicBody(value: unknown, ctx: ClassifyContext): StreamEvent[] {
+  const parsed = AnthropicReply.safeParse(value);
+  if (!parsed.success) throw buildGatewayError('bad_response', {}, ctx, { code: 'no_message' });
+  const reply = parsed.data;
+  const decoder = new AnthropicStreamDecoder(ctx);
+  const out: StreamEvent[] = [];
+  decoder.acceptEvent('message_start', { message: { usage: reply.usage } }, out);
+  for (const block of reply.content) decoder.acceptEvent('content_block_start', { content_block: block }, out);
+  decoder.acceptEvent('message_delta', { delta: { stop_reason: reply.stop_reason ?? 'end_turn' } }, out);
+  decoder.acceptEvent('message_stop', {}, out);
+  return out;
+}
+
+export const anthropicInterface: WireInterface = {
+  name: 'anthropic',
+  url: ({ baseUrl }) => endpointUrl(baseUrl, '/messages'),
+  headers: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION }),
+  body: anthropicBody,
+  streamDecoder: (ctx) => new AnthropicStreamDecoder(ctx),
+  decodeBody: decodeAnthropicBody,
+};

@@ -1,0 +1,127 @@
+/**
+ * Chat Completions: `POST {base}/chat/completions`, streamed as `data: <chunk>` lines ending with
+ * `data: [DONE]` (which may come after an error, or never).
+ */
+import { endpointUrl } from '../address';
+import { buildGatewayError, type ClassifyContext } from '../classify';
+import { ReplyState, bodyFacts, errorFacts, normalizeUsage, snippet } from '../decoders';
+import type { SseItem } from '../sse';
+import type { ChatMessage, ChatRequest, ContentPart, StreamEvent } from '../types';
+import { ChatChunk, quickChatChunk } from '../wire';
+import { bearer, type WireInterface } from './interface';
+
+function chatContent(content: ChatMessage['content']): unknown {
+  if (typeof content === 'string') return content;
+  return content.map((part: ContentPart) =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: 'image_url', image_url: part.detail === undefined ? { url: part.url } : { url: part.url, detail: part.detail } },
+  );
+}
+
+export function chatCompletionsBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    ...request.extra,
+    model: request.model,
+    messages: request.messages.map((m) => ({ role: m.role, content: chatContent(m.content) })),
+    stream,
+  };
+  if (stream && request.includeUsage !== false) body.stream_options = { include_usage: true };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  return body;
+}
+
+/** Streamed `POST /chat/completions`. */
+export class ChatStreamDecoder extends ReplyState {
+  private sawDone = false;
+  protected override readonly holdsErrors = true;
+
+  protected get completed(): boolean {
+    return this.sawDone || this.finishReason !== undefined;
+  }
+
+  item(item: SseItem, out: StreamEvent[]): boolean {
+    if (this.over) return true;
+    // A plain `data:` message (every token) skips the checks for the rare kinds.
+    if (item.kind !== 'message' || item.event !== undefined) {
+      const handled = this.common(item, out);
+      if (handled !== undefined) return handled;
+      if (item.kind !== 'message') return false;
+    }
+    const data = item.data;
+    if (data === '[DONE]' || (data.length < 16 && data.trim() === '[DONE]')) {
+      this.sawDone = true;
+      if (this.held !== undefined) this.fail(this.held, out);
+      else this.finish(out);
+      return true;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      // Keep-alive words (`data: ping`) are not chunks; a cut or garbled JSON chunk is a broken stream.
+      return /^\s*[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
+    }
+    const quick = quickChatChunk(value);
+    if (quick !== undefined) return this.acceptChunk(quick, out);
+    const chunk = ChatChunk.safeParse(value);
+    if (!chunk.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
+    return this.acceptChunk(chunk.data, out);
+  }
+
+  /** One parsed chunk (or a whole non-streamed completion). */
+  acceptChunk(chunk: ChatChunk, out: StreamEvent[]): boolean {
+    if (chunk.usage != null) this.usage = normalizeUsage(chunk.usage);
+    // After the gateway's error only its usage counts; no more text is taken as the reply.
+    if (this.held !== undefined) return false;
+    if (chunk.error != null) return this.failWith(errorFacts(chunk.error), out);
+    const choice = chunk.choices?.[0];
+    if (choice == null) return false;
+    const delta = choice.delta ?? choice.message;
+    if (delta != null) {
+      const thinking = delta.reasoning_content ?? delta.reasoning;
+      if (thinking != null) this.reasoning(thinking, out);
+      const content = delta.content;
+      if (typeof content === 'string') this.content(content, out);
+    }
+    const finish = choice.finish_reason;
+    if (finish != null && finish !== '') {
+      if (finish === 'error') {
+        if (choice.error !== undefined) return this.failWith(bodyFacts({ error: choice.error }, this.ctx), out);
+        return this.failWith({}, out, { code: 'upstream_failed' });
+      }
+      this.finishReason = finish;
+    }
+    return false;
+  }
+}
+
+/** A non-streamed chat completion: the same events as a stream. */
+export function decodeChatBody(value: unknown, ctx: ClassifyContext): StreamEvent[] {
+  const parsed = ChatChunk.safeParse(value);
+  const choice = parsed.success ? parsed.data.choices?.[0] : undefined;
+  if (!parsed.success || choice?.message == null) {
+    throw buildGatewayError('bad_response', {}, ctx, { code: 'no_message' });
+  }
+  const decoder = new ChatStreamDecoder(ctx);
+  const out: StreamEvent[] = [];
+  const { content, reasoning_content, reasoning } = choice.message;
+  const text = Array.isArray(content) ? content.map((part) => part.text ?? '').join('') : content;
+  const asChunk: ChatChunk = {
+    usage: parsed.data.usage,
+    choices: [{ delta: { content: text, reasoning_content, reasoning }, finish_reason: choice.finish_reason ?? 'stop' }],
+  };
+  if (!decoder.acceptChunk(asChunk, out)) decoder.end(out);
+  return out;
+}
+
+export const chatInterface: WireInterface = {
+  name: 'chat',
+  url: ({ baseUrl }) => endpointUrl(baseUrl, '/chat/completions'),
+  headers: bearer,
+  body: chatCompletionsBody,
+  streamDecoder: (ctx) => new ChatStreamDecoder(ctx),
+  decodeBody: decodeChatBody,
+};

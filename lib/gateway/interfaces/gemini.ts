@@ -1,0 +1,147 @@
+/**
+ * Gemini: `POST {site}/v1beta/models/{model}:streamGenerateContent?alt=sse` with `x-goog-api-key`
+ * (the key is never put in the address). Streamed as `data: <GenerateContentResponse>` lines with
+ * no `[DONE]`: the reply ends where the body ends.
+ */
+import * as z from 'zod/mini';
+import { endpointUrl } from '../address';
+import { buildGatewayError, type ClassifyContext, type ErrorFacts } from '../classify';
+import { ReplyState, bodyFacts, normalizeUsage, parseJson, snippet } from '../decoders';
+import type { SseItem } from '../sse';
+import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
+import { dataUrl, mediaTypeOf, splitSystem, type WireInterface } from './interface';
+
+function geminiParts(message: ChatMessage): unknown[] {
+  if (typeof message.content === 'string') return [{ text: message.content }];
+  return message.content.map((part) => {
+    if (part.type === 'text') return { text: part.text };
+    const inline = dataUrl(part.url);
+    return inline === undefined
+      ? { fileData: { mimeType: mediaTypeOf(part.url), fileUri: part.url } }
+      : { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+  });
+}
+
+export function geminiBody(request: ChatRequest): Record<string, unknown> {
+  const { system, turns } = splitSystem(request.messages);
+  const body: Record<string, unknown> = {
+    ...request.extra,
+    contents: turns.map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: geminiParts(m) })),
+  };
+  if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
+  const config: Record<string, unknown> = { ...(request.extra?.generationConfig as Record<string, unknown> | undefined) };
+  if (request.temperature !== undefined) config.temperature = request.temperature;
+  if (request.topP !== undefined) config.topP = request.topP;
+  if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
+  // Thought summaries come as parts marked `thought` (models that do not think ignore this).
+  config.thinkingConfig = { includeThoughts: true, ...(config.thinkingConfig as Record<string, unknown> | undefined) };
+  body.generationConfig = config;
+  return body;
+}
+
+const UsageMetadata = z.looseObject({
+  promptTokenCount: z.optional(z.nullable(z.number())),
+  candidatesTokenCount: z.optional(z.nullable(z.number())),
+  thoughtsTokenCount: z.optional(z.nullable(z.number())),
+  totalTokenCount: z.optional(z.nullable(z.number())),
+  cachedContentTokenCount: z.optional(z.nullable(z.number())),
+});
+
+export const GeminiResponse = z.looseObject({
+  candidates: z.optional(z.nullable(z.array(z.looseObject({
+    content: z.optional(z.nullable(z.looseObject({
+      parts: z.optional(z.nullable(z.array(z.looseObject({ text: z.optional(z.nullable(z.string())), thought: z.optional(z.nullable(z.boolean())) })))),
+    }))),
+    finishReason: z.optional(z.nullable(z.string())),
+  })))),
+  promptFeedback: z.optional(z.nullable(z.looseObject({ blockReason: z.optional(z.nullable(z.string())) }))),
+  usageMetadata: z.optional(z.nullable(UsageMetadata)),
+  error: z.optional(z.unknown()),
+});
+export type GeminiResponse = z.infer<typeof GeminiResponse>;
+
+/** Gemini's finish reasons: the usual two in the other interfaces' words, the rest (safety, recitation, …) as they are, lower-cased. */
+function finishReasonOf(reason: string): string {
+  return reason === 'STOP' ? 'stop' : reason === 'MAX_TOKENS' ? 'length' : reason.toLowerCase();
+}
+
+/** Streamed `:streamGenerateContent?alt=sse`. */
+export class GeminiStreamDecoder extends ReplyState {
+  private sawAnswer = false;
+
+  /** The body's end is the reply's end: complete once any response (or a finish reason) came. */
+  protected get completed(): boolean {
+    return this.sawAnswer;
+  }
+
+  item(item: SseItem, out: StreamEvent[]): boolean {
+    if (this.over) return true;
+    const handled = this.common(item, out);
+    if (handled !== undefined) return handled;
+    if (item.kind !== 'message') return false;
+    const data = item.data.trim();
+    if (data === '' || data === '[DONE]') return false;
+    const parsed = parseJson(data);
+    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
+    const response = GeminiResponse.safeParse(parsed.value);
+    if (!response.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
+    return this.accept(response.data, out);
+  }
+
+  accept(response: GeminiResponse, out: StreamEvent[]): boolean {
+    if (response.error != null) return this.failWith(geminiErrorFacts(response.error, this.ctx), out);
+    const usage = response.usageMetadata;
+    if (usage != null) {
+      // Cumulative: the last one counts. Thoughts are reported apart from the answer's tokens.
+      const completion = (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
+      this.usage = normalizeUsage({
+        prompt_tokens: usage.promptTokenCount ?? undefined,
+        completion_tokens: usage.candidatesTokenCount == null && usage.thoughtsTokenCount == null ? undefined : completion,
+        total_tokens: usage.totalTokenCount ?? undefined,
+      });
+      this.usage.raw = usage as Record<string, unknown>;
+      if (usage.thoughtsTokenCount != null) this.usage.reasoningTokens = usage.thoughtsTokenCount;
+      if (usage.cachedContentTokenCount != null) this.usage.cachedTokens = usage.cachedContentTokenCount;
+    }
+    const blocked = response.promptFeedback?.blockReason;
+    const candidate = response.candidates?.[0];
+    if (candidate == null) {
+      if (blocked != null && blocked !== '') return this.failWith({ code: 'prompt_blocked', type: 'prompt_blocked' }, out, { code: 'prompt_blocked', params: { reason: blocked } });
+      if (usage != null) this.sawAnswer = true;
+      return false;
+    }
+    this.sawAnswer = true;
+    for (const part of candidate.content?.parts ?? []) {
+      if (part.text == null || part.text === '') continue;
+      if (part.thought === true) this.reasoning(part.text, out);
+      else this.content(part.text, out);
+    }
+    const reason = candidate.finishReason;
+    if (reason != null && reason !== '' && reason !== 'FINISH_REASON_UNSPECIFIED') this.finishReason = finishReasonOf(reason);
+    return false;
+  }
+}
+
+/** `{"error":{code,message,status}}`: the status word (`RESOURCE_EXHAUSTED`, …) is read as the type. */
+export function geminiErrorFacts(error: unknown, ctx: ClassifyContext): ErrorFacts {
+  return bodyFacts({ error }, ctx);
+}
+
+/** A non-streamed `:generateContent` answer: the same events as a stream. */
+export function decodeGeminiBody(value: unknown, ctx: ClassifyContext): StreamEvent[] {
+  const parsed = GeminiResponse.safeParse(value);
+  if (!parsed.success) throw buildGatewayError('bad_response', {}, ctx, { code: 'no_message' });
+  const decoder = new GeminiStreamDecoder(ctx);
+  const out: StreamEvent[] = [];
+  if (!decoder.accept(parsed.data, out)) decoder.end(out);
+  return out;
+}
+
+export const geminiInterface: WireInterface = {
+  name: 'gemini',
+  url: ({ siteUrl }, model, stream) => endpointUrl(siteUrl, `/v1beta/models/${encodeURIComponent(model).replace(/%2F/gi, '/')}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`),
+  headers: (apiKey) => ({ 'x-goog-api-key': apiKey }),
+  body: (request) => geminiBody(request),
+  streamDecoder: (ctx) => new GeminiStreamDecoder(ctx),
+  decodeBody: decodeGeminiBody,
+};

@@ -1,0 +1,113 @@
+/** Gemini (`POST /v1beta/models/{model}:streamGenerateContent?alt=sse`): `data:` lines, no `[DONE]`, the end is EOF. */
+import { describe, expect, it } from 'vitest';
+import { GatewayError, type ChatRequest, type StreamEvent } from '@/lib/gateway';
+import { JSON_TYPE, KEY, SITE, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
+
+const ask: ChatRequest = { model: 'gemini-test', api: 'gemini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello' }] };
+
+const data = (value: unknown, eol = '\n'): string => `data: ${JSON.stringify(value)}${eol}${eol}`;
+const part = (text: string, thought = false, finishReason?: string, usage?: Record<string, number>) => data({
+  candidates: [{ content: { role: 'model', parts: [thought ? { text, thought: true } : { text }] }, ...(finishReason === undefined ? {} : { finishReason }), index: 0 }],
+  ...(usage === undefined ? {} : { usageMetadata: usage }),
+  modelVersion: 'gemini-test',
+});
+
+function errorOf(events: StreamEvent[]) {
+  const last = lastOf(events);
+  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
+  return last.error;
+}
+
+const failure = (events: Promise<StreamEvent[]>): Promise<GatewayError> => events.then(errorOf, (thrown: unknown) => thrown as GatewayError);
+
+describe('Gemini streams', () => {
+  it('text parts, thoughts as reasoning, the last (cumulative) usage with thoughts apart, STOP; the end of the body ends the reply', async () => {
+    const events = await streamOf({
+      chunks: [
+        part('Thinking it over.', true, undefined, { promptTokenCount: 8, totalTokenCount: 8 }),
+        part('Hel', false, undefined, { promptTokenCount: 8, candidatesTokenCount: 1, thoughtsTokenCount: 5, totalTokenCount: 14 }),
+        part('lo', false, 'STOP', { promptTokenCount: 8, candidatesTokenCount: 2, thoughtsTokenCount: 5, totalTokenCount: 15 }),
+      ],
+    }, ask);
+    expect(reasoningOf(events)).toBe('Thinking it over.');
+    expect(textOf(events)).toBe('Hello');
+    expect(events.filter((e) => e.type === 'usage')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({ usage: { promptTokens: 8, completionTokens: 7, reasoningTokens: 5, totalTokens: 15 } });
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop' });
+  });
+
+  it.each([['MAX_TOKENS', 'length'], ['SAFETY', 'safety'], ['RECITATION', 'recitation']])('finishReason %s is surfaced as %s', async (reason, ours) => {
+    const events = await streamOf({ chunks: [part('Some', false), part(' text', false, reason)] }, ask);
+    expect(textOf(events)).toBe('Some text');
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: ours });
+  });
+
+  it('CRLF framing and no final blank line', async () => {
+    const events = await streamOf({ chunks: [part('Hi', false, undefined).replace(/\n/g, '\r\n'), `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: '!' }] }, finishReason: 'STOP' }] })}`] }, ask);
+    expect(textOf(events)).toBe('Hi!');
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop' });
+  });
+
+  it('a blocked prompt (promptFeedback.blockReason, no candidates) is a clear error', async () => {
+    const error = await failure(streamOf({ chunks: [data({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } })] }, ask));
+    expect(error.kind).toBe('bad_request');
+    expect(error.detail).toEqual({ code: 'prompt_blocked', params: { reason: 'SAFETY' } });
+  });
+
+  it('an empty body is a dropped connection, not an empty reply', async () => {
+    expect((await failure(streamOf({ chunks: [] }, ask))).kind).toBe('network');
+  });
+
+  it('an error object mid-stream keeps the text', async () => {
+    const events = await streamOf({ chunks: [part('Part', false), data({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } })] }, ask);
+    expect(textOf(events)).toBe('Part');
+    expect(errorOf(events).kind).toBe('server');
+  });
+
+  it.each([
+    [400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }], 'invalid_key'],
+    [429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).', undefined, 'rate_limited'],
+    [403, 'PERMISSION_DENIED', 'Method doesn\'t allow unregistered callers.', undefined, 'permission_denied'],
+    [404, 'NOT_FOUND', 'models/gemini-nope is not found for API version v1beta, or is not supported for generateContent.', undefined, 'model_not_found'],
+    [400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.', undefined, 'bad_request'],
+    [500, 'INTERNAL', 'An internal error has occurred.', undefined, 'server'],
+  ])('HTTP %i %s → its kind', async (status, word, message, details, kind) => {
+    const error = await failure(streamOf({ status, headers: JSON_TYPE, chunks: [JSON.stringify({ error: { code: status, message, status: word, ...(details === undefined ? {} : { details }) } })] }, ask));
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error.kind).toBe(kind);
+    expect(error.gatewayMessage).toBe(message);
+  });
+
+  it('the request: the model in the path with alt=sse, the key in x-goog-api-key only (never in the address), roles user/model, systemInstruction, generationConfig, inlineData images', async () => {
+    const fake = replay({ chunks: [part('ok', false, 'STOP')] });
+    await collect(clientFor(fake).streamChat({
+      ...ask, temperature: 0.3, maxTokens: 500,
+      messages: [...ask.messages, { role: 'assistant', content: 'hi' }, { role: 'user', content: [{ type: 'text', text: 'and this?' }, { type: 'image', url: 'data:image/jpeg;base64,/9j/4AAQ' }] }],
+    }));
+    const call = fake.calls[0]!;
+    expect(call.url).toBe(`${SITE}/v1beta/models/gemini-test:streamGenerateContent?alt=sse`);
+    expect(call.url).not.toContain(KEY);
+    expect(call.url).not.toContain('key=');
+    const headers = call.init?.headers as Record<string, string>;
+    expect(headers['x-goog-api-key']).toBe(KEY);
+    expect(headers.Authorization).toBeUndefined();
+    expect(JSON.parse(String(call.init?.body))).toEqual({
+      contents: [
+        { role: 'user', parts: [{ text: 'hello' }] },
+        { role: 'model', parts: [{ text: 'hi' }] },
+        { role: 'user', parts: [{ text: 'and this?' }, { inlineData: { mimeType: 'image/jpeg', data: '/9j/4AAQ' } }] },
+      ],
+      systemInstruction: { parts: [{ text: 'Be brief.' }] },
+      generationConfig: { temperature: 0.3, maxOutputTokens: 500, thinkingConfig: { includeThoughts: true } },
+    });
+  });
+
+  it('a reply that was not streamed (:generateContent) gives the same events', async () => {
+    const fake = replay({ headers: JSON_TYPE, chunks: [JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Hmm.', thought: true }, { text: 'Done.' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 2, candidatesTokenCount: 2, totalTokenCount: 4 } })] });
+    const events = await collect(clientFor(fake).streamChat({ ...ask, stream: false }));
+    expect(fake.calls[0]!.url).toBe(`${SITE}/v1beta/models/gemini-test:generateContent`);
+    expect(reasoningOf(events)).toBe('Hmm.');
+    expect(textOf(events)).toBe('Done.');
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop' });
+  });
+});
