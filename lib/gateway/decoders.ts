@@ -170,6 +170,25 @@ export abstract class ReplyState implements ReplyDecoder {
     return undefined;
   }
 
+  /**
+   * An item of a stream whose messages are JSON objects of one shape (Responses, Anthropic,
+   * Gemini): the common kinds first, then the object checked and handed to `accept` with the
+   * message's `event:` name. Blank data and a stray `[DONE]` are skipped.
+   */
+  protected jsonItem<T>(item: SseItem, out: StreamEvent[], schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, accept: (value: T, event: string | undefined) => boolean): boolean {
+    if (this.over) return true;
+    const handled = this.common(item, out);
+    if (handled !== undefined) return handled;
+    if (item.kind !== 'message') return false;
+    const data = item.data.trim();
+    if (data === '' || data === '[DONE]') return false;
+    const parsed = parseJson(data);
+    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
+    const value = schema.safeParse(parsed.value);
+    if (!value.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
+    return accept(value.data, item.event);
+  }
+
   private flushText(out: StreamEvent[]): void {
     this.splitter.flush(out);
   }

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { endpointUrl } from '../address';
 import type { ClassifyContext } from '../classify';
-import { ReplyState, bodyFacts, normalizeUsage, parseJson, snippet } from '../decoders';
+import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
 import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
 import { buildGatewayError } from '../classify';
@@ -86,17 +86,7 @@ export class AnthropicStreamDecoder extends ReplyState {
   }
 
   item(item: SseItem, out: StreamEvent[]): boolean {
-    if (this.over) return true;
-    const handled = this.common(item, out);
-    if (handled !== undefined) return handled;
-    if (item.kind !== 'message') return false;
-    const data = item.data.trim();
-    if (data === '' || data === '[DONE]') return false;
-    const parsed = parseJson(data);
-    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
-    const event = AnthropicEvent.safeParse(parsed.value);
-    if (!event.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
-    return this.acceptEvent(event.data.type ?? item.event ?? '', event.data, out);
+    return this.jsonItem(item, out, AnthropicEvent, (event, name) => this.acceptEvent(event.type ?? name ?? '', event, out));
   }
 
   private addUsage(usage: AnthropicUsage | null | undefined): void {

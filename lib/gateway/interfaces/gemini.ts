@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { endpointUrl } from '../address';
 import { buildGatewayError, type ClassifyContext, type ErrorFacts } from '../classify';
-import { ReplyState, bodyFacts, normalizeUsage, parseJson, snippet } from '../decoders';
+import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
 import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
 import { dataUrl, mediaTypeOf, splitSystem, type WireInterface } from './interface';
@@ -75,17 +75,7 @@ export class GeminiStreamDecoder extends ReplyState {
   }
 
   item(item: SseItem, out: StreamEvent[]): boolean {
-    if (this.over) return true;
-    const handled = this.common(item, out);
-    if (handled !== undefined) return handled;
-    if (item.kind !== 'message') return false;
-    const data = item.data.trim();
-    if (data === '' || data === '[DONE]') return false;
-    const parsed = parseJson(data);
-    if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
-    const response = GeminiResponse.safeParse(parsed.value);
-    if (!response.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
-    return this.accept(response.data, out);
+    return this.jsonItem(item, out, GeminiResponse, (response) => this.accept(response, out));
   }
 
   accept(response: GeminiResponse, out: StreamEvent[]): boolean {
