@@ -1,7 +1,7 @@
 /** Anthropic Messages (`POST /v1/messages`): `event:` + `data:` pairs, no `[DONE]`. */
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type ChatRequest, type StreamEvent } from '@/lib/gateway';
-import { JSON_TYPE, KEY, SITE, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
+import { GatewayError, type ChatRequest } from '@/lib/gateway';
+import { JSON_TYPE, errorOf, KEY, SITE, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
 
 const ask: ChatRequest = { model: 'claude-test', api: 'anthropic', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello' }] };
 
@@ -16,11 +16,6 @@ const stop = (index: number) => ev('content_block_stop', { index });
 const messageDelta = (reason: string, output: number) => ev('message_delta', { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: output } });
 const end = ev('message_stop');
 
-function errorOf(events: StreamEvent[]) {
-  const last = lastOf(events);
-  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
-  return last.error;
-}
 
 describe('Anthropic Messages streams', () => {
   it('text deltas, usage from message_start + message_delta, stop_reason, pings ignored', async () => {

@@ -1,7 +1,7 @@
 /** Gemini (`POST /v1beta/models/{model}:streamGenerateContent?alt=sse`): `data:` lines, no `[DONE]`, the end is EOF. */
 import { describe, expect, it } from 'vitest';
 import { GatewayError, type ChatRequest, type StreamEvent } from '@/lib/gateway';
-import { JSON_TYPE, KEY, SITE, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
+import { JSON_TYPE, errorOf, KEY, SITE, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
 
 const ask: ChatRequest = { model: 'gemini-test', api: 'gemini', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hello' }] };
 
@@ -12,11 +12,6 @@ const part = (text: string, thought = false, finishReason?: string, usage?: Reco
   modelVersion: 'gemini-test',
 });
 
-function errorOf(events: StreamEvent[]) {
-  const last = lastOf(events);
-  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
-  return last.error;
-}
 
 const failure = (events: Promise<StreamEvent[]>): Promise<GatewayError> => events.then(errorOf, (thrown: unknown) => thrown as GatewayError);
 

@@ -76,6 +76,13 @@ export function reasoningOf(events: StreamEvent[]): string {
   return events.filter((e) => e.type === 'reasoning').map((e) => e.text).join('');
 }
 
+/** The error a stream ended with (it must end with one). */
+export function errorOf(events: StreamEvent[]) {
+  const last = lastOf(events);
+  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
+  return last.error;
+}
+
 export function lastOf(events: StreamEvent[]): StreamEvent | undefined {
   return events[events.length - 1];
 }

@@ -1,7 +1,7 @@
 /** The Responses API (`POST /responses`): `event: <type>` + `data: <json>`, no `[DONE]`. */
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, StreamEvent } from '@/lib/gateway';
-import { JSON_TYPE, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
+import type { ChatRequest } from '@/lib/gateway';
+import { JSON_TYPE, errorOf, clientFor, collect, lastOf, reasoningOf, replay, streamOf, textOf } from './recordings';
 
 const ask: ChatRequest = { model: 'gpt-test', api: 'responses', messages: [{ role: 'user', content: 'hello' }] };
 
@@ -19,11 +19,6 @@ const opening = [
 ];
 const completed = ev('response.completed', { response: { id: 'resp_1', status: 'completed', usage } });
 
-function errorOf(events: StreamEvent[]) {
-  const last = lastOf(events);
-  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
-  return last.error;
-}
 
 describe('Responses API streams', () => {
   it('output_text deltas, then usage from response.completed, then done', async () => {
