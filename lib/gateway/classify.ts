@@ -143,7 +143,8 @@ export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
     case 402:
       return 'insufficient_balance';
     case 403:
-      return 'permission_denied';
+      // new-api refuses a spent balance with 403 on the vendor interfaces (its own error type, no code).
+      return QUOTA_SPENT.test(message) ? 'insufficient_balance' : 'permission_denied';
     case 404:
       return namesModel && isModelEndpoint(url) ? 'model_not_found' : 'bad_address';
     case 405:

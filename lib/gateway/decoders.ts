@@ -73,6 +73,8 @@ export interface ReplyDecoder {
 export abstract class ReplyState implements ReplyDecoder {
   protected usage: Usage | undefined;
   protected finishReason: string | undefined;
+  /** The signature of the reply's thinking, where the interface signs it. */
+  protected thinkingSignature = '';
   protected over = false;
   /** An error the gateway sent, held until the stream ends so that usage after it still counts. */
   protected held: GatewayError | undefined;
@@ -116,7 +118,10 @@ export abstract class ReplyState implements ReplyDecoder {
   protected finish(out: StreamEvent[]): void {
     this.flushText(out);
     if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
-    out.push(this.finishReason === undefined ? { type: 'done' } : { type: 'done', finishReason: this.finishReason });
+    const done: StreamEvent & { type: 'done' } = { type: 'done' };
+    if (this.finishReason !== undefined) done.finishReason = this.finishReason;
+    if (this.thinkingSignature !== '') done.signature = this.thinkingSignature;
+    out.push(done);
     this.over = true;
   }
 

@@ -11,6 +11,11 @@ export type ContentPart =
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string | ContentPart[];
+  /**
+   * An assistant turn's thinking as the interface signed it: sent back where the interface
+   * takes it (Anthropic's thinking blocks, which must keep their signature), left out elsewhere.
+   */
+  reasoning?: { text: string; signature: string };
 }
 
 export interface ChatRequest {
@@ -51,7 +56,8 @@ export type StreamEvent =
   | { type: 'reasoning'; text: string; movedFromText?: true }
   | { type: 'usage'; usage: Usage }
   | { type: 'error'; error: GatewayError }
-  | { type: 'done'; finishReason?: string };
+  /** `signature`: the reply's thinking as signed by the interface (Anthropic), to be sent back with it. */
+  | { type: 'done'; finishReason?: string; signature?: string };
 
 export type Capability = boolean | 'unknown';
 

@@ -55,6 +55,17 @@ async function dump(page: Page): Promise<string> {
   }));
 }
 
+/** Runs a check; when it fails, prints what the page shows and what IndexedDB holds, then fails. */
+async function explainOnFailure(page: Page, check: () => Promise<unknown>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    const shown = await page.getByRole('article').evaluateAll((articles) => articles.map((a) => `${a.getAttribute('aria-label') ?? ''} [${a.getAttribute('data-status') ?? ''}] ${(a.textContent ?? '').slice(0, 60)}`));
+    console.error('Shown:', shown, 'Stored:', await dump(page));
+    throw error;
+  }
+}
+
 describe('search', () => {
   it('finds a word from a reply made in the popup, and a Chinese phrase, and opens the conversation at that message', async () => {
     const popup = await env.ext.open('popup.html');
@@ -123,7 +134,7 @@ describe('versions', () => {
     await expect.poll(() => replyText(page, 0)).toBe(second);
     await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
     await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
-    await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2);
+    await explainOnFailure(page, () => expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2));
 
     // Edit & resend the second question.
     await chooseModel(page, 'echo-1');

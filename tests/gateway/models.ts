@@ -20,11 +20,17 @@ export interface ModelReply {
   text: string;
 }
 
+export const ENDPOINTS = ['openai', 'openai-response', 'anthropic', 'gemini'] as const;
+export type Endpoint = (typeof ENDPOINTS)[number];
+
 export interface ReferenceModel {
   id: string;
   ownedBy: string;
-  /** new-api's `supported_endpoint_types`: `openai` = chat completions, `openai-response` = Responses. */
-  endpoints: ('openai' | 'openai-response')[];
+  /**
+   * new-api's `supported_endpoint_types`, the preferred first: `openai` = Chat Completions,
+   * `openai-response` = Responses, `anthropic` = Messages, `gemini` = generateContent.
+   */
+  endpoints: Endpoint[];
   imageInput: boolean;
   /** Tokens per unit of balance: what a reply costs. */
   price: number;
@@ -153,7 +159,7 @@ export const REFERENCE_MODELS: readonly ReferenceModel[] = [
   {
     id: 'vision-1',
     ownedBy: 'reference-vision',
-    endpoints: ['openai', 'openai-response'],
+    endpoints: ['openai', 'openai-response', 'anthropic', 'gemini'],
     imageInput: true,
     price: 2,
     answer: (turns) => {
@@ -186,6 +192,36 @@ export const REFERENCE_MODELS: readonly ReferenceModel[] = [
     imageInput: false,
     price: 1,
     answer: (turns) => ({ text: `Responses: ${lastUserTurn(turns).text}` }),
+  },
+  {
+    // Prefers Anthropic's interface; thinks before answering (as new-api's `-thinking` models do).
+    id: 'claude-ref-1',
+    ownedBy: 'reference-anthropic',
+    endpoints: ['anthropic', 'openai'],
+    imageInput: true,
+    price: 2,
+    answer: (turns) => {
+      const turn = lastUserTurn(turns);
+      return {
+        reasoning: `Considering ${words(turn.text).length} words${turn.images.length === 0 ? '' : ` and ${turn.images.length} image(s)`}.`,
+        text: turn.images.length === 0 ? `Claude: ${turn.text}` : `Claude saw ${describeImages(turn.images)}. You said: ${turn.text}`,
+      };
+    },
+  },
+  {
+    // Prefers Gemini's interface; sends thought summaries when asked for them.
+    id: 'gemini-ref-1',
+    ownedBy: 'reference-google',
+    endpoints: ['gemini', 'openai'],
+    imageInput: true,
+    price: 2,
+    answer: (turns) => {
+      const turn = lastUserTurn(turns);
+      return {
+        reasoning: `Thinking about: ${turn.text}`,
+        text: turn.images.length === 0 ? `Gemini: ${turn.text}` : `Gemini saw ${describeImages(turn.images)}. You said: ${turn.text}`,
+      };
+    },
   },
   {
     id: 'markdown-1',

@@ -2,6 +2,10 @@
  * The reference gateway: a real HTTP server on 127.0.0.1 that implements the seed's interface
  * exactly (`/v1/models`, `/v1/chat/completions`, `/v1/responses`, streamed and not; bearer
  * auth; the errors of part 7), bills tokens against balances, and has fault knobs for tests.
+ * Like new-api, it also serves the vendors' interfaces behind the same key, each for the models
+ * whose `supported_endpoint_types` name it: Anthropic's `/v1/messages` (`anthropic.ts`) and
+ * Gemini's `/v1beta/models/{model}:streamGenerateContent` (`gemini.ts`), with their own key
+ * headers, streams and error shapes (`errors.ts`); every fault knob works on each.
  *
  * Control it in-process (the returned object) or over HTTP under `/__admin/` (for browser
  * tests and `npm run gateway`): `POST /__admin/fault`, `/__admin/pace`, `/__admin/withdraw`,
@@ -11,64 +15,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { REFERENCE_MODELS, estimateTokens, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
+import { ANTHROPIC_PATH, serveMessages } from './anthropic';
+import { Fault, chunkText, imageFromDataUrl, promptTokensOf, sleep, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
+import { openaiErrorBody as errorBody, refusal, type ErrorShape, type Problem } from './errors';
+import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gemini';
+import { REFERENCE_MODELS, estimateTokens, type Endpoint, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
+
+export { Fault, type LoggedRequest, type Pace, type StreamLog } from './core';
 
 export const DEMO_KEY = 'sk-demo-reference-gateway-key-0000000000000000';
 export const DELETED_KEY = 'sk-deleted-reference-key-1111111111111111111111';
 export const EXPIRED_KEY = 'sk-expired-reference-key-2222222222222222222222';
 export const BROKE_KEY = 'sk-broke-reference-key-33333333333333333333333';
-
-export const Fault = z.discriminatedUnion('kind', [
-  /** Close the socket after this many bytes of the response body. */
-  z.object({ kind: z.literal('drop'), afterBytes: z.number().int().nonnegative() }),
-  /** Stop sending after this many body bytes, keeping the connection open. */
-  z.object({ kind: z.literal('stall'), afterBytes: z.number().int().nonnegative() }),
-  /** After this many content chunks, send `data: {"error":…}`, then `[DONE]` if asked. */
-  z.object({ kind: z.literal('midstream-error'), afterChunks: z.number().int().nonnegative(), thenDone: z.boolean().default(true) }),
-  /** 429 with Retry-After. */
-  z.object({ kind: z.literal('rate-limit'), retryAfter: z.number().int().nonnegative() }),
-  /** 500 with an error body. */
-  z.object({ kind: z.literal('server-error') }),
-  /** After this many content chunks, one chunk of cut-off JSON, then the rest as normal. */
-  z.object({ kind: z.literal('malformed-chunk'), afterChunks: z.number().int().nonnegative() }),
-  /** Wait this long before sending the status line and headers. */
-  z.object({ kind: z.literal('slow-first-byte'), delayMs: z.number().int().nonnegative() }),
-]);
-export type Fault = z.infer<typeof Fault>;
-
-export interface Pace {
-  /** Milliseconds between streamed chunks. */
-  delayMs: number;
-  /** Characters of content per chunk. */
-  chunkChars: number;
-}
-
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  /** The bearer token sent, as sent (tests check where the key went). */
-  bearer: string | undefined;
-  origin: string | undefined;
-  time: number;
-  /** The JSON body as received (tests check what a conversation sent: its system prompt, say). */
-  body?: unknown;
-  /** For a streamed chat reply: what it delivered, and how it ended (tests of faults). */
-  stream?: StreamLog;
-}
-
-export interface StreamLog {
-  /** The content of every chunk written whole, in order. */
-  sentText: string;
-  /** The client closed the connection before the reply was finished (Stop, a deleted conversation, a dead worker). */
-  cancelled: boolean;
-  /** The reply was written to its end. */
-  finished: boolean;
-}
-
-interface KeyRecord {
-  account: string;
-  status: 'valid' | 'deleted' | 'expired';
-}
 
 /** The language of the gateway's own error messages: new-api's Chinese ones, or the seed's English. */
 export type GatewayLanguage = 'en' | 'zh-CN';
@@ -77,18 +35,12 @@ export type GatewayLanguage = 'en' | 'zh-CN';
  * The messages of the errors users meet, in each language. Statuses, types and codes stay the
  * same: a client must classify by them, never by these words.
  */
-const ERROR_WORDS: Record<GatewayLanguage, {
-  invalidKey(why: 'wrong or incompletely copied' | KeyRecord['status']): string;
-  rateLimited: string;
-  upstreamFailed: string;
-  modelMissing(model: string): string;
-  insufficientBalance: string;
-  upstreamClosed: string;
-}> = {
+const ERROR_WORDS: Record<GatewayLanguage, ErrorWords> = {
   'en': {
     invalidKey: (why) => `Invalid API key (${why}). Create and copy a key again from the keys page of the current account.`,
     rateLimited: 'Rate limit reached for this key; retry later.',
     upstreamFailed: 'The upstream provider failed.',
+    overloaded: 'The upstream provider is overloaded; retry shortly.',
     modelMissing: (model) => `model does not exist: ${model}. Copy the ID again from the catalogue.`,
     insufficientBalance: 'insufficient balance: the account balance is used up. Check the dashboard, then Purchase or Redeem.',
     upstreamClosed: 'upstream error: the provider closed the connection',
@@ -98,6 +50,7 @@ const ERROR_WORDS: Record<GatewayLanguage, {
     invalidKey: (why) => (why === 'expired' ? '该令牌已过期' : why === 'deleted' ? '该令牌状态不可用' : '无效的令牌'),
     rateLimited: '您已达到请求数限制，请稍后再试',
     upstreamFailed: '上游服务出错，请稍后再试',
+    overloaded: '上游负载已饱和，请稍后再试',
     modelMissing: (model) => `当前分组 default 下对于模型 ${model} 无可用渠道`,
     insufficientBalance: '用户额度不足, 剩余额度: ＄0.000000',
     upstreamClosed: '上游错误：上游服务关闭了连接',
@@ -140,14 +93,6 @@ export interface ReferenceGateway {
 
 const DEFAULT_PACE: Pace = { delayMs: 0, chunkChars: 8 };
 
-function sleep(ms: number): Promise<void> {
-  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function errorBody(message: string, type: string, code: string | null, param: string | null = null): string {
-  return JSON.stringify({ error: { message, type, param, code } });
-}
-
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 const ImagePart = z.object({
   type: z.literal('image_url'),
@@ -180,13 +125,6 @@ const ResponsesBody = z.object({
   max_output_tokens: z.number().int().positive().optional(),
 }).loose();
 
-function imageFromUrl(url: string): IncomingImage {
-  const match = /^data:([^;,]+)(;base64)?,(.*)$/s.exec(url);
-  if (match === null) return { url, mediaType: 'remote', bytes: 0 };
-  const bytes = match[2] === undefined ? decodeURIComponent(match[3] ?? '').length : Buffer.from(match[3] ?? '', 'base64').length;
-  return { url: url.slice(0, 32), mediaType: match[1] ?? 'unknown', bytes };
-}
-
 function turnsFromChat(body: z.infer<typeof ChatBody>): IncomingTurn[] {
   return body.messages.map((m) => {
     if (typeof m.content === 'string' || m.content === null) return { role: m.role, text: m.content ?? '', images: [] };
@@ -196,7 +134,7 @@ function turnsFromChat(body: z.infer<typeof ChatBody>): IncomingTurn[] {
       const t = TextPart.safeParse(part);
       if (t.success) text.push(t.data.text);
       const img = ImagePart.safeParse(part);
-      if (img.success) images.push(imageFromUrl(typeof img.data.image_url === 'string' ? img.data.image_url : img.data.image_url.url));
+      if (img.success) images.push(imageFromDataUrl(typeof img.data.image_url === 'string' ? img.data.image_url : img.data.image_url.url));
     }
     return { role: m.role, text: text.join('\n'), images };
   });
@@ -214,20 +152,12 @@ function turnsFromResponses(body: z.infer<typeof ResponsesBody>): IncomingTurn[]
     const text: string[] = [];
     const images: IncomingImage[] = [];
     for (const part of item.content) {
-      if (part.type === 'input_image') images.push(imageFromUrl(part.image_url));
+      if (part.type === 'input_image') images.push(imageFromDataUrl(part.image_url));
       else text.push(part.text);
     }
     turns.push({ role: item.role, text: text.join('\n'), images });
   }
   return turns;
-}
-
-function chunkText(text: string, size: number): string[] {
-  const out: string[] = [];
-  // Split on code points so a chunk never ends inside a surrogate pair.
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
 }
 
 const SITE_PAGE = (site: string) => `<!doctype html><html><head><title>Reference Gateway</title></head><body>
@@ -303,13 +233,43 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
 
   function cors(res: ServerResponse): void {
     res.setHeader('access-control-allow-origin', '*');
-    res.setHeader('access-control-allow-headers', 'authorization, content-type');
+    res.setHeader('access-control-allow-headers', 'authorization, content-type, x-api-key, anthropic-version, x-goog-api-key');
     res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
   }
 
   function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(body);
+  }
+
+  /**
+   * The interface a request belongs to, by the shape of its errors. `/v1/models` asked with
+   * Anthropic's version header is answered in Anthropic's format, as new-api does.
+   */
+  function shapeOf(path: string, req: IncomingMessage): ErrorShape {
+    if (path === ANTHROPIC_PATH) return 'anthropic';
+    if (path === '/v1/models' && req.headers['anthropic-version'] !== undefined) return 'anthropic';
+    if (path === GEMINI_MODELS || path.startsWith(`${GEMINI_MODELS}/`)) return 'gemini';
+    return 'openai';
+  }
+
+  /** The key, where each interface carries it (new-api takes a bearer key on all of them, and `?key=` on Gemini's). */
+  function keyOf(req: IncomingMessage, url: URL, shape: ErrorShape): { key: string | undefined; keyIn: KeyPlace | undefined } {
+    const header = (name: string): string | undefined => {
+      const value = req.headers[name];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    };
+    const auth = header('authorization');
+    const bearer = auth?.startsWith('Bearer ') === true ? auth.slice('Bearer '.length) : undefined;
+    if (shape === 'anthropic' && header('x-api-key') !== undefined) return { key: header('x-api-key'), keyIn: 'x-api-key' };
+    if (shape === 'gemini' && header('x-goog-api-key') !== undefined) return { key: header('x-goog-api-key'), keyIn: 'x-goog-api-key' };
+    if (shape === 'gemini' && url.searchParams.get('key') !== null) return { key: url.searchParams.get('key') ?? undefined, keyIn: 'query' };
+    return bearer === undefined ? { key: undefined, keyIn: undefined } : { key: bearer, keyIn: 'authorization' };
+  }
+
+  function refuse(res: ServerResponse, shape: ErrorShape, problem: Problem): void {
+    const r = refusal(shape, problem);
+    sendJson(res, r.status, r.body, r.headers);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -323,9 +283,14 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     }
     if (path.startsWith('/__admin/')) return admin(req, res, path);
 
+    const shape = shapeOf(path, req);
     const auth = req.headers.authorization;
     const bearer = auth?.startsWith('Bearer ') === true ? auth.slice('Bearer '.length) : undefined;
-    const logged: LoggedRequest = { method: req.method ?? 'GET', path, bearer, origin: req.headers.origin, time: Date.now() };
+    const version = req.headers['anthropic-version'];
+    const logged: LoggedRequest = {
+      method: req.method ?? 'GET', path, query: url.search, bearer, ...keyOf(req, url, shape),
+      anthropicVersion: typeof version === 'string' ? version : undefined, origin: req.headers.origin, time: Date.now(),
+    };
     requests.push(logged);
     loggedFor.set(req, logged);
 
@@ -336,31 +301,42 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (path === '/api/status') {
       return sendJson(res, 200, JSON.stringify({ success: true, message: '', data: { system_name: 'Reference Gateway', server_address: siteUrl } }));
     }
-    if (!path.startsWith('/v1/') && path !== '/v1') {
+    if (!path.startsWith('/v1/') && path !== '/v1' && !path.startsWith('/v1beta/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(SITE_PAGE(siteUrl));
       return;
     }
 
-    const key = bearer === undefined ? undefined : keys.get(bearer.trim());
+    const key = logged.key === undefined ? undefined : keys.get(logged.key.trim());
     if (key === undefined || key.status !== 'valid') {
       const why = key === undefined ? 'wrong or incompletely copied' : key.status;
-      return sendJson(res, 401, errorBody(words.invalidKey(why), 'invalid_request_error', 'INVALID_API_KEY'));
+      return refuse(res, shape, { kind: 'invalid_key', message: words.invalidKey(why) });
     }
 
-    const fault = path === '/v1/models' ? undefined : takeFault();
+    const listing = path === '/v1/models' || path === GEMINI_MODELS;
+    const fault = listing ? undefined : takeFault();
     if (fault?.kind === 'slow-first-byte') await sleep(fault.delayMs);
-    if (fault?.kind === 'rate-limit') {
-      return sendJson(res, 429, errorBody(words.rateLimited, 'rate_limit_error', 'rate_limit_exceeded'), { 'retry-after': String(fault.retryAfter) });
-    }
-    if (fault?.kind === 'server-error') {
-      return sendJson(res, 500, errorBody(words.upstreamFailed, 'server_error', 'upstream_error'));
-    }
+    if (fault?.kind === 'rate-limit') return refuse(res, shape, { kind: 'rate_limited', message: words.rateLimited, retryAfter: fault.retryAfter });
+    if (fault?.kind === 'server-error') return refuse(res, shape, { kind: 'server', message: words.upstreamFailed });
+    if (fault?.kind === 'overloaded') return refuse(res, shape, { kind: 'overloaded', message: words.overloaded });
 
-    if (req.method === 'GET' && path === '/v1/models') return listModels(res);
+    const served: Served = { req, res, key, fault, logged };
+    if (req.method === 'GET' && path === '/v1/models') return shape === 'anthropic' ? listAnthropicModels(res) : listModels(res);
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, key, fault, logged);
     if (req.method === 'POST' && path === '/v1/responses') return responses(req, res, key, fault);
-    return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
+    if (req.method === 'POST' && path === ANTHROPIC_PATH) return serveMessages(core, served);
+    if (req.method === 'GET' && path === GEMINI_MODELS) return sendJson(res, 200, listGeminiModels(REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id))));
+    const call = GEMINI_CALL.exec(path);
+    if (req.method === 'POST' && call !== null) {
+      return serveGemini(core, served, decodeURIComponent(call[1]!), call[2] as 'generateContent' | 'streamGenerateContent', url.searchParams.get('alt') === 'sse');
+    }
+    return refuse(res, shape, { kind: 'no_route', message: `Invalid URL (${req.method} ${path})` });
+  }
+
+  function listAnthropicModels(res: ServerResponse): void {
+    const data = REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id) && m.endpoints.includes('anthropic'))
+      .map((m) => ({ type: 'model', id: m.id, display_name: m.id, created_at: '2025-01-01T00:00:00Z' }));
+    sendJson(res, 200, JSON.stringify({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }));
   }
 
   function listModels(res: ServerResponse): void {
@@ -375,27 +351,29 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     sendJson(res, 200, JSON.stringify({ data, object: 'list', success: true }));
   }
 
-  /** The checks both chat endpoints share; returns the model or answers the error itself. */
-  function admit(res: ServerResponse, key: KeyRecord, modelId: string, endpoint: 'openai' | 'openai-response', turns: IncomingTurn[]): ReferenceModel | undefined {
+  /** The checks every interface makes before a model answers; the refusal is worded by the caller. */
+  function check(key: KeyRecord, modelId: string, endpoint: Endpoint, turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem } {
     const model = findModel(modelId);
-    if (model === undefined) {
-      sendJson(res, 404, errorBody(words.modelMissing(modelId), 'invalid_request_error', 'model_not_found', 'model'));
-      return undefined;
-    }
-    if ((balances.get(key.account) ?? 0) <= 0) {
-      sendJson(res, 402, errorBody(words.insufficientBalance, 'insufficient_balance', 'insufficient_balance'));
-      return undefined;
-    }
+    if (model === undefined) return { ok: false, problem: { kind: 'model_missing', model: modelId, message: words.modelMissing(modelId) } };
+    if ((balances.get(key.account) ?? 0) <= 0) return { ok: false, problem: { kind: 'balance', message: words.insufficientBalance } };
     if (!model.endpoints.includes(endpoint)) {
-      const other = endpoint === 'openai' ? '/v1/responses' : '/v1/chat/completions';
-      sendJson(res, 400, errorBody(`${model.id} is served only through ${other}.`, 'invalid_request_error', 'unsupported_endpoint'));
-      return undefined;
+      return { ok: false, problem: { kind: 'endpoint', message: `${model.id} is not served through this interface; it supports: ${model.endpoints.join(', ')}.` } };
     }
     if (!model.imageInput && turns.some((t) => t.images.length > 0)) {
-      sendJson(res, 400, errorBody(`${model.id} does not accept image input.`, 'invalid_request_error', 'image_input_unsupported', 'messages'));
-      return undefined;
+      return { ok: false, problem: { kind: 'image', message: `${model.id} does not accept image input.` } };
     }
-    return model;
+    return { ok: true, model };
+  }
+
+  /** The OpenAI interfaces' checks; answers the error itself. */
+  function admit(res: ServerResponse, key: KeyRecord, modelId: string, endpoint: 'openai' | 'openai-response', turns: IncomingTurn[]): ReferenceModel | undefined {
+    const checked = check(key, modelId, endpoint, turns);
+    if (checked.ok) return checked.model;
+    if (checked.problem.kind === 'endpoint') {
+      const other = endpoint === 'openai' ? '/v1/responses' : '/v1/chat/completions';
+      return void refuse(res, 'openai', { kind: 'endpoint', message: `${modelId} is served only through ${other}.` });
+    }
+    return void refuse(res, 'openai', checked.problem);
   }
 
   function bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void {
@@ -403,28 +381,34 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     balances.set(key.account, (balances.get(key.account) ?? 0) - cost);
   }
 
-  async function parseJsonBody<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | undefined> {
-    const raw = await readBody(req);
+  async function readJson<T>(served: { req: IncomingMessage }, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; problem: Problem }> {
+    const raw = await readBody(served.req);
     let value: unknown;
     try {
       value = JSON.parse(raw);
-      const logged = loggedFor.get(req);
+      const logged = loggedFor.get(served.req);
       if (logged !== undefined) logged.body = value;
     } catch {
-      sendJson(res, 400, errorBody('The request body is not valid JSON.', 'invalid_request_error', 'invalid_json'));
-      return undefined;
+      return { ok: false, problem: { kind: 'invalid_json', message: 'The request body is not valid JSON.' } };
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      sendJson(res, 400, errorBody(`Invalid request: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(), 'invalid_request_error', 'invalid_request', issue?.path.join('.') ?? null));
-      return undefined;
+      const param = issue?.path.join('.') ?? null;
+      return { ok: false, problem: { kind: 'invalid_request', message: `Invalid request: ${param ?? ''} ${issue?.message ?? ''}`.trim(), param } };
     }
-    return parsed.data;
+    return { ok: true, value: parsed.data };
+  }
+
+  async function parseJsonBody<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | undefined> {
+    const read = await readJson({ req }, schema);
+    if (read.ok) return read.value;
+    refuse(res, 'openai', read.problem);
+    return undefined;
   }
 
   /** Writes body bytes while honouring the drop and stall faults; false once the stream must stop. */
-  function makeWriter(res: ServerResponse, fault: Fault | undefined) {
+  function makeWriter(res: ServerResponse, fault: Fault | undefined): ReplyWriter {
     let sent = 0;
     let stopped = false;
     let faulted = false;
@@ -480,7 +464,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const model = admit(res, key, body.model, 'openai', turns);
     if (model === undefined) return;
     const reply = truncate(model.answer(turns), body.max_tokens);
-    const promptTokens = turns.reduce((n, t) => n + estimateTokens(t.text) + t.images.length * 85, 0);
+    const promptTokens = promptTokensOf(turns, estimateTokens);
     const completionTokens = estimateTokens(reply.text);
     const reasoningTokens = estimateTokens(reply.reasoning ?? '');
     const id = `chatcmpl-ref${requests.length}`;
@@ -501,12 +485,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     }
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const out = makeWriter(res, fault);
-    const log: StreamLog = { sentText: '', cancelled: false, finished: false };
-    logged.stream = log;
-    res.on('close', () => {
-      if (!res.writableFinished && !out.faulted) log.cancelled = true;
-    });
+    const served: Served = { req, res, key, fault, logged };
+    const out = core.writer(served);
+    const log = core.startStream(served, out);
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
@@ -528,10 +509,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       }
       await sleep(pace.delayMs);
       if (out.stopped || !out.write(chunk({ [piece.field]: piece.text }))) return;
-      if (piece.field === 'content') {
-        if (log.sentText === '') streamFirstWords.push(Date.now());
-        log.sentText += piece.text;
-      }
+      if (piece.field === 'content') core.delivered(log, piece.text);
       sentChunks++;
     }
     if (!out.write(chunk({}, finishReason))) return;
@@ -540,8 +518,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       if (!out.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens) })}\n\n`)) return;
     }
     if (!out.write('data: [DONE]\n\n')) return;
-    log.finished = true;
-    res.end(() => streamEnds.push(Date.now()));
+    core.finish(served, log);
   }
 
   async function responses(req: IncomingMessage, res: ServerResponse, key: KeyRecord, fault: Fault | undefined): Promise<void> {
@@ -551,7 +528,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const model = admit(res, key, body.model, 'openai-response', turns);
     if (model === undefined) return;
     const reply = truncate(model.answer(turns), body.max_output_tokens);
-    const inputTokens = turns.reduce((n, t) => n + estimateTokens(t.text) + t.images.length * 85, 0);
+    const inputTokens = promptTokensOf(turns, estimateTokens);
     const outputTokens = estimateTokens(reply.text) + estimateTokens(reply.reasoning ?? '');
     const id = `resp_ref${requests.length}`;
     const itemId = `msg_ref${requests.length}`;
@@ -612,6 +589,33 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (!out.write(event(reply.truncated ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
     res.end(() => streamEnds.push(Date.now()));
   }
+
+  let serial = 0;
+  const core: GatewayCore = {
+    words: () => words,
+    pace: () => pace,
+    readJson,
+    admit: check,
+    bill,
+    writer: (served) => makeWriter(served.res, served.fault),
+    startStream(served, out) {
+      const log: StreamLog = { sentText: '', cancelled: false, finished: false };
+      served.logged.stream = log;
+      served.res.on('close', () => {
+        if (!served.res.writableFinished && !out.faulted) log.cancelled = true;
+      });
+      return log;
+    },
+    delivered(log, text) {
+      if (log.sentText === '' && text !== '') streamFirstWords.push(Date.now());
+      log.sentText += text;
+    },
+    finish(served, log) {
+      log.finished = true;
+      served.res.end(() => streamEnds.push(Date.now()));
+    },
+    serial: () => ++serial,
+  };
 
   async function admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method === 'GET' && path === '/__admin/requests') return sendJson(res, 200, JSON.stringify(requests));

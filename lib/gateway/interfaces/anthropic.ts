@@ -18,8 +18,12 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 function anthropicContent(message: ChatMessage): unknown {
+  if (message.role === 'assistant') {
+    // Thinking goes back as it came, signed, ahead of the text (Anthropic checks the signature).
+    if (message.reasoning === undefined || message.reasoning.signature === '') return typeof message.content === 'string' ? message.content : textOf(message.content);
+    return [{ type: 'thinking', thinking: message.reasoning.text, signature: message.reasoning.signature }, { type: 'text', text: textOf(message.content) }];
+  }
   if (typeof message.content === 'string') return message.content;
-  if (message.role === 'assistant') return textOf(message.content);
   return message.content.map((part) => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     const inline = dataUrl(part.url);
@@ -52,7 +56,7 @@ const AnthropicUsage = z.looseObject({
 });
 type AnthropicUsage = z.infer<typeof AnthropicUsage>;
 
-const ContentBlock = z.looseObject({ type: z.optional(z.string()), text: z.optional(z.string()), thinking: z.optional(z.string()) });
+const ContentBlock = z.looseObject({ type: z.optional(z.string()), text: z.optional(z.string()), thinking: z.optional(z.string()), signature: z.optional(z.string()) });
 
 export const AnthropicEvent = z.looseObject({
   type: z.optional(z.string()),
@@ -78,8 +82,6 @@ export class AnthropicStreamDecoder extends ReplyState {
   private sawStop = false;
   /** The usage as `message_start` and `message_delta` report it, merged. */
   private wireUsage: AnthropicUsage | undefined;
-  /** The signature of the reply's thinking (kept so a continued conversation could send it back). */
-  signature = '';
 
   protected get completed(): boolean {
     return this.sawStop;
@@ -107,14 +109,17 @@ export class AnthropicStreamDecoder extends ReplyState {
       case 'content_block_start': {
         const block = event.content_block;
         if (block?.type === 'text' && block.text !== undefined) this.content(block.text, out);
-        else if (block?.type === 'thinking' && block.thinking !== undefined) this.reasoning(block.thinking, out);
+        else if (block?.type === 'thinking' && block.thinking !== undefined) {
+          this.reasoning(block.thinking, out);
+          if (block.signature !== undefined) this.thinkingSignature += block.signature;
+        }
         return false;
       }
       case 'content_block_delta': {
         const delta = event.delta;
         if (delta?.type === 'text_delta' && delta.text !== undefined) this.content(delta.text, out);
         else if (delta?.type === 'thinking_delta' && delta.thinking !== undefined) this.reasoning(delta.thinking, out);
-        else if (delta?.type === 'signature_delta' && delta.signature !== undefined) this.signature += delta.signature;
+        else if (delta?.type === 'signature_delta' && delta.signature !== undefined) this.thinkingSignature += delta.signature;
         // input_json_delta (a tool call's arguments) and others: not part of the reply's text.
         return false;
       }

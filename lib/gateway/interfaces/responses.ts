@@ -79,9 +79,9 @@ export class ResponsesStreamDecoder extends ReplyState {
       case 'response.incomplete': {
         const response = event.response;
         if (response?.usage != null) this.usage = normalizeUsage(response.usage);
-        this.finishReason = type === 'response.completed'
-          ? 'stop'
-          : response?.incomplete_details?.reason ?? 'incomplete';
+        // A reply cut at the token limit ends as 'length', as it does through every interface.
+        const reason = response?.incomplete_details?.reason ?? 'incomplete';
+        this.finishReason = type === 'response.completed' ? 'stop' : reason === 'max_output_tokens' ? 'length' : reason;
         this.sawCompleted = true;
         this.finish(out);
         return true;

@@ -38,7 +38,8 @@ describe('Anthropic Messages streams', () => {
     }, ask);
     expect(reasoningOf(events)).toBe('Let me think.');
     expect(textOf(events)).toBe('Answer');
-    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'length' });
+    // The signature is not text: it comes with the end, to be sent back with the thinking.
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'length', signature: 'EqQBCgIYAh' });
   });
 
   it('tool-use blocks are tolerated: their JSON is not the reply', async () => {
@@ -118,6 +119,6 @@ describe('Anthropic Messages streams', () => {
     expect(reasoningOf(events)).toBe('Hmm.');
     expect(textOf(events)).toBe('Done.');
     expect(events.find((e) => e.type === 'usage')).toMatchObject({ usage: { promptTokens: 3, completionTokens: 4 } });
-    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop' });
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop', signature: 'x' });
   });
 });

@@ -65,7 +65,7 @@ describe('Responses API streams', () => {
 
   it('response.incomplete ends with its reason', async () => {
     const events = await streamOf({ chunks: [ev('response.output_text.delta', { delta: 'Hel' }), ev('response.incomplete', { response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } })] }, ask);
-    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'max_output_tokens' });
+    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'length' });
   });
 
   it('a stream that ends without response.completed is not a silent end', async () => {

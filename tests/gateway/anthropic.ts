@@ -1,0 +1,152 @@
+/**
+ * Anthropic's Messages interface on the reference gateway: `POST /v1/messages` with `x-api-key`
+ * (or a bearer key, as new-api takes) and `anthropic-version`; `max_tokens` required; streamed
+ * as `event:` + `data:` pairs with pings, thinking blocks signed, and errors as `event: error`.
+ * A thinking block sent back must carry the signature it was given.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { chunkText, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
+import { refusal, type Problem } from './errors';
+import { estimateTokens, type IncomingImage, type IncomingTurn } from './models';
+
+export const ANTHROPIC_PATH = '/v1/messages';
+
+const TextBlock = z.object({ type: z.literal('text'), text: z.string() }).loose();
+const ImageBlock = z.object({
+  type: z.literal('image'),
+  source: z.union([
+    z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+    z.object({ type: z.literal('url'), url: z.string() }),
+  ]),
+}).loose();
+const ThinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }).loose();
+const OtherBlock = z.object({ type: z.string() }).loose();
+const Block = z.union([TextBlock, ImageBlock, ThinkingBlock, OtherBlock]);
+
+export const MessagesBody = z.object({
+  model: z.string().min(1),
+  max_tokens: z.number().int().positive(),
+  system: z.union([z.string(), z.array(TextBlock)]).optional(),
+  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(Block)]) })).min(1),
+  stream: z.boolean().optional(),
+  temperature: z.number().min(0).max(1).optional(),
+}).loose();
+type MessagesBody = z.infer<typeof MessagesBody>;
+
+/** The signature the gateway gives a thinking text (and checks when it comes back). */
+export function thinkingSignature(thinking: string): string {
+  return createHash('sha256').update(`reference-thinking:${thinking}`).digest('base64');
+}
+
+function turnsOf(body: MessagesBody): { turns: IncomingTurn[]; badSignature: boolean } {
+  const turns: IncomingTurn[] = [];
+  let badSignature = false;
+  const system = typeof body.system === 'string' ? body.system : body.system?.map((b) => b.text).join('\n');
+  if (system !== undefined && system !== '') turns.push({ role: 'system', text: system, images: [] });
+  for (const message of body.messages) {
+    if (typeof message.content === 'string') {
+      turns.push({ role: message.role, text: message.content, images: [] });
+      continue;
+    }
+    const text: string[] = [];
+    const images: IncomingImage[] = [];
+    for (const block of message.content) {
+      const t = TextBlock.safeParse(block);
+      if (t.success) text.push(t.data.text);
+      const image = ImageBlock.safeParse(block);
+      if (image.success) {
+        const source = image.data.source;
+        images.push(source.type === 'base64' ? imageFromBase64(source.media_type, source.data) : { url: source.url, mediaType: 'remote', bytes: 0 });
+      }
+      const thinking = ThinkingBlock.safeParse(block);
+      if (thinking.success && thinking.data.signature !== thinkingSignature(thinking.data.thinking)) badSignature = true;
+    }
+    turns.push({ role: message.role, text: text.join('\n'), images });
+  }
+  return { turns, badSignature };
+}
+
+export async function serveMessages(core: GatewayCore, served: Served): Promise<void> {
+  const { res, key, fault } = served;
+  const refuse = (problem: Problem): void => {
+    const r = refusal('anthropic', problem);
+    res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
+    res.end(r.body);
+  };
+  const read = await core.readJson(served, MessagesBody);
+  if (!read.ok) return refuse(read.problem);
+  const body = read.value;
+  const { turns, badSignature } = turnsOf(body);
+  if (badSignature) return refuse({ kind: 'invalid_request', message: 'messages: Invalid `signature` in `thinking` block', param: 'messages' });
+  const admitted = core.admit(key, body.model, 'anthropic', turns);
+  if (!admitted.ok) return refuse(admitted.problem);
+  const model = admitted.model;
+  const answer = model.answer(turns);
+  const limit = body.max_tokens * 4;
+  const truncated = answer.text.length > limit;
+  const text = truncated ? answer.text.slice(0, limit) : answer.text;
+  const thinking = answer.reasoning;
+  const inputTokens = promptTokensOf(turns, estimateTokens);
+  const outputTokens = estimateTokens(text) + estimateTokens(thinking ?? '');
+  const id = `msg_ref${core.serial()}`;
+  const stopReason = truncated ? 'max_tokens' : 'end_turn';
+  const signature = thinking === undefined ? undefined : thinkingSignature(thinking);
+
+  if (body.stream !== true) {
+    core.bill(key, model, inputTokens, outputTokens);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({
+      id, type: 'message', role: 'assistant', model: model.id,
+      content: [...(thinking === undefined ? [] : [{ type: 'thinking', thinking, signature }]), { type: 'text', text }],
+      stop_reason: stopReason, stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    }));
+    return;
+  }
+
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const out = core.writer(served);
+  const log = core.startStream(served, out);
+  const event = (type: string, fields: Record<string, unknown> = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+  const pace = core.pace();
+
+  if (!out.write(event('message_start', {
+    message: {
+      id, type: 'message', role: 'assistant', model: model.id, content: [], stop_reason: null, stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+  }))) return;
+  if (!out.write(event('ping'))) return;
+
+  const blocks: { kind: 'thinking' | 'text'; text: string }[] = [
+    ...(thinking === undefined ? [] : [{ kind: 'thinking' as const, text: thinking }]),
+    { kind: 'text', text },
+  ];
+  let sentChunks = 0;
+  for (const [index, block] of blocks.entries()) {
+    const start = block.kind === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { type: 'text', text: '' };
+    if (!out.write(event('content_block_start', { index, content_block: start }))) return;
+    for (const piece of chunkText(block.text, pace.chunkChars)) {
+      if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
+        out.write(event('error', { error: { type: 'overloaded_error', message: core.words().upstreamClosed } }));
+        res.end();
+        return;
+      }
+      if (fault?.kind === 'malformed-chunk' && sentChunks === fault.afterChunks) {
+        if (!out.write(`event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":"cut\n\n`)) return;
+      }
+      await sleep(pace.delayMs);
+      const delta = block.kind === 'thinking' ? { type: 'thinking_delta', thinking: piece } : { type: 'text_delta', text: piece };
+      if (out.stopped || !out.write(event('content_block_delta', { index, delta }))) return;
+      if (block.kind === 'text') core.delivered(log, piece);
+      sentChunks++;
+    }
+    if (block.kind === 'thinking' && !out.write(event('content_block_delta', { index, delta: { type: 'signature_delta', signature } }))) return;
+    if (!out.write(event('content_block_stop', { index }))) return;
+  }
+  core.bill(key, model, inputTokens, outputTokens);
+  if (!out.write(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } }))) return;
+  if (!out.write(event('message_stop'))) return;
+  core.finish(served, log);
+}

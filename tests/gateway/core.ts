@@ -1,0 +1,148 @@
+/**
+ * What every interface of the reference gateway shares: the fault knobs, the checks a request
+ * passes before a model answers it (each interface words the failures its own way, see
+ * `errors.ts`), billing, and the writer that honours the drop and stall faults.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Endpoint, IncomingImage, IncomingTurn, ReferenceModel } from './models';
+import type { Problem } from './errors';
+
+export const Fault = z.discriminatedUnion('kind', [
+  /** Close the socket after this many bytes of the response body. */
+  z.object({ kind: z.literal('drop'), afterBytes: z.number().int().nonnegative() }),
+  /** Stop sending after this many body bytes, keeping the connection open. */
+  z.object({ kind: z.literal('stall'), afterBytes: z.number().int().nonnegative() }),
+  /** After this many content chunks, the interface's mid-stream error (then `[DONE]` if asked, on Chat Completions). */
+  z.object({ kind: z.literal('midstream-error'), afterChunks: z.number().int().nonnegative(), thenDone: z.boolean().default(true) }),
+  /** 429 with Retry-After. */
+  z.object({ kind: z.literal('rate-limit'), retryAfter: z.number().int().nonnegative() }),
+  /** 500 with an error body. */
+  z.object({ kind: z.literal('server-error') }),
+  /** Anthropic's 529 `overloaded_error` (Gemini's 503 `UNAVAILABLE`, 503 elsewhere). */
+  z.object({ kind: z.literal('overloaded') }),
+  /** After this many content chunks, one chunk of cut-off JSON, then the rest as normal. */
+  z.object({ kind: z.literal('malformed-chunk'), afterChunks: z.number().int().nonnegative() }),
+  /** Wait this long before sending the status line and headers. */
+  z.object({ kind: z.literal('slow-first-byte'), delayMs: z.number().int().nonnegative() }),
+]);
+export type Fault = z.infer<typeof Fault>;
+
+export interface Pace {
+  /** Milliseconds between streamed chunks. */
+  delayMs: number;
+  /** Characters of content per chunk. */
+  chunkChars: number;
+}
+
+export interface StreamLog {
+  /** The content of every chunk written whole, in order. */
+  sentText: string;
+  /** The client closed the connection before the reply was finished (Stop, a deleted conversation, a dead worker). */
+  cancelled: boolean;
+  /** The reply was written to its end. */
+  finished: boolean;
+}
+
+/** Where a request carried its key. */
+export type KeyPlace = 'authorization' | 'x-api-key' | 'x-goog-api-key' | 'query';
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  /** The address's query, as sent (tests check that no key travels in it). */
+  query: string;
+  /** The bearer token sent, as sent (tests check where the key went). */
+  bearer: string | undefined;
+  /** The key the request carried, wherever it was, and where that was. */
+  key: string | undefined;
+  keyIn: KeyPlace | undefined;
+  /** The request's own headers that matter to an interface (`anthropic-version`). */
+  anthropicVersion: string | undefined;
+  origin: string | undefined;
+  time: number;
+  /** The JSON body as received (tests check what a conversation sent: its system prompt, say). */
+  body?: unknown;
+  /** For a streamed reply: what it delivered, and how it ended (tests of faults). */
+  stream?: StreamLog;
+}
+
+export interface KeyRecord {
+  account: string;
+  status: 'valid' | 'deleted' | 'expired';
+}
+
+/** The words of the errors users meet (English, or new-api's Chinese). */
+export interface ErrorWords {
+  invalidKey(why: 'wrong or incompletely copied' | KeyRecord['status']): string;
+  rateLimited: string;
+  upstreamFailed: string;
+  overloaded: string;
+  modelMissing(model: string): string;
+  insufficientBalance: string;
+  upstreamClosed: string;
+}
+
+export interface ReplyWriter {
+  readonly stopped: boolean;
+  /** The drop fault cut this reply (so a close is the fault's, not the client's). */
+  readonly faulted: boolean;
+  write(text: string): boolean;
+}
+
+/** One request on its way: who asked, with which fault, logged where. */
+export interface Served {
+  req: IncomingMessage;
+  res: ServerResponse;
+  key: KeyRecord;
+  fault: Fault | undefined;
+  logged: LoggedRequest;
+}
+
+/** What the server lends an interface's handler. */
+export interface GatewayCore {
+  words(): ErrorWords;
+  pace(): Pace;
+  /** The request's JSON body checked against a schema, or what was wrong with it. */
+  readJson<T>(served: Served, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; problem: Problem }>;
+  /** The model, or why this request may not have its answer. */
+  admit(key: KeyRecord, modelId: string, endpoint: Endpoint, turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem };
+  bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void;
+  writer(served: Served): ReplyWriter;
+  /** Starts a streamed reply and logs what it delivers. */
+  startStream(served: Served, out: ReplyWriter): StreamLog;
+  /** Counts text as delivered (the first words' time is kept for latency benches). */
+  delivered(log: StreamLog, text: string): void;
+  /** Ends a streamed reply that reached its end. */
+  finish(served: Served, log: StreamLog): void;
+  /** A serial number for ids. */
+  serial(): number;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function imageFromDataUrl(url: string): IncomingImage {
+  const match = /^data:([^;,]+)(;base64)?,(.*)$/s.exec(url);
+  if (match === null) return { url, mediaType: 'remote', bytes: 0 };
+  const bytes = match[2] === undefined ? decodeURIComponent(match[3] ?? '').length : Buffer.from(match[3] ?? '', 'base64').length;
+  return { url: url.slice(0, 32), mediaType: match[1] ?? 'unknown', bytes };
+}
+
+export function imageFromBase64(mediaType: string, data: string): IncomingImage {
+  return { url: `data:${mediaType};base64,${data.slice(0, 16)}`, mediaType, bytes: Buffer.from(data, 'base64').length };
+}
+
+export function chunkText(text: string, size: number): string[] {
+  const out: string[] = [];
+  // Split on code points so a chunk never ends inside a surrogate pair.
+  const chars = Array.from(text);
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
+
+/** Prompt tokens as the gateway counts them before the upstream reports usage. */
+export function promptTokensOf(turns: IncomingTurn[], estimate: (text: string) => number): number {
+  return turns.reduce((n, t) => n + estimate(t.text) + t.images.length * 85, 0);
+}

@@ -1,0 +1,150 @@
+/**
+ * Google's Gemini interface on the reference gateway: `POST /v1beta/models/{model}:generateContent`
+ * and `:streamGenerateContent` (`?alt=sse`: `data:` lines ended by CRLF pairs, no `[DONE]`, the
+ * body's end is the reply's end; without it, one JSON array), the key in `x-goog-api-key` (or
+ * `?key=`, which new-api also takes); thought summaries as parts marked `thought` when asked for;
+ * cumulative `usageMetadata`; a prompt containing `#blocked` is refused by `promptFeedback`.
+ * `GET /v1beta/models` lists the models that offer this interface.
+ */
+import { z } from 'zod';
+import { chunkText, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
+import { geminiErrorBody, refusal, type Problem } from './errors';
+import { estimateTokens, type IncomingImage, type IncomingTurn, type ReferenceModel } from './models';
+
+/** `/v1beta/models/{model}:{method}` */
+export const GEMINI_CALL = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+export const GEMINI_MODELS = '/v1beta/models';
+
+const Part = z.object({
+  text: z.string().optional(),
+  thought: z.boolean().optional(),
+  inlineData: z.object({ mimeType: z.string(), data: z.string() }).optional(),
+  fileData: z.object({ mimeType: z.string().optional(), fileUri: z.string() }).optional(),
+}).loose();
+const Content = z.object({ role: z.enum(['user', 'model']).optional(), parts: z.array(Part) }).loose();
+
+export const GenerateBody = z.object({
+  contents: z.array(Content).min(1),
+  systemInstruction: Content.optional(),
+  generationConfig: z.object({
+    temperature: z.number().min(0).max(2).optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    thinkingConfig: z.object({ includeThoughts: z.boolean().optional(), thinkingBudget: z.number().int().optional() }).loose().optional(),
+  }).loose().optional(),
+}).loose();
+type GenerateBody = z.infer<typeof GenerateBody>;
+
+function turnOf(role: string, content: z.infer<typeof Content>): IncomingTurn {
+  const text: string[] = [];
+  const images: IncomingImage[] = [];
+  for (const part of content.parts) {
+    // A thought sent back is not part of what was said.
+    if (part.text !== undefined && part.thought !== true) text.push(part.text);
+    if (part.inlineData !== undefined) images.push(imageFromBase64(part.inlineData.mimeType, part.inlineData.data));
+    if (part.fileData !== undefined) images.push({ url: part.fileData.fileUri, mediaType: 'remote', bytes: 0 });
+  }
+  return { role, text: text.join('\n'), images };
+}
+
+function turnsOf(body: GenerateBody): IncomingTurn[] {
+  const turns: IncomingTurn[] = [];
+  if (body.systemInstruction !== undefined) turns.push(turnOf('system', body.systemInstruction));
+  for (const content of body.contents) turns.push(turnOf(content.role === 'model' ? 'assistant' : 'user', content));
+  return turns;
+}
+
+export function listGeminiModels(models: readonly ReferenceModel[]): string {
+  return JSON.stringify({
+    models: models.filter((m) => m.endpoints.includes('gemini')).map((m) => ({
+      name: `models/${m.id}`, version: '1', displayName: m.id, inputTokenLimit: 1_048_576, outputTokenLimit: 65_536,
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+    })),
+  });
+}
+
+export async function serveGemini(core: GatewayCore, served: Served, modelId: string, method: 'generateContent' | 'streamGenerateContent', sse: boolean): Promise<void> {
+  const { res, key, fault } = served;
+  const refuse = (problem: Problem): void => {
+    const r = refusal('gemini', problem);
+    res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
+    res.end(r.body);
+  };
+  const read = await core.readJson(served, GenerateBody);
+  if (!read.ok) return refuse(read.problem);
+  const body = read.value;
+  const turns = turnsOf(body);
+  const admitted = core.admit(key, modelId, 'gemini', turns);
+  if (!admitted.ok) return refuse(admitted.problem);
+  const model = admitted.model;
+  const answer = model.answer(turns);
+  const maxTokens = body.generationConfig?.maxOutputTokens;
+  const truncated = maxTokens !== undefined && answer.text.length > maxTokens * 4;
+  const text = truncated ? answer.text.slice(0, maxTokens * 4) : answer.text;
+  const thoughts = body.generationConfig?.thinkingConfig?.includeThoughts === true ? answer.reasoning : undefined;
+  const promptTokenCount = promptTokensOf(turns, estimateTokens);
+  // Thinking is billed whether or not its summary is shown.
+  const thoughtsTokenCount = estimateTokens(answer.reasoning ?? '');
+  const responseId = `ref-${core.serial()}`;
+  const blocked = turns.some((t) => t.role === 'user' && t.text.includes('#blocked'));
+  const usage = (candidates: number) => ({
+    promptTokenCount,
+    candidatesTokenCount: candidates,
+    ...(thoughtsTokenCount > 0 ? { thoughtsTokenCount } : {}),
+    totalTokenCount: promptTokenCount + candidates + thoughtsTokenCount,
+  });
+  const response = (parts: unknown[], finishReason: string | undefined, candidates: number) => ({
+    candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finishReason === undefined ? {} : { finishReason }) }],
+    usageMetadata: usage(candidates),
+    modelVersion: model.id,
+    responseId,
+  });
+  const finishReason = truncated ? 'MAX_TOKENS' : 'STOP';
+  const blockedResponse = { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount, totalTokenCount: promptTokenCount }, modelVersion: model.id, responseId };
+
+  if (method === 'generateContent' || !sse) {
+    core.bill(key, model, promptTokenCount, blocked ? 0 : estimateTokens(text) + thoughtsTokenCount);
+    const whole = blocked ? blockedResponse : response([...(thoughts === undefined ? [] : [{ text: thoughts, thought: true }]), { text }], finishReason, estimateTokens(text));
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+    // Streamed without `alt=sse`, Gemini answers one JSON array of responses.
+    res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
+    return;
+  }
+
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const out = core.writer(served);
+  const log = core.startStream(served, out);
+  const data = (value: unknown) => `data: ${JSON.stringify(value)}\r\n\r\n`;
+  if (blocked) {
+    core.bill(key, model, promptTokenCount, 0);
+    if (!out.write(data(blockedResponse))) return;
+    core.finish(served, log);
+    return;
+  }
+  const pace = core.pace();
+  const pieces = [
+    ...chunkText(thoughts ?? '', pace.chunkChars).map((piece) => ({ piece, thought: true })),
+    ...chunkText(text, pace.chunkChars).map((piece) => ({ piece, thought: false })),
+  ];
+  let sentChunks = 0;
+  let sentText = '';
+  for (const [at, { piece, thought }] of pieces.entries()) {
+    if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
+      out.write(`data: ${geminiErrorBody(500, 'INTERNAL', core.words().upstreamClosed)}\r\n\r\n`);
+      res.end();
+      return;
+    }
+    if (fault?.kind === 'malformed-chunk' && sentChunks === fault.afterChunks) {
+      if (!out.write('data: {"candidates":[{"content":{"parts":[{"text":"cut\r\n\r\n')) return;
+    }
+    await sleep(pace.delayMs);
+    if (!thought) sentText += piece;
+    const last = at === pieces.length - 1;
+    const chunk = response([thought ? { text: piece, thought: true } : { text: piece }], last ? finishReason : undefined, estimateTokens(sentText));
+    if (out.stopped || !out.write(data(chunk))) return;
+    if (!thought) core.delivered(log, piece);
+    sentChunks++;
+  }
+  if (pieces.length === 0 && !out.write(data(response([{ text: '' }], finishReason, 0)))) return;
+  core.bill(key, model, promptTokenCount, estimateTokens(text) + thoughtsTokenCount);
+  core.finish(served, log);
+}
