@@ -143,6 +143,8 @@ const ReplyFields = {
   error: z.optional(StoredErrorSchema),
   usage: z.optional(StoredUsageSchema),
   finishReason: z.optional(z.string()),
+  /** The reply's thinking as the interface signed it (Anthropic): sent back with the thinking as the conversation goes on. */
+  reasoningSignature: z.optional(z.string()),
   createdAt: z.number(),
   /** Milliseconds from asking to the first words, and to the end. */
   timing: z.optional(z.object({ firstTokenMs: z.optional(z.number()), durationMs: z.optional(z.number()) })),

@@ -179,6 +179,10 @@ function toRequestMessage(message: Message): ChatMessage {
     const parts: ContentPart[] = [{ type: 'text', text: message.text }, ...message.images.map((url) => ({ type: 'image' as const, url }))];
     return { role: 'user', content: parts };
   }
+  // Signed thinking goes back with its reply (the interfaces that take none leave it out).
+  if (message.role === 'assistant' && message.reasoningSignature !== undefined && message.reasoning !== '') {
+    return { role: 'assistant', content: message.text, reasoning: { text: message.reasoning, signature: message.reasoningSignature } };
+  }
   return { role: message.role, content: message.text };
 }
 
@@ -453,11 +457,12 @@ export class RunManager {
     let status: MessageStatus = 'interrupted';
     let error: StoredError | undefined;
     let finishReason: string | undefined;
+    let signature: string | undefined;
     try {
       for await (const event of client.streamChat(request, { signal: run.controller.signal })) {
         const end = this.apply(run, event, apiKey);
         if (end !== undefined) {
-          ({ status, error, finishReason } = end);
+          ({ status, error, finishReason, signature } = end);
           break;
         }
       }
@@ -475,6 +480,7 @@ export class RunManager {
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
     if (finishReason !== undefined) final.finishReason = finishReason;
+    if (signature !== undefined) final.reasoningSignature = signature;
     try {
       await this.deps.store.updateMessage(run.messageId, final);
       await this.deps.store.updateConversation(run.conversationId, {});
@@ -507,7 +513,7 @@ export class RunManager {
     return stored;
   }
 
-  private apply(run: ActiveRun, event: StreamEvent, apiKey: string): { status: MessageStatus; error?: StoredError; finishReason?: string } | undefined {
+  private apply(run: ActiveRun, event: StreamEvent, apiKey: string): { status: MessageStatus; error?: StoredError; finishReason?: string; signature?: string } | undefined {
     if ((event.type === 'text' || event.type === 'reasoning') && run.firstTokenAt === undefined && event.text !== '') run.firstTokenAt = Date.now();
     switch (event.type) {
       case 'text':
@@ -532,8 +538,12 @@ export class RunManager {
         return undefined;
       case 'error':
         return { status: statusForError(event.error), error: this.stored(event.error, apiKey) };
-      case 'done':
-        return event.finishReason === undefined ? { status: 'complete' } : { status: 'complete', finishReason: event.finishReason };
+      case 'done': {
+        const end: { status: MessageStatus; finishReason?: string; signature?: string } = { status: 'complete' };
+        if (event.finishReason !== undefined) end.finishReason = event.finishReason;
+        if (event.signature !== undefined) end.signature = event.signature;
+        return end;
+      }
     }
     this.scheduleFlush(run);
     this.maybeSave(run);

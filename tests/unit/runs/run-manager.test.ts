@@ -582,3 +582,49 @@ describe('first words without waiting', () => {
     expect(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.text : '')).join('')).toBe('Echo: shown at once');
   });
 });
+
+describe('each model through its own interface', () => {
+  const withCatalogue = () => manager({
+    modelInfo: async (_profileId, model) => (await createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey }).listModels()).find((m) => m.id === model),
+  });
+
+  it('a model that prefers Anthropic\'s interface goes through /v1/messages; its signed thinking is kept and sent back with the next turn', async () => {
+    const runs = withCatalogue();
+    const first = await runs.start({ surface: 'sidepanel', text: 'first', model: 'claude-ref-1' });
+    await runs.whenIdle();
+    const reply = (await store.messages(first.conversationId))[1]!;
+    expect(reply).toMatchObject({ text: 'Claude: first', reasoning: 'Considering 1 words.', status: 'complete' });
+    expect(reply.reasoningSignature).toMatch(/.{20,}/);
+    expect(gateway.requests.at(-1)).toMatchObject({ path: '/v1/messages', keyIn: 'x-api-key' });
+
+    await runs.start({ surface: 'sidepanel', conversationId: first.conversationId, text: 'second' });
+    await runs.whenIdle();
+    const sent = gateway.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(sent.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'thinking', thinking: 'Considering 1 words.', signature: reply.reasoningSignature }, { type: 'text', text: 'Claude: first' }] });
+    expect((await store.messages(first.conversationId)).at(-1)).toMatchObject({ text: 'Claude: second', status: 'complete' });
+  });
+
+  it('a model that prefers Gemini\'s goes through streamGenerateContent; a Responses-only model works under a Chat profile', async () => {
+    const runs = withCatalogue();
+    const gemini = await runs.start({ surface: 'sidepanel', text: 'hello', model: 'gemini-ref-1' });
+    await runs.whenIdle();
+    expect(gateway.requests.at(-1)).toMatchObject({ path: '/v1beta/models/gemini-ref-1:streamGenerateContent', query: '?alt=sse', keyIn: 'x-goog-api-key' });
+    expect((await store.messages(gemini.conversationId))[1]).toMatchObject({ text: 'Gemini: hello', reasoning: 'Thinking about: hello', status: 'complete' });
+
+    const responses = await runs.start({ surface: 'sidepanel', text: 'hello', model: 'responses-only-1' });
+    await runs.whenIdle();
+    expect(gateway.requests.at(-1)?.path).toBe('/v1/responses');
+    expect((await store.messages(responses.conversationId))[1]).toMatchObject({ text: 'Responses: hello', status: 'complete' });
+  });
+
+  it('a conversation\'s own choice of interface wins over the model\'s preferred one', async () => {
+    const runs = withCatalogue();
+    const first = await runs.start({ surface: 'sidepanel', text: 'one', model: 'claude-ref-1' });
+    await runs.whenIdle();
+    await store.setConversationSettings(first.conversationId, { apiStyle: 'chat' });
+    await runs.start({ surface: 'sidepanel', conversationId: first.conversationId, text: 'two' });
+    await runs.whenIdle();
+    expect(gateway.requests.at(-1)?.path).toBe('/v1/chat/completions');
+    expect((await store.messages(first.conversationId)).at(-1)).toMatchObject({ text: 'Claude: two', status: 'complete' });
+  });
+});
