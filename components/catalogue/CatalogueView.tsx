@@ -15,24 +15,42 @@ import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';
 import type { Catalogue } from '@/components/stores/catalogue';
 import { VirtualList } from '@/components/VirtualList';
-import { CAPABILITY_FILTERS, CatalogueIndex, type CapabilityFilter } from '@/lib/catalogue/filter';
+import { CAPABILITY_FILTERS, CatalogueIndex, INTERFACE_FILTERS, servesThrough, type CapabilityFilter } from '@/lib/catalogue/filter';
 import type { ModelInfo } from '@/lib/gateway';
 import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { useWords } from '@/components/i18n/words';
+import { API_NAME } from '@/components/i18n/apiNames';
 
+
+/** The interfaces the gateway serves the model through, the preferred (first) one marked. */
+function InterfaceBadges({ model }: { model: ModelInfo }) {
+  const w = useWords();
+  const apis = INTERFACE_FILTERS.filter((api) => servesThrough(model, api));
+  if (apis.length === 0) return null;
+  const preferred = model.preferredApi ?? apis[0];
+  const ordered = model.apis ?? apis;
+  return (
+    <span role="group" aria-label={w.t('catalogue.badge.interfacesLabel')} className="contents">
+      {ordered.map((api) => (
+        <Badge key={api} className={api === preferred ? 'font-semibold ring-1 ring-line-strong' : undefined} title={api === preferred ? w.t('catalogue.badge.preferred', { api: w.t(API_NAME[api]) }) : w.t(API_NAME[api])}>
+          {w.t(`catalogue.badge.${api}`)}
+        </Badge>
+      ))}
+    </span>
+  );
+}
 
 /** What the gateway states about the basics; "unknown" where it says nothing. */
 function BasicBadges({ model }: { model: ModelInfo }) {
   const w = useWords();
   const c = model.capabilities;
-  if (c.chat === 'unknown' && c.responses === 'unknown' && c.imageInput === 'unknown' && c.imageGeneration === 'unknown') {
+  if (c.chat === 'unknown' && c.responses === 'unknown' && c.imageInput === 'unknown' && c.imageGeneration === 'unknown' && model.apis === undefined) {
     return <Badge tone="muted">{w.t('catalogue.badge.unknown')}</Badge>;
   }
   return (
     <>
-      {c.chat === true && <Badge>{w.t('catalogue.badge.chat')}</Badge>}
-      {c.responses === true && <Badge>{w.t('catalogue.badge.responses')}</Badge>}
+      <InterfaceBadges model={model} />
       {c.imageInput === true && <Badge tone="accent">{w.t('catalogue.badge.imageInput')}</Badge>}
       {c.imageInput === 'unknown' && <Badge tone="muted">{w.t('catalogue.badge.imageInputUnknown')}</Badge>}
       {c.imageGeneration === true && <Badge tone="accent">{w.t('catalogue.badge.imageGeneration')}</Badge>}
@@ -139,14 +157,16 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
           <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted" />
           <Input type="search" aria-label={w.t('catalogue.search')} placeholder={w.t('catalogue.searchPlaceholder')} value={text} onChange={(e) => setText(e.target.value)} className="pl-8" />
         </div>
-        <fieldset className="filters flex flex-wrap gap-1.5">
-          <legend className="sr-only">{w.t('catalogue.capabilities')}</legend>
-          {CAPABILITY_FILTERS.map((f) => (
-            <label key={f} className="relative inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-full border border-line px-2.5 text-xs whitespace-nowrap text-fg has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
-              <input type="checkbox" className="absolute inset-0 cursor-pointer appearance-none rounded-full opacity-0" checked={capabilities.includes(f)} onChange={() => toggle(f)} />{w.t(`catalogue.filter.${f}`)}
-            </label>
-          ))}
-        </fieldset>
+        {([['interfaces', INTERFACE_FILTERS], ['capabilities', CAPABILITY_FILTERS]] as const).map(([group, filters]) => (
+          <fieldset key={group} className={`filters filters-${group} flex flex-wrap items-center gap-1.5`}>
+            <legend className="sr-only">{w.t(`catalogue.${group}`)}</legend>
+            {filters.map((f) => (
+              <label key={f} className="relative inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-full border border-line px-2.5 text-xs whitespace-nowrap text-fg has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
+                <input type="checkbox" className="absolute inset-0 cursor-pointer appearance-none rounded-full opacity-0" checked={capabilities.includes(f)} onChange={() => toggle(f)} />{w.t(`catalogue.filter.${f}`)}
+              </label>
+            ))}
+          </fieldset>
+        ))}
         <div className="grid grid-cols-2 gap-2">
           <div className="flex flex-col gap-1">
             <label htmlFor={ids.owner} className="text-2xs font-medium text-muted">{w.t('catalogue.owner')}</label>

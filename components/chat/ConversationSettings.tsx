@@ -10,6 +10,7 @@ import type { Conversation, ConversationSettings, Message } from '@/lib/conversa
 import type { Profile } from '@/lib/settings/schema';
 import { API_STYLES, type ApiStyle } from '@/lib/gateway/interfaces/names';
 import type { ModelInfo } from '@/lib/gateway';
+import { API_NAME } from '@/components/i18n/apiNames';
 
 /** Tokens of the shown branch's replies, summed (prompt, completion, reasoning). */
 export function usageTotals(branch: readonly Message[]): { prompt: number; completion: number; reasoning: number; replies: number } {
@@ -23,14 +24,6 @@ export function usageTotals(branch: readonly Message[]): { prompt: number; compl
   }
   return totals;
 }
-
-/** Each interface's name as the settings show it. */
-const API_NAME = {
-  chat: 'chat.settings.apiChat',
-  responses: 'chat.settings.apiResponses',
-  anthropic: 'chat.settings.apiAnthropic',
-  gemini: 'chat.settings.apiGemini',
-} as const satisfies Record<ApiStyle, string>;
 
 function numberOrUndefined(text: string): number | undefined {
   return text.trim() === '' ? undefined : Number(text);

@@ -9,6 +9,7 @@ import { CatalogueIndex } from '@/lib/catalogue/filter';
 import { pickerRows, type PickerRow } from '@/lib/catalogue/picker';
 import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
 import { updateProfile } from '@/lib/settings/storage.adapter';
+import { API_NAME } from '@/components/i18n/apiNames';
 import { catalogueAge } from '@/components/i18n/problems';
 import { useWords } from '@/components/i18n/words';
 
@@ -35,7 +36,9 @@ export function CapabilityBadges({ row }: { row: PickerRow }) {
       {c?.imageInput === true && <Badge tone="accent" title={w.t('picker.badge.visionTitle')}><Eye aria-hidden />{w.t('picker.badge.vision')}</Badge>}
       {c?.reasoning === true && <Badge tone="accent" title={w.t('picker.badge.reasoningTitle')}><Brain aria-hidden />{w.t('picker.badge.reasoning')}</Badge>}
       {c?.tools === true && <Badge tone="accent" title={w.t('picker.badge.toolsTitle')}><Wrench aria-hidden />{w.t('picker.badge.tools')}</Badge>}
-      {row.model.preferredApi === 'responses' && <Badge>{w.t('picker.badge.responses')}</Badge>}
+      {row.model.preferredApi !== undefined && row.model.preferredApi !== 'chat' && (
+        <Badge title={w.t('picker.badge.viaTitle', { api: w.t(API_NAME[row.model.preferredApi]) })}>{w.t(`picker.badge.${row.model.preferredApi}`)}</Badge>
+      )}
     </>
   );
 }

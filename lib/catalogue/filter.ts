@@ -4,13 +4,16 @@
  * match of id or owner ranks before a fuzzy one (the query's letters in order in the id).
  */
 import type { ModelInfo } from '../gateway';
+import { API_STYLES, isApiStyle, type ApiStyle } from '../gateway/interfaces/names';
 
-export const CAPABILITY_FILTERS = ['chat', 'responses', 'imageInput', 'imageGeneration', 'unknown'] as const;
-export type CapabilityFilter = (typeof CAPABILITY_FILTERS)[number];
+/** The interfaces a model can be asked through, as filters. */
+export const INTERFACE_FILTERS = API_STYLES;
+export const CAPABILITY_FILTERS = ['imageInput', 'imageGeneration', 'unknown'] as const;
+export type CapabilityFilter = ApiStyle | (typeof CAPABILITY_FILTERS)[number];
 
 export interface CatalogueQuery {
   text: string;
-  /** Every chosen capability must be stated true; `unknown`: the gateway states none. */
+  /** Every chosen capability (or interface) must be stated true; `unknown`: the gateway states none. */
   capabilities: readonly CapabilityFilter[];
   owner?: string;
   sort: 'name' | 'owner';
@@ -27,7 +30,14 @@ function statesNothing(model: ModelInfo): boolean {
   return c.chat === 'unknown' && c.responses === 'unknown' && c.imageInput === 'unknown' && c.imageGeneration === 'unknown';
 }
 
+/** Whether the gateway says the model can be asked through this interface. */
+export function servesThrough(model: ModelInfo, api: ApiStyle): boolean {
+  if (model.apis !== undefined) return model.apis.includes(api);
+  return (api === 'chat' || api === 'responses') && model.capabilities[api] === true;
+}
+
 function hasCapability(model: ModelInfo, filter: CapabilityFilter): boolean {
+  if (isApiStyle(filter)) return servesThrough(model, filter);
   return filter === 'unknown' ? statesNothing(model) : model.capabilities[filter] === true;
 }
 

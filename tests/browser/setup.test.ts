@@ -30,7 +30,7 @@ describe('options page', () => {
     await expect(page.getByLabel('Endpoint').textContent()).resolves.toBe(`Requests go to ${env.gateway.baseUrl}/chat/completions`);
     await textbox('API key').fill(env.gateway.demoKey);
     await button('Test connection').click();
-    await page.getByRole('status').filter({ hasText: 'Connected: 7 models available.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Connected: 9 models available.' }).waitFor();
     await button('Save').click();
     await page.getByRole('status').filter({ hasText: `Saved. Requests go to ${env.gateway.baseUrl} only.` }).waitFor();
     const settings = await storedSettings();

@@ -39,13 +39,13 @@ async function storedProfile(page: Page): Promise<Record<string, unknown>> {
 }
 
 describe('catalogue', () => {
-  it('search as you type, capability and owner filters, sort; the count follows', async () => {
+  it('search as you type, interface, capability and owner filters, sort; the count follows', async () => {
     await setUp();
     const page = await panel();
     await tab(page, 'Catalogue');
-    await expect.poll(() => count(page)).toBe('7 of 7 models');
+    await expect.poll(() => count(page)).toBe('9 of 9 models');
     await page.getByRole('searchbox', { name: 'Search models' }).fill('vis');
-    await expect.poll(() => count(page)).toBe('1 of 7 models');
+    await expect.poll(() => count(page)).toBe('1 of 9 models');
     await expect(rows(page).first().getAttribute('aria-label')).resolves.toBe('vision-1');
     // Fuzzy: letters in order.
     await page.getByRole('searchbox', { name: 'Search models' }).fill('rsn1');
@@ -53,14 +53,21 @@ describe('catalogue', () => {
     await page.getByRole('searchbox', { name: 'Search models' }).fill('');
 
     await page.getByRole('checkbox', { name: 'Image input' }).check();
-    await expect.poll(() => count(page)).toBe('1 of 7 models');
+    await expect.poll(() => count(page)).toBe('3 of 9 models');
     await page.getByRole('checkbox', { name: 'Image input' }).uncheck();
     await page.getByRole('checkbox', { name: 'Responses' }).check();
-    await expect.poll(() => count(page)).toBe('4 of 7 models');
+    await expect.poll(() => count(page)).toBe('4 of 9 models');
     await page.getByRole('checkbox', { name: 'Responses' }).uncheck();
+    // By interface: the models the gateway serves through Anthropic's Messages, then Gemini's.
+    await page.getByRole('group', { name: 'Interfaces' }).getByRole('checkbox', { name: 'Anthropic' }).check();
+    await expect.poll(() => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['claude-ref-1', 'vision-1']);
+    await page.getByRole('checkbox', { name: 'Anthropic' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Gemini' }).check();
+    await expect.poll(() => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['gemini-ref-1', 'vision-1']);
+    await page.getByRole('checkbox', { name: 'Gemini' }).uncheck();
 
     await page.getByRole('combobox', { name: 'Owner' }).selectOption('reference-labs');
-    await expect.poll(() => count(page)).toBe('2 of 7 models');
+    await expect.poll(() => count(page)).toBe('2 of 9 models');
     await expect(rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).resolves.toEqual(['reasoner-1', 'responses-only-1']);
     await page.getByRole('combobox', { name: 'Owner' }).selectOption('');
     await page.getByRole('combobox', { name: 'Sort by' }).selectOption('owner');
@@ -69,6 +76,12 @@ describe('catalogue', () => {
     // Badges and the link to prices.
     const vision = page.getByRole('listitem', { name: 'vision-1' });
     await expect(vision.textContent()).resolves.toContain('image input');
+    // Each model's interfaces as badges, the preferred one first.
+    const interfaces = (id: string) => page.getByRole('listitem', { name: id }).getByRole('group', { name: 'Interfaces, the preferred first' }).locator('.badge').allTextContents();
+    await expect(interfaces('vision-1')).resolves.toEqual(['chat', 'responses', 'anthropic', 'gemini']);
+    await page.getByRole('searchbox', { name: 'Search models' }).fill('ref-1');
+    await expect.poll(() => interfaces('claude-ref-1')).toEqual(['anthropic', 'chat']);
+    await expect(page.getByRole('listitem', { name: 'claude-ref-1' }).locator('.badge', { hasText: 'anthropic' }).getAttribute('title')).resolves.toBe('Preferred interface: Anthropic Messages');
     await expect(page.getByRole('link', { name: 'Prices and details' }).getAttribute('href')).resolves.toBe(`${env.gateway.siteUrl}/models`);
     await page.close();
   });

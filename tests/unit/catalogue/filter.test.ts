@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogueIndex, firstChatModel } from '@/lib/catalogue/filter';
+import { CatalogueIndex, INTERFACE_FILTERS, firstChatModel, servesThrough } from '@/lib/catalogue/filter';
 import type { ModelInfo } from '@/lib/gateway';
 
 const U = 'unknown' as const;
@@ -57,5 +57,33 @@ describe('firstChatModel', () => {
     expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('dall-e-3', { imageGeneration: true }), model('mystery', {}), model('gpt-4o', { chat: true })])).toBe('gpt-4o');
     expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('mystery', {})])).toBe('mystery');
     expect(firstChatModel([])).toBeUndefined();
+  });
+});
+
+describe('filtering by interface', () => {
+  const served = new CatalogueIndex([
+    { ...model('claude-x', 'anthropic', { chat: true }), apis: ['anthropic', 'chat'], preferredApi: 'anthropic' },
+    { ...model('gemini-x', 'google', { chat: true }), apis: ['gemini', 'chat'], preferredApi: 'gemini' },
+    { ...model('resp-x', 'openai', { chat: false, responses: true }), apis: ['responses'], preferredApi: 'responses' },
+    // A gateway that names no interfaces: chat and responses from the capabilities it states.
+    model('plain-x', 'openai', { chat: true, responses: true }),
+    model('silent-x', undefined),
+  ]);
+  const query = (capabilities: Parameters<CatalogueIndex['query']>[0]['capabilities']) => ids(served.query({ text: '', capabilities, sort: 'name' }));
+
+  it('keeps the models the gateway serves through each chosen interface', () => {
+    expect(query(['anthropic'])).toEqual(['claude-x']);
+    expect(query(['gemini'])).toEqual(['gemini-x']);
+    expect(query(['chat'])).toEqual(['claude-x', 'gemini-x', 'plain-x']);
+    expect(query(['responses'])).toEqual(['plain-x', 'resp-x']);
+    expect(query(['anthropic', 'gemini'])).toEqual([]);
+  });
+
+  it('servesThrough reads the named interfaces, else the stated capabilities', () => {
+    const byId = new Map(served.query({ text: '', capabilities: [], sort: 'name' }).map((m) => [m.id, m]));
+    const through = (id: string) => INTERFACE_FILTERS.filter((api) => servesThrough(byId.get(id)!, api));
+    expect(through('claude-x')).toEqual(['chat', 'anthropic']);
+    expect(through('plain-x')).toEqual(['chat', 'responses']);
+    expect(through('silent-x')).toEqual([]);
   });
 });
