@@ -142,6 +142,25 @@ function megabytes(bytes: number): number {
 }
 
 /**
+ * Adjacent pieces of one kind that came in one read become one event (what arrived together is
+ * handed on together): a read of many small deltas costs the consumer one step, not one each.
+ */
+export function coalesce(events: StreamEvent[]): void {
+  let kept = 0;
+  for (const event of events) {
+    const previous = kept > 0 ? events[kept - 1] : undefined;
+    if (previous?.type === 'text' && event.type === 'text') {
+      events[kept - 1] = { type: 'text', text: previous.text + event.text };
+    } else if (previous?.type === 'reasoning' && event.type === 'reasoning' && event.movedFromText !== true) {
+      events[kept - 1] = { ...previous, text: previous.text + event.text };
+    } else {
+      events[kept++] = event;
+    }
+  }
+  events.length = kept;
+}
+
+/**
  * Reads a body that is not streamed, within a deadline and a size. Past the deadline the call
  * is aborted (a `timeout`); past the size the body is cancelled and `tooLarge` set: an error
  * body keeps its first bytes (`cut`), a reply is refused by the caller.
@@ -324,6 +343,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
             }
           }
           if (out.length > 0 && (lastPieceAt !== undefined || out.some(isPiece))) lastPieceAt = Date.now();
+          coalesce(out);
           for (const event of out) yield event;
           out.length = 0;
           if (over) return;

@@ -180,7 +180,12 @@ export abstract class ReplyState implements ReplyDecoder {
    * Gemini): the common kinds first, then the object checked and handed to `accept` with the
    * message's `event:` name. Blank data and a stray `[DONE]` are skipped.
    */
-  protected jsonItem<T>(item: SseItem, out: StreamEvent[], schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, accept: (value: T, event: string | undefined) => boolean): boolean {
+  protected jsonItem<T>(
+    item: SseItem, out: StreamEvent[], schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+    accept: (value: T, event: string | undefined) => boolean,
+    /** The common case checked by hand (a subset of what the schema accepts), else undefined. */
+    quick?: (value: unknown) => T | undefined,
+  ): boolean {
     if (this.over) return true;
     const handled = this.common(item, out);
     if (handled !== undefined) return handled;
@@ -189,6 +194,8 @@ export abstract class ReplyState implements ReplyDecoder {
     if (data === '' || data === '[DONE]') return false;
     const parsed = parseJson(data);
     if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
+    const fast = quick?.(parsed.value);
+    if (fast !== undefined) return accept(fast, item.event);
     const value = schema.safeParse(parsed.value);
     if (!value.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
     return accept(value.data, item.event);

@@ -71,7 +71,7 @@ export const ChatChunk = z.looseObject({
 });
 export type ChatChunk = z.infer<typeof ChatChunk>;
 
-function isOptionalString(value: unknown): boolean {
+export function isOptionalString(value: unknown): boolean {
   return value === undefined || value === null || typeof value === 'string';
 }
 
@@ -121,6 +121,18 @@ export const ResponsesEvent = z.looseObject({
   error: z.optional(z.nullable(z.union([ErrorObject, z.string()]))),
 });
 export type ResponsesEvent = z.infer<typeof ResponsesEvent>;
+
+/**
+ * The hot path of a Responses stream, checked by hand: a text or reasoning delta (a string
+ * `delta`, nothing else that `ResponsesEvent` checks). A subset of what the schema accepts.
+ */
+export function quickResponsesEvent(value: unknown): ResponsesEvent | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const event = value as Record<string, unknown>;
+  if (typeof event.delta !== 'string' || !isOptionalString(event.type)) return undefined;
+  if (event.response !== undefined || event.error !== undefined) return undefined;
+  return event as ResponsesEvent;
+}
 
 const ResponsesContentPart = z.looseObject({ type: z.optional(z.string()), text: optionalString });
 

@@ -10,7 +10,7 @@ import { benchStreamingRender } from './streaming-render';
 import { benchWorkspace } from './workspace';
 
 const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] = [
-  { name: 'decoding', title: 'Stream decoding (20 MB recorded chat stream, Node)', run: benchStreamDecoding },
+  { name: 'decoding', title: 'Stream decoding (20 MB recorded stream per interface, Node)', run: benchStreamDecoding },
   { name: 'popup', title: 'Popup start (production JS size; Chromium, e2e build)', run: benchPopup },
   { name: 'rendering', title: 'Streaming render (Chromium, e2e build)', run: benchStreamingRender },
   { name: 'sidepanel', title: 'Side panel with thousands (Chromium, e2e build)', run: benchSidePanel },

@@ -74,6 +74,29 @@ export const AnthropicEvent = z.looseObject({
 });
 export type AnthropicEvent = z.infer<typeof AnthropicEvent>;
 
+/**
+ * The hot path, checked by hand: a text, thinking or signature delta, or a ping (nothing else
+ * that `AnthropicEvent` checks). A subset of what the schema accepts.
+ */
+export function quickAnthropicEvent(value: unknown): AnthropicEvent | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const event = value as Record<string, unknown>;
+  if (event.message !== undefined || event.content_block !== undefined || event.usage !== undefined || event.error !== undefined) return undefined;
+  if (event.type === 'ping') return event as AnthropicEvent;
+  if (event.type !== 'content_block_delta') return undefined;
+  const delta = event.delta;
+  if (typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;
+  const d = delta as Record<string, unknown>;
+  if (typeof d.type !== 'string' || d.stop_reason !== undefined) return undefined;
+  if (!isDefinedString(d.text) || !isDefinedString(d.thinking) || !isDefinedString(d.signature)) return undefined;
+  return event as AnthropicEvent;
+}
+
+/** Absent, or a string (the schema's `optional(string)`: null is not allowed). */
+function isDefinedString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
+}
+
 /** Anthropic's stop reasons in the words the other interfaces use (others kept as sent). */
 const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
 
@@ -88,7 +111,7 @@ export class AnthropicStreamDecoder extends ReplyState {
   }
 
   item(item: SseItem, out: StreamEvent[]): boolean {
-    return this.jsonItem(item, out, AnthropicEvent, (event, name) => this.acceptEvent(event.type ?? name ?? '', event, out));
+    return this.jsonItem(item, out, AnthropicEvent, (event, name) => this.acceptEvent(event.type ?? name ?? '', event, out), quickAnthropicEvent);
   }
 
   private addUsage(usage: AnthropicUsage | null | undefined): void {

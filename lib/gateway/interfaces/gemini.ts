@@ -60,6 +60,36 @@ export const GeminiResponse = z.looseObject({
 });
 export type GeminiResponse = z.infer<typeof GeminiResponse>;
 
+const USAGE_FIELDS = ['promptTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'totalTokenCount', 'cachedContentTokenCount'] as const;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isOptional = (value: unknown, type: 'string' | 'boolean' | 'number'): boolean => value === undefined || value === null || typeof value === type;
+
+/**
+ * The hot path, checked by hand: candidates whose parts are text (or thoughts), with a finish
+ * reason and usage counts (nothing else that `GeminiResponse` checks). A subset of what the schema accepts.
+ */
+export function quickGeminiResponse(value: unknown): GeminiResponse | undefined {
+  if (!isObject(value) || value.error !== undefined || value.promptFeedback !== undefined) return undefined;
+  const usage = value.usageMetadata;
+  if (usage !== undefined && usage !== null && (!isObject(usage) || !USAGE_FIELDS.every((f) => isOptional(usage[f], 'number')))) return undefined;
+  const candidates = value.candidates;
+  if (!Array.isArray(candidates)) return undefined;
+  for (const candidate of candidates as unknown[]) {
+    if (!isObject(candidate) || !isOptional(candidate.finishReason, 'string')) return undefined;
+    const content = candidate.content;
+    if (content === undefined || content === null) continue;
+    if (!isObject(content)) return undefined;
+    const parts = content.parts;
+    if (parts === undefined || parts === null) continue;
+    if (!Array.isArray(parts)) return undefined;
+    for (const part of parts as unknown[]) {
+      if (!isObject(part) || !isOptional(part.text, 'string') || !isOptional(part.thought, 'boolean')) return undefined;
+    }
+  }
+  return value as GeminiResponse;
+}
+
 /** Gemini's finish reasons: the usual two in the other interfaces' words, the rest (safety, recitation, …) as they are, lower-cased. */
 function finishReasonOf(reason: string): string {
   return reason === 'STOP' ? 'stop' : reason === 'MAX_TOKENS' ? 'length' : reason.toLowerCase();
@@ -75,7 +105,7 @@ export class GeminiStreamDecoder extends ReplyState {
   }
 
   item(item: SseItem, out: StreamEvent[]): boolean {
-    return this.jsonItem(item, out, GeminiResponse, (response) => this.accept(response, out));
+    return this.jsonItem(item, out, GeminiResponse, (response) => this.accept(response, out), quickGeminiResponse);
   }
 
   accept(response: GeminiResponse, out: StreamEvent[]): boolean {

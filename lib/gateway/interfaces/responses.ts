@@ -4,7 +4,7 @@ import { buildGatewayError, type ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, errorFacts, normalizeUsage, parseJson, snippet } from '../decoders';
 import type { SseItem } from '../sse';
 import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
-import { ResponsesEvent, ResponsesReply } from '../wire';
+import { ResponsesEvent, ResponsesReply, quickResponsesEvent } from '../wire';
 import { bearer, textOf, type WireInterface } from './interface';
 
 function responsesContent(message: ChatMessage): unknown {
@@ -59,6 +59,8 @@ export class ResponsesStreamDecoder extends ReplyState {
     }
     const parsed = parseJson(data);
     if (!parsed.ok) return /^[[{]/.test(data) ? this.malformed({ code: 'chunk_not_json', text: snippet(data, this.ctx) }, out) : false;
+    const quick = quickResponsesEvent(parsed.value);
+    if (quick !== undefined) return this.acceptEvent(quick.type ?? item.event ?? '', quick, out);
     const event = ResponsesEvent.safeParse(parsed.value);
     if (!event.success) return this.malformed({ code: 'chunk_wrong_shape', text: snippet(data, this.ctx) }, out);
     return this.acceptEvent(event.data.type ?? item.event ?? '', event.data, out);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayError} from '@/lib/gateway';
 import { type StreamEvent } from '@/lib/gateway';
+import { coalesce } from '@/lib/gateway/client';
 import { JSON_TYPE, KEY, SSE, chunk, clientFor, collect, hello, lastOf, rawData, reasoningOf, replay, streamOf, textOf } from './recordings';
 
 const hi = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop')];
@@ -423,5 +424,24 @@ describe('a lone </think> after a code fence, whatever the network reads', () =>
     });
     expect(reasoningOf(events)).toBe('');
     expect(textOf(events)).toBe(`The page:\n\n\`\`\`html\n${'line\n'.repeat(80)}</think>\ndone`);
+  });
+});
+
+describe('what arrives together is handed on together', () => {
+  it('adjacent text (and reasoning) pieces of one read become one event; a read apart stays apart', () => {
+    const events: StreamEvent[] = [
+      { type: 'reasoning', text: 'a' }, { type: 'reasoning', text: 'b' },
+      { type: 'text', text: 'c' }, { type: 'text', text: 'd' }, { type: 'text', text: 'e' },
+      { type: 'reasoning', text: 'f', movedFromText: true }, { type: 'reasoning', text: 'g' },
+      { type: 'usage', usage: { raw: {} } }, { type: 'text', text: 'h' },
+    ];
+    coalesce(events);
+    expect(events).toEqual([
+      { type: 'reasoning', text: 'ab' },
+      { type: 'text', text: 'cde' },
+      { type: 'reasoning', text: 'fg', movedFromText: true },
+      { type: 'usage', usage: { raw: {} } },
+      { type: 'text', text: 'h' },
+    ]);
   });
 });

@@ -62,6 +62,8 @@ describe('catalogue', () => {
 
 describe('chat completions', () => {
   it('streams the echo model: text, usage, done', async () => {
+    // Paced, so its chunks come in reads of their own (what arrives in one read is one event).
+    gateway.setPace({ delayMs: 5 });
     const events = await collect(client.streamChat(ask('echo-1', 'hello there')));
     expect(textOf(events)).toBe('Echo: hello there');
     expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1);
