@@ -34,16 +34,32 @@ function formatsFor(locale: string): { relative: Intl.RelativeTimeFormat; date: 
   return f;
 }
 
+/** Formatted times, by language, unit and amount (the browser's formatters are slow to call). */
+const formatted = new Map<string, string>();
+
+function cachedFormat(key: string, format: () => string): string {
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size > 2_000) formatted.clear();
+    text = format();
+    formatted.set(key, text);
+  }
+  return text;
+}
+
 /** "just now", "5 min. ago", "yesterday", then the date: in the interface's language. */
 export function relativeTime(w: Words, time: number, now = Date.now()): string {
   const { relative, date } = formatsFor(w.locale);
   const minutes = Math.round((now - time) / 60_000);
   if (minutes < 1) return w.t('conversations.justNow');
-  if (minutes < 60) return relative.format(-minutes, 'minute');
+  if (minutes < 60) return cachedFormat(`${w.locale} m ${minutes}`, () => relative.format(-minutes, 'minute'));
   const hours = Math.round(minutes / 60);
-  if (hours < 24) return relative.format(-hours, 'hour');
+  if (hours < 24) return cachedFormat(`${w.locale} h ${hours}`, () => relative.format(-hours, 'hour'));
   const days = Math.round(hours / 24);
-  return days < 7 ? relative.format(-days, 'day') : date.format(time);
+  if (days < 7) return cachedFormat(`${w.locale} d ${days}`, () => relative.format(-days, 'day'));
+  // One string per calendar day.
+  const day = new Date(time).setHours(0, 0, 0, 0);
+  return cachedFormat(`${w.locale} ${day}`, () => date.format(day));
 }
 
 const REPLY_STATE: Partial<Record<NonNullable<Conversation['replyStatus']>, 'accent' | 'warning' | 'danger'>> = {
@@ -72,29 +88,30 @@ const ConversationRow = memo(function ConversationRow({ conversation, modelWithd
   };
   const tone = conversation.replyStatus === undefined ? undefined : REPLY_STATE[conversation.replyStatus];
   return (
-    <div role="listitem" aria-label={shownTitle} aria-current={active ? 'true' : undefined} className={cx('conversation-row group mx-1 my-0.5 rounded-md px-2.5 py-2', active ? 'bg-accent-soft' : 'hover:bg-surface-2')}>
+    // Drawn to ROW_HEIGHT exactly (the list places rows without measuring them): two lines that never wrap.
+    <div role="listitem" aria-label={shownTitle} aria-current={active ? 'true' : undefined} className={cx('conversation-row group mx-1 my-0.5 h-16 overflow-hidden rounded-md px-2.5 py-2', active ? 'bg-accent-soft' : 'hover:bg-surface-2')}>
       {renaming
         ? (
-          <form onSubmit={(e) => { e.preventDefault(); save(); }} className="flex items-center gap-1.5">
-            <Input aria-label={w.t('conversations.titleField')} className="h-8" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') setRenaming(false); }} />
-            <Button size="sm" variant="primary" type="submit">{w.t('conversations.saveTitle')}</Button>
-            <Button size="sm" onClick={() => setRenaming(false)}>{w.t('common.cancel')}</Button>
+          <form onSubmit={(e) => { e.preventDefault(); save(); }} className="flex h-7 items-center gap-1.5">
+            <Input aria-label={w.t('conversations.titleField')} className="h-7" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') setRenaming(false); }} />
+            <Button size="sm" variant="primary" className="h-7" type="submit">{w.t('conversations.saveTitle')}</Button>
+            <Button size="sm" className="h-7" onClick={() => setRenaming(false)}>{w.t('common.cancel')}</Button>
           </form>
         )
         : (
-          <div className="flex items-start gap-1">
+          <div className="flex h-5 items-start gap-1">
             <button type="button" className="conversation-title min-w-0 flex-1 cursor-pointer truncate text-left text-sm font-medium text-fg hover:text-accent focus-visible:outline-2 focus-visible:outline-ring rounded-sm" onClick={() => onOpen(conversation.id)} title={shownTitle}>{shownTitle}</button>
             {conversation.pinned === true && <Pin aria-label={w.t('conversations.pinned')} className="mt-1 size-3 shrink-0 text-accent" />}
             <span className="shrink-0 text-2xs text-muted">{relativeTime(w, conversation.updatedAt)}</span>
           </div>
         )}
-      <div className="mt-1 flex min-w-0 flex-wrap items-center gap-1.5 text-2xs text-muted">
-        <span className="max-w-40 truncate">{conversation.model}</span>
+      <div className={cx('flex min-w-0 items-center gap-1.5 text-2xs text-muted', renaming ? 'mt-0.5 h-4' : 'mt-1 h-6')}>
+        <span className="min-w-0 max-w-40 truncate">{conversation.model}</span>
         {tone !== undefined && conversation.replyStatus !== undefined && <Badge tone={tone}>{w.t(`conversations.state.${conversation.replyStatus}`)}</Badge>}
         {modelWithdrawn && <Badge tone="warning" title={w.t('conversations.withdrawnTitle')}>{w.t('conversations.withdrawn')}</Badge>}
-        {conversation.source !== undefined && <span className="inline-flex min-w-0 max-w-48 items-center gap-1 truncate" title={conversation.source.url}><Globe aria-hidden className="size-3 shrink-0" /><span className="truncate">{conversation.source.title}</span></span>}
+        {conversation.source !== undefined && <span className="inline-flex min-w-0 max-w-48 shrink items-center gap-1 truncate" title={conversation.source.url}><Globe aria-hidden className="size-3 shrink-0" /><span className="truncate">{conversation.source.title}</span></span>}
         {!renaming && (
-          <span className="ml-auto flex gap-0.5 opacity-80 group-hover:opacity-100">
+          <span className="ml-auto flex shrink-0 gap-0.5 opacity-80 group-hover:opacity-100">
             <Button size="sm" variant="ghost" className="h-6 px-2" onClick={() => onOpen(conversation.id)}>{w.t('conversations.open')}</Button>
             <IconButton size="sm" className="!size-6" label={conversation.pinned === true ? w.t('conversations.unpin') : w.t('conversations.pin')} icon={conversation.pinned === true ? <PinOff aria-hidden /> : <Pin aria-hidden />} onClick={() => void conversationStore().setPinned(conversation.id, conversation.pinned !== true)} />
             <IconButton size="sm" className="!size-6" label={w.t('conversations.rename')} icon={<Pencil aria-hidden />} onClick={() => { setTitle(conversation.title); setRenaming(true); }} />
@@ -125,6 +142,11 @@ export function groupConversations(list: readonly Conversation[], now = Date.now
 }
 
 type Row = { kind: 'group'; group: ListGroup } | { kind: 'conversation'; conversation: Conversation };
+
+/** Each row's height, as drawn (a conversation's 64 px and its 2 px margins; a heading's 32 px). */
+const ROW_HEIGHT = 68;
+const HEADING_HEIGHT = 32;
+const rowSize = (row: Row): number => (row.kind === 'group' ? HEADING_HEIGHT : ROW_HEIGHT);
 
 /** Text with its matched parts marked. */
 function Marked({ snippet }: { snippet: Snippet }) {
@@ -270,10 +292,11 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
           <VirtualList
             label={w.t('conversations.list')}
             items={rows}
-            estimateSize={64}
+            estimateSize={ROW_HEIGHT}
+            rowSize={rowSize}
             itemKey={(r) => (r.kind === 'group' ? `group:${r.group}` : r.conversation.id)}
             renderItem={(r) => (r.kind === 'group'
-              ? <div role="listitem" className="px-4 pt-3 pb-1"><h3 className="text-2xs font-semibold tracking-wide text-muted uppercase">{w.t(`conversations.group.${r.group}`)}</h3></div>
+              ? <div role="listitem" className="flex h-8 items-end px-4 pb-1"><h3 className="text-2xs font-semibold tracking-wide text-muted uppercase">{w.t(`conversations.group.${r.group}`)}</h3></div>
               : <ConversationRow conversation={r.conversation} active={r.conversation.id === activeId} modelWithdrawn={catalogueIds !== undefined && catalogueIds.size > 0 && !catalogueIds.has(r.conversation.model)} onOpen={onOpen} onDelete={remove} />)}
           />
         </>

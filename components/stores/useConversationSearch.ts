@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Conversation } from '@/lib/conversations/records';
 import type { Snippet } from '@/lib/search/tokens';
 import { useConversationList } from './conversations';
@@ -26,7 +26,6 @@ export function useConversationSearch(query: string): SearchResult[] | undefined
  */
 export function useConversationSearchState(query: string): { results: SearchResult[] | undefined; searching: boolean } {
   const conversations = useConversationList((s) => s.conversations);
-  const byId = useMemo(() => new Map((conversations ?? []).map((c) => [c.id, c])), [conversations]);
   // Conversations indexed since (an import, a reply that finished): the results are asked for again.
   const indexVersion = useSearchIndex((s) => s.version);
   const [results, setResults] = useState<{ query: string; results: SearchResult[] }>();
@@ -42,6 +41,8 @@ export function useConversationSearchState(query: string): { results: SearchResu
       // Snippets that came with the hits are drawn with them, in one go.
       const ready = await Promise.race([asked.where, Promise.resolve(undefined)]);
       if (!live) return;
+      // Looked up only while searching (a list of thousands changes during an import).
+      const byId = new Map((conversations ?? []).map((c) => [c.id, c]));
       const found = hits.flatMap((h) => {
         const conversation = byId.get(h.id);
         return conversation === undefined ? [] : [{ conversation }];
@@ -62,6 +63,6 @@ export function useConversationSearchState(query: string): { results: SearchResu
     return () => {
       live = false;
     };
-  }, [trimmed, byId, indexVersion]);
+  }, [trimmed, conversations, indexVersion]);
   return trimmed === '' ? { results: undefined, searching: false } : { results: results?.results, searching: results?.query !== trimmed };
 }
