@@ -11,6 +11,22 @@ export interface SearchResult {
   snippet?: Snippet;
 }
 
+const NONE: readonly Conversation[] = [];
+const lookups = new WeakMap<readonly Conversation[], ReadonlyMap<string, Conversation>>();
+
+/**
+ * The list by id, made once per list and only when a search needs it (not on every change of a
+ * list of thousands during an import, nor on every keystroke).
+ */
+function byIdOf(list: readonly Conversation[]): ReadonlyMap<string, Conversation> {
+  let map = lookups.get(list);
+  if (map === undefined) {
+    map = new Map(list.map((c) => [c.id, c]));
+    lookups.set(list, map);
+  }
+  return map;
+}
+
 /** Results with snippets: about a screenful (the rest show their titles, times and models). */
 const WITH_SNIPPETS = 10;
 
@@ -41,8 +57,7 @@ export function useConversationSearchState(query: string): { results: SearchResu
       // Snippets that came with the hits are drawn with them, in one go.
       const ready = await Promise.race([asked.where, Promise.resolve(undefined)]);
       if (!live) return;
-      // Looked up only while searching (a list of thousands changes during an import).
-      const byId = new Map((conversations ?? []).map((c) => [c.id, c]));
+      const byId = byIdOf(conversations ?? NONE);
       const found = hits.flatMap((h) => {
         const conversation = byId.get(h.id);
         return conversation === undefined ? [] : [{ conversation }];
