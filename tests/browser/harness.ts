@@ -154,3 +154,20 @@ export async function chooseModel(page: Page, model: string, name = 'Model'): Pr
 }
 
 export const lastReply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
+
+/** The full-tab chat page at a laptop's size, once its composer is there. */
+export async function openChatPage(ext: LaunchedExtension, query = ''): Promise<Page> {
+  const page = await ext.open(`chat.html${query}`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+  return page;
+}
+
+/** Resolves once no reply on the page is streaming. */
+export async function idle(page: Page): Promise<void> {
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    if (await page.locator('[data-status="streaming"]').count() === 0) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error('a reply was still streaming after 10 s');
+}

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chooseModel, clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+import { chooseModel, clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -17,14 +17,8 @@ beforeEach(async () => {
   await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
 });
 
-async function chatPage(): Promise<Page> {
-  const page = await env.ext.open('chat.html');
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
-  return page;
-}
+const chatPage = (): Promise<Page> => openChatPage(env.ext);
 
-const idle = (page: Page) => expect.poll(() => page.locator('[data-status="streaming"]').count(), { timeout: 10_000 }).toBe(0);
 const replyText = async (page: Page): Promise<string> => ((await lastReply(page).locator('.markdown').first().textContent()) ?? '').trim();
 /** The gateway's requests that asked a model for a reply (not the catalogue). */
 const asked = () => env.gateway.requests.filter((r) => r.method === 'POST');

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { benchHistory, plantedAt, RARE_WORD } from '../bench/history-fixture';
-import { clearConversations, profileFor, resetSettings, send } from './harness';
+import { clearConversations, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -19,12 +19,7 @@ beforeEach(async () => {
   await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
 });
 
-async function chatPage(): Promise<Page> {
-  const page = await env.ext.open('chat.html');
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
-  return page;
-}
+const chatPage = (): Promise<Page> => openChatPage(env.ext);
 
 const LONG = 300;
 const LONG_TITLE = 'A long conversation about everything';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chooseModel, clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+import { chooseModel, clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -18,12 +18,7 @@ beforeEach(async () => {
   await resetSettings(env.ext, { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey), chat: { systemPrompt: 'GLOBAL SYSTEM PROMPT' } });
 });
 
-async function chatPage(query = ''): Promise<Page> {
-  const page = await env.ext.open(`chat.html${query}`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
-  return page;
-}
+const chatPage = (query = ''): Promise<Page> => openChatPage(env.ext, query);
 
 /** The "‹ 2 / 3 ›" of the nth message of a role (a reply's is inside it; a question's just under it). */
 const versions = (page: Page, role: 'User message' | 'Assistant message', n = 0) => {
@@ -31,7 +26,6 @@ const versions = (page: Page, role: 'User message' | 'Assistant message', n = 0)
   return (role === 'User message' ? article.locator('xpath=..') : article).getByRole('group', { name: 'Versions' });
 };
 const replyText = async (page: Page, n: number): Promise<string> => ((await page.getByRole('article', { name: 'Assistant message' }).nth(n).locator('.markdown').first().textContent()) ?? '').trim();
-const idle = (page: Page) => expect.poll(() => page.locator('[data-status="streaming"]').count(), { timeout: 10_000 }).toBe(0);
 
 /** Every conversation and message as IndexedDB holds them, in a stable order. */
 async function dump(page: Page): Promise<string> {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { chunkText, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
-import { refusal, type Problem } from './errors';
+import { sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn } from './models';
 
 export const ANTHROPIC_PATH = '/v1/messages';
@@ -69,11 +69,7 @@ function turnsOf(body: MessagesBody): { turns: IncomingTurn[]; badSignature: boo
 
 export async function serveMessages(core: GatewayCore, served: Served): Promise<void> {
   const { res, key, fault } = served;
-  const refuse = (problem: Problem): void => {
-    const r = refusal('anthropic', problem);
-    res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
-    res.end(r.body);
-  };
+  const refuse = (problem: Problem): void => sendRefusal(res, 'anthropic', problem);
   const read = await core.readJson(served, MessagesBody);
   if (!read.ok) return refuse(read.problem);
   const body = read.value;

@@ -3,6 +3,7 @@
  * `{"error":{message,type,param,code}}`, Anthropic's `{"type":"error","error":{type,message}}`,
  * Gemini's `{"error":{code,message,status}}`. The statuses are new-api's.
  */
+import type { ServerResponse } from 'node:http';
 
 export type Problem =
   | { kind: 'invalid_key'; message: string }
@@ -99,4 +100,11 @@ const SHAPES: Record<ErrorShape, (problem: Problem) => Omit<Refusal, 'headers'>>
 
 export function refusal(shape: ErrorShape, problem: Problem): Refusal {
   return { ...SHAPES[shape](problem), headers: retryHeaders(problem) };
+}
+
+/** Answers a request with the refusal in its interface's shape. */
+export function sendRefusal(res: ServerResponse, shape: ErrorShape, problem: Problem): void {
+  const r = refusal(shape, problem);
+  res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
+  res.end(r.body);
 }

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { chunkText, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
-import { geminiErrorBody, refusal, type Problem } from './errors';
+import { geminiErrorBody, sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn, type ReferenceModel } from './models';
 
 /** `/v1beta/models/{model}:{method}` */
@@ -64,11 +64,7 @@ export function listGeminiModels(models: readonly ReferenceModel[]): string {
 
 export async function serveGemini(core: GatewayCore, served: Served, modelId: string, method: 'generateContent' | 'streamGenerateContent', sse: boolean): Promise<void> {
   const { res, key, fault } = served;
-  const refuse = (problem: Problem): void => {
-    const r = refusal('gemini', problem);
-    res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
-    res.end(r.body);
-  };
+  const refuse = (problem: Problem): void => sendRefusal(res, 'gemini', problem);
   const read = await core.readJson(served, GenerateBody);
   if (!read.ok) return refuse(read.problem);
   const body = read.value;

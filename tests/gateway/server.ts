@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ANTHROPIC_PATH, serveMessages } from './anthropic';
 import { Fault, chunkText, imageFromDataUrl, promptTokensOf, sleep, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
-import { openaiErrorBody as errorBody, refusal, type ErrorShape, type Problem } from './errors';
+import { openaiErrorBody as errorBody, sendRefusal, type ErrorShape, type Problem } from './errors';
 import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gemini';
 import { REFERENCE_MODELS, estimateTokens, type Endpoint, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
 
@@ -267,11 +267,6 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     return bearer === undefined ? { key: undefined, keyIn: undefined } : { key: bearer, keyIn: 'authorization' };
   }
 
-  function refuse(res: ServerResponse, shape: ErrorShape, problem: Problem): void {
-    const r = refusal(shape, problem);
-    sendJson(res, r.status, r.body, r.headers);
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway.invalid');
     const path = url.pathname;
@@ -310,15 +305,15 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const key = logged.key === undefined ? undefined : keys.get(logged.key.trim());
     if (key === undefined || key.status !== 'valid') {
       const why = key === undefined ? 'wrong or incompletely copied' : key.status;
-      return refuse(res, shape, { kind: 'invalid_key', message: words.invalidKey(why) });
+      return sendRefusal(res, shape, { kind: 'invalid_key', message: words.invalidKey(why) });
     }
 
     const listing = path === '/v1/models' || path === GEMINI_MODELS;
     const fault = listing ? undefined : takeFault();
     if (fault?.kind === 'slow-first-byte') await sleep(fault.delayMs);
-    if (fault?.kind === 'rate-limit') return refuse(res, shape, { kind: 'rate_limited', message: words.rateLimited, retryAfter: fault.retryAfter });
-    if (fault?.kind === 'server-error') return refuse(res, shape, { kind: 'server', message: words.upstreamFailed });
-    if (fault?.kind === 'overloaded') return refuse(res, shape, { kind: 'overloaded', message: words.overloaded });
+    if (fault?.kind === 'rate-limit') return sendRefusal(res, shape, { kind: 'rate_limited', message: words.rateLimited, retryAfter: fault.retryAfter });
+    if (fault?.kind === 'server-error') return sendRefusal(res, shape, { kind: 'server', message: words.upstreamFailed });
+    if (fault?.kind === 'overloaded') return sendRefusal(res, shape, { kind: 'overloaded', message: words.overloaded });
 
     const served: Served = { req, res, key, fault, logged };
     if (req.method === 'GET' && path === '/v1/models') return shape === 'anthropic' ? listAnthropicModels(res) : listModels(res);
@@ -330,7 +325,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (req.method === 'POST' && call !== null) {
       return serveGemini(core, served, decodeURIComponent(call[1]!), call[2] as 'generateContent' | 'streamGenerateContent', url.searchParams.get('alt') === 'sse');
     }
-    return refuse(res, shape, { kind: 'no_route', message: `Invalid URL (${req.method} ${path})` });
+    return sendRefusal(res, shape, { kind: 'no_route', message: `Invalid URL (${req.method} ${path})` });
   }
 
   function listAnthropicModels(res: ServerResponse): void {
@@ -371,9 +366,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (checked.ok) return checked.model;
     if (checked.problem.kind === 'endpoint') {
       const other = endpoint === 'openai' ? '/v1/responses' : '/v1/chat/completions';
-      return void refuse(res, 'openai', { kind: 'endpoint', message: `${modelId} is served only through ${other}.` });
+      return void sendRefusal(res, 'openai', { kind: 'endpoint', message: `${modelId} is served only through ${other}.` });
     }
-    return void refuse(res, 'openai', checked.problem);
+    return void sendRefusal(res, 'openai', checked.problem);
   }
 
   function bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void {
@@ -403,7 +398,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   async function parseJsonBody<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | undefined> {
     const read = await readJson({ req }, schema);
     if (read.ok) return read.value;
-    refuse(res, 'openai', read.problem);
+    sendRefusal(res, 'openai', read.problem);
     return undefined;
   }
 

@@ -4,9 +4,9 @@
  * the key travels, each refusal in its interface's shape → our kinds, and every fault knob.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GatewayError, createGatewayClient, type ApiStyle, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
+import { createGatewayClient, type ApiStyle, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
 import { BROKE_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
-import { collect, lastOf, reasoningOf, textOf } from './recordings';
+import { collect, errorOf, lastOf, reasoningOf, textOf, thrown } from './recordings';
 
 let gateway: ReferenceGateway;
 let client: GatewayClient;
@@ -25,22 +25,6 @@ beforeEach(() => {
 const ask = (api: ApiStyle, model: string, content: ChatRequest['messages'][number]['content'], extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model, api, messages: [{ role: 'user', content }], ...extra,
 });
-
-async function thrown(events: AsyncIterable<StreamEvent>): Promise<GatewayError> {
-  try {
-    await collect(events);
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('expected a thrown GatewayError');
-}
-
-function lastError(events: StreamEvent[]): GatewayError {
-  const last = lastOf(events);
-  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
-  return last.error;
-}
 
 /** The event types in order, each run of one type counted once: the shape of a reply. */
 function shapeOf(events: StreamEvent[]): string[] {
@@ -116,12 +100,12 @@ describe.each(EVERY)('through %s', (api) => {
     gateway.setFault({ kind: 'midstream-error', afterChunks: 1, thenDone: false });
     let events = await collect(client.streamChat(ask(api, 'vision-1', 'hello world')));
     expect(textOf(events)).toBe('No image');
-    expect(lastError(events).kind).toBe('server');
+    expect(errorOf(events).kind).toBe('server');
 
     gateway.setFault({ kind: 'malformed-chunk', afterChunks: 1 });
     events = await collect(client.streamChat(ask(api, 'vision-1', 'hello world')));
     expect(textOf(events)).toBe('No image');
-    expect(lastError(events).kind).toBe('bad_response');
+    expect(errorOf(events).kind).toBe('bad_response');
 
     // The Responses interface sends whole response objects before its first words.
     const cut = api === 'responses' ? 2_200 : 900;
@@ -129,13 +113,13 @@ describe.each(EVERY)('through %s', (api) => {
     events = await collect(client.streamChat(ask(api, 'vision-1', 'one two three four five six seven eight nine ten eleven twelve')));
     expect(textOf(events).length).toBeGreaterThan(0);
     expect('No image received. You said: one two three four five six seven eight nine ten eleven twelve'.startsWith(textOf(events))).toBe(true);
-    expect(lastError(events).kind).toBe('network');
+    expect(errorOf(events).kind).toBe('network');
 
     gateway.setFault({ kind: 'stall', afterBytes: cut });
     const quick = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, limits: { idleTimeoutMs: 200 } });
     events = await collect(quick.streamChat(ask(api, 'vision-1', 'one two three four five six seven eight nine ten eleven twelve')));
     expect(textOf(events).length).toBeGreaterThan(0);
-    expect(lastError(events).kind).toBe('timeout');
+    expect(errorOf(events).kind).toBe('timeout');
   });
 });
 
@@ -175,7 +159,7 @@ describe('thinking', () => {
 
   it('Gemini: a blocked prompt is a clear error, not an empty reply', async () => {
     const error = await collect(client.streamChat(ask('gemini', 'gemini-ref-1', 'please #blocked')));
-    expect(lastError(error)).toMatchObject({ kind: 'bad_request', detail: { code: 'prompt_blocked', params: { reason: 'SAFETY' } } });
+    expect(errorOf(error)).toMatchObject({ kind: 'bad_request', detail: { code: 'prompt_blocked', params: { reason: 'SAFETY' } } });
   });
 });
 

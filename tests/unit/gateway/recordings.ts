@@ -3,7 +3,8 @@
  * network: a `fetch` that answers with a recorded status, headers and body, the body cut into
  * the chunks given (so tests choose where a network read splits an event).
  */
-import { createGatewayClient, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
+import { expect } from 'vitest';
+import { GatewayError, createGatewayClient, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
 
 export const SITE = 'https://gw.example.com';
 export const BASE = `${SITE}/v1`;
@@ -77,6 +78,18 @@ export function reasoningOf(events: StreamEvent[]): string {
 }
 
 /** The error a stream ended with (it must end with one). */
+/** The GatewayError a stream threw (a refusal before any reply). */
+export async function thrown(events: AsyncIterable<StreamEvent>): Promise<GatewayError> {
+  try {
+    await collect(events);
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+  throw new Error('expected a thrown GatewayError');
+}
+
+/** The error a stream ended with (after whatever it delivered). */
 export function errorOf(events: StreamEvent[]) {
   const last = lastOf(events);
   if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);

@@ -3,10 +3,11 @@
  * every seed rule, the billing, and each fault knob.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GatewayError, createGatewayClient, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
+import type { GatewayError} from '@/lib/gateway';
+import { createGatewayClient, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
 import { BROKE_KEY, DELETED_KEY, EXPIRED_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 import { longMarkdown, summarise } from '../../gateway/models';
-import { collect, lastOf, reasoningOf, textOf } from './recordings';
+import { collect, errorOf, lastOf, reasoningOf, textOf, thrown } from './recordings';
 
 let gateway: ReferenceGateway;
 let client: GatewayClient;
@@ -23,22 +24,6 @@ beforeEach(() => {
 });
 
 const ask = (model: string, content: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model, messages: [{ role: 'user', content }], ...extra });
-
-async function thrown(events: AsyncIterable<StreamEvent>): Promise<GatewayError> {
-  try {
-    await collect(events);
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('expected a thrown GatewayError');
-}
-
-function lastError(events: StreamEvent[]): GatewayError {
-  const last = lastOf(events);
-  if (last?.type !== 'error') throw new Error(`expected an error last, got ${JSON.stringify(last)}`);
-  return last.error;
-}
 
 describe('catalogue', () => {
   it('lists models that differ in capability', async () => {
@@ -146,7 +131,7 @@ describe('Responses API', () => {
     gateway.setFault({ kind: 'midstream-error', afterChunks: 2, thenDone: false });
     const events = await collect(client.streamChat(ask('echo-1', 'hello world', { api: 'responses' })));
     expect(textOf(events)).toBe('Echo: hello worl'); // two chunks of eight characters
-    expect(lastError(events).kind).toBe('server');
+    expect(errorOf(events).kind).toBe('server');
   });
 });
 
@@ -208,7 +193,7 @@ describe('fault knobs', () => {
     const events = await collect(client.streamChat(ask('echo-1', 'one two three four five six seven eight nine ten')));
     expect(textOf(events).length).toBeGreaterThan(0);
     expect('Echo: one two three four five six seven eight nine ten'.startsWith(textOf(events))).toBe(true);
-    expect(lastError(events).kind).toBe('network');
+    expect(errorOf(events).kind).toBe('network');
   });
 
   it('stall: the text received, then timeout', async () => {
@@ -216,21 +201,21 @@ describe('fault knobs', () => {
     const quick = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, limits: { idleTimeoutMs: 200 } });
     const events = await collect(quick.streamChat(ask('echo-1', 'one two three four five six seven')));
     expect(textOf(events).length).toBeGreaterThan(0);
-    expect(lastError(events).kind).toBe('timeout');
+    expect(errorOf(events).kind).toBe('timeout');
   });
 
   it('mid-stream error followed by [DONE]', async () => {
     gateway.setFault({ kind: 'midstream-error', afterChunks: 1, thenDone: true });
     const events = await collect(client.streamChat(ask('echo-1', 'hello world')));
     expect(textOf(events)).toBe('Echo: he');
-    expect(lastError(events)).toMatchObject({ kind: 'server', code: 'bad_response_status_code' });
+    expect(errorOf(events)).toMatchObject({ kind: 'server', code: 'bad_response_status_code' });
   });
 
   it('mid-stream error without [DONE]', async () => {
     gateway.setFault({ kind: 'midstream-error', afterChunks: 1, thenDone: false });
     const events = await collect(client.streamChat(ask('echo-1', 'hello world')));
     expect(textOf(events)).toBe('Echo: he');
-    expect(lastError(events).kind).toBe('server');
+    expect(errorOf(events).kind).toBe('server');
   });
 
   it('429 with Retry-After', async () => {
@@ -247,7 +232,7 @@ describe('fault knobs', () => {
     gateway.setFault({ kind: 'malformed-chunk', afterChunks: 1 });
     const events = await collect(client.streamChat(ask('echo-1', 'hello world')));
     expect(textOf(events)).toBe('Echo: he');
-    expect(lastError(events).kind).toBe('bad_response');
+    expect(errorOf(events).kind).toBe('bad_response');
   });
 
   it('a slow first byte within the limit still answers; beyond it, timeout', async () => {
@@ -267,7 +252,7 @@ describe('fault knobs', () => {
       if (events.length === 3) controller.abort();
     }
     expect(textOf(events).length).toBeGreaterThan(0);
-    expect(lastError(events).kind).toBe('aborted');
+    expect(errorOf(events).kind).toBe('aborted');
   });
 
   it('a gateway that is not running is network', async () => {
@@ -306,7 +291,7 @@ describe('a gateway that speaks Chinese (new-api\'s own messages)', () => {
     gateway.setFault({ kind: 'midstream-error', afterChunks: 1, thenDone: true });
     const events = await collect(client.streamChat(ask('echo-1', 'hello world')));
     expect(textOf(events)).toBe('Echo: he');
-    expect(lastError(events)).toMatchObject({ kind: 'server', gatewayMessage: '上游错误：上游服务关闭了连接' });
+    expect(errorOf(events)).toMatchObject({ kind: 'server', gatewayMessage: '上游错误：上游服务关闭了连接' });
   });
 
   it('reset brings back the language it started with', async () => {
