@@ -1,6 +1,7 @@
 /**
- * The gateway client: `GET /models`, and a reply through any interface (interfaces/: Chat
- * Completions, Responses, Anthropic Messages, Gemini) as one stream of `StreamEvent`s.
+ * The gateway client: `GET /models`, a reply through any interface (interfaces/: Chat
+ * Completions, Responses, Anthropic Messages, Gemini) as one stream of `StreamEvent`s, and the
+ * key's balance and the models' prices where the gateway tells them (billing.ts).
  * Framework-free: runs in the service worker, pages and Node.
  *
  * The key is sent only to `baseUrl`'s origin: redirects are not followed (a redirect would
@@ -9,7 +10,11 @@
 import { endpointUrl } from './address';
 import { buildGatewayError, errorFactsFromBody, errorFromHttpResponse, classifyFacts, type ClassifyContext } from './classify';
 import type { ReplyDecoder } from './decoders';
-import { GatewayError, type ErrorDetail } from './errors';
+import { GatewayError, type ErrorDetail, type GatewayErrorKind } from './errors';
+import {
+  BALANCE_SOURCES, DEFAULT_DISPLAY, parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage,
+  type Balance, type BalanceSource, type DisplayMode, type PriceList,
+} from './billing';
 import { parseModelList } from './models';
 import { bearer } from './interfaces/interface';
 import { WIRE_INTERFACES } from './interfaces';
@@ -59,12 +64,34 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface BalanceOptions extends CallOptions {
+  /**
+   * What worked for this profile before (tried first), or `none`: the gateway exposes no
+   * balance to this key, and nothing is asked.
+   */
+  known?: BalanceSource | 'none';
+}
+
 export interface GatewayClient {
   readonly baseUrl: string;
   readonly siteUrl: string;
   listModels(options?: CallOptions): Promise<ModelInfo[]>;
   streamChat(request: ChatRequest, options?: CallOptions): AsyncIterable<StreamEvent>;
+  /**
+   * The key's balance, from the first source the gateway answers (new-api's token usage, the
+   * `dashboard/billing` pair, OpenRouter's key): null when it exposes none. Throws only what is
+   * not "not supported": a bad key, a gateway that cannot be reached, a deadline, a stop.
+   */
+  getBalance(options?: BalanceOptions): Promise<Balance | null>;
+  /** Each model's price per 1M tokens (new-api's `/api/pricing`, else OpenRouter's `/models`), or null. */
+  getPricing(options?: CallOptions): Promise<PriceList | null>;
 }
+
+/** Balance and prices are extras: each question gets this long in all. */
+export const BILLING_TIMEOUT_MS = 10_000;
+
+/** Failures that mean more than "this gateway does not answer that here". */
+const REAL_FAILURES: ReadonlySet<GatewayErrorKind> = new Set(['invalid_key', 'aborted', 'network', 'timeout']);
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -360,5 +387,57 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     }
   }
 
-  return { baseUrl, siteUrl, listModels, streamChat };
+  /** GET a JSON body within the billing deadline; `auth: false` for the site's public pages. */
+  async function getJson(url: string, callOptions: CallOptions, auth = true): Promise<unknown> {
+    const call = new Call(callOptions.signal);
+    const timer = setTimeout(() => call.abort('timeout', { code: 'headers_timeout', params: { seconds: seconds(BILLING_TIMEOUT_MS) } }), BILLING_TIMEOUT_MS);
+    try {
+      const { response, ctx } = await open(call, url, { method: 'GET', accept: 'application/json', auth: auth ? bearer(apiKey) : {} });
+      return await readJson(call, response, ctx);
+    } finally {
+      clearTimeout(timer);
+      call.dispose();
+    }
+  }
+
+  /** A question the gateway may not answer: undefined when it does not, thrown when it really failed. */
+  async function optional<T>(ask: () => Promise<T | undefined>): Promise<T | undefined> {
+    try {
+      return await ask();
+    } catch (error) {
+      if (error instanceof GatewayError && REAL_FAILURES.has(error.kind)) throw error;
+      return undefined;
+    }
+  }
+
+  async function getBalance(options: BalanceOptions = {}): Promise<Balance | null> {
+    if (options.known === 'none') return null;
+    let display: Promise<DisplayMode> | undefined;
+    // How the site shows amounts: public, and a site without it shows dollars.
+    const displayMode = (): Promise<DisplayMode> => (display ??= getJson(`${siteUrl}/api/status`, options, false).then(parseDisplayMode, () => DEFAULT_DISPLAY));
+    const sources: Record<BalanceSource, () => Promise<Balance | undefined>> = {
+      // The trailing slash: the bare path answers with a redirect, and redirects are not followed.
+      'new-api-token-usage': async () => parseTokenUsage(await getJson(`${siteUrl}/api/usage/token/`, options), await displayMode()),
+      'dashboard-billing': async () => {
+        const subscription = await getJson(endpointUrl(baseUrl, '/dashboard/billing/subscription'), options);
+        const usage = await optional(() => getJson(endpointUrl(baseUrl, '/dashboard/billing/usage'), options));
+        return parseBillingPair(subscription, usage, (await displayMode()).currency);
+      },
+      'openrouter-key': async () => parseOpenRouterKey(await getJson(endpointUrl(baseUrl, '/key'), options)),
+    };
+    const order = options.known === undefined ? BALANCE_SOURCES : [options.known, ...BALANCE_SOURCES.filter((s) => s !== options.known)];
+    for (const source of order) {
+      const balance = await optional(sources[source]);
+      if (balance !== undefined) return balance;
+    }
+    return null;
+  }
+
+  async function getPricing(options: CallOptions = {}): Promise<PriceList | null> {
+    const pricing = await optional(async () => parseNewApiPricing(await getJson(`${siteUrl}/api/pricing`, options, false), await getJson(`${siteUrl}/api/status`, options, false).then(parseDisplayMode, () => DEFAULT_DISPLAY)));
+    if (pricing !== undefined) return pricing;
+    return (await optional(async () => parseOpenRouterPricing(await getJson(endpointUrl(baseUrl, '/models'), options)))) ?? null;
+  }
+
+  return { baseUrl, siteUrl, listModels, streamChat, getBalance, getPricing };
 }

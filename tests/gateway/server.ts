@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { ANTHROPIC_PATH, serveMessages } from './anthropic';
 import { Fault, chunkText, imageFromDataUrl, promptTokensOf, sleep, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
 import { openaiErrorBody as errorBody, sendRefusal, type ErrorShape, type Problem } from './errors';
+import { BillingSettings, DEFAULT_BILLING, billingSubscription, billingUsage, pricing, statusFields, tokenUsage, type AccountState } from './billing';
 import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gemini';
 import { REFERENCE_MODELS, estimateTokens, type Endpoint, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
 
@@ -27,6 +28,8 @@ export const DEMO_KEY = 'sk-demo-reference-gateway-key-0000000000000000';
 export const DELETED_KEY = 'sk-deleted-reference-key-1111111111111111111111';
 export const EXPIRED_KEY = 'sk-expired-reference-key-2222222222222222222222';
 export const BROKE_KEY = 'sk-broke-reference-key-33333333333333333333333';
+/** A key without a limit (its account is never short, and reports no balance left). */
+export const UNLIMITED_KEY = 'sk-unlimited-reference-key-444444444444444444444';
 
 /** The language of the gateway's own error messages: new-api's Chinese ones, or the seed's English. */
 export type GatewayLanguage = 'en' | 'zh-CN';
@@ -87,6 +90,10 @@ export interface ReferenceGateway {
   restore(modelId: string): void;
   setBalance(account: string, balance: number): void;
   balanceOf(account: string): number;
+  /** Quota units an account has spent. */
+  usedBy(account: string): number;
+  /** Which balance endpoints it serves and how its site shows amounts (until reset). */
+  setBilling(settings: Partial<BillingSettings>): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -174,8 +181,15 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     [DELETED_KEY, { account: 'demo', status: 'deleted' }],
     [EXPIRED_KEY, { account: 'demo', status: 'expired' }],
     [BROKE_KEY, { account: 'broke', status: 'valid' }],
+    [UNLIMITED_KEY, { account: 'unlimited', status: 'valid' }],
   ]);
   const balances = new Map<string, number>();
+  const used = new Map<string, number>();
+  let billing: BillingSettings = DEFAULT_BILLING;
+  const UNLIMITED_ACCOUNTS = new Set(['unlimited']);
+  const accountOf = (key: KeyRecord): AccountState => ({
+    remaining: balances.get(key.account) ?? 0, used: used.get(key.account) ?? 0, unlimited: UNLIMITED_ACCOUNTS.has(key.account),
+  });
   const withdrawn = new Set<string>();
   const faults: { fault: Fault; times: number }[] = [];
   const requests: LoggedRequest[] = [];
@@ -187,6 +201,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     balances.clear();
     balances.set('demo', startingBalance);
     balances.set('broke', 0);
+    balances.set('unlimited', 0);
+    used.clear();
+    billing = DEFAULT_BILLING;
     withdrawn.clear();
     faults.length = 0;
     requests.length = 0;
@@ -294,7 +311,27 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
     }
     if (path === '/api/status') {
-      return sendJson(res, 200, JSON.stringify({ success: true, message: '', data: { system_name: 'Reference Gateway', server_address: siteUrl } }));
+      const amounts = billing.mode === 'none' ? {} : statusFields(billing);
+      return sendJson(res, 200, JSON.stringify({ success: true, message: '', data: { system_name: 'Reference Gateway', server_address: siteUrl, ...amounts } }));
+    }
+    if (path === '/api/pricing' && billing.mode !== 'none') {
+      return sendJson(res, 200, JSON.stringify(pricing(REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id)), billing)));
+    }
+    if (path === '/api/usage/token' && billing.mode === 'all') {
+      res.writeHead(301, { location: '/api/usage/token/' });
+      res.end();
+      return;
+    }
+    const billingPath = /^(?:\/v1)?\/dashboard\/billing\/(subscription|usage)$/.exec(path)?.[1];
+    if ((path === '/api/usage/token/' && billing.mode === 'all') || (billingPath !== undefined && billing.mode !== 'none')) {
+      const key = logged.key === undefined ? undefined : keys.get(logged.key.trim());
+      if (key === undefined || key.status !== 'valid') return sendRefusal(res, 'openai', { kind: 'invalid_key', message: words.invalidKey(key === undefined ? 'wrong or incompletely copied' : key.status) });
+      const account = accountOf(key);
+      const body = billingPath === 'subscription' ? billingSubscription(account, billing) : billingPath === 'usage' ? billingUsage(account, billing) : tokenUsage('reference', account);
+      return sendJson(res, 200, JSON.stringify(body));
+    }
+    if (path.startsWith('/api/') || /\/dashboard\/billing\//.test(path)) {
+      return sendRefusal(res, 'openai', { kind: 'no_route', message: `Invalid URL (${req.method} ${path})` });
     }
     if (!path.startsWith('/v1/') && path !== '/v1' && !path.startsWith('/v1beta/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -350,7 +387,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   function check(key: KeyRecord, modelId: string, endpoint: Endpoint, turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem } {
     const model = findModel(modelId);
     if (model === undefined) return { ok: false, problem: { kind: 'model_missing', model: modelId, message: words.modelMissing(modelId) } };
-    if ((balances.get(key.account) ?? 0) <= 0) return { ok: false, problem: { kind: 'balance', message: words.insufficientBalance } };
+    if (!UNLIMITED_ACCOUNTS.has(key.account) && (balances.get(key.account) ?? 0) <= 0) return { ok: false, problem: { kind: 'balance', message: words.insufficientBalance } };
     if (!model.endpoints.includes(endpoint)) {
       return { ok: false, problem: { kind: 'endpoint', message: `${model.id} is not served through this interface; it supports: ${model.endpoints.join(', ')}.` } };
     }
@@ -373,7 +410,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
 
   function bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void {
     const cost = (promptTokens + completionTokens) * model.price;
-    balances.set(key.account, (balances.get(key.account) ?? 0) - cost);
+    used.set(key.account, (used.get(key.account) ?? 0) + cost);
+    if (!UNLIMITED_ACCOUNTS.has(key.account)) balances.set(key.account, (balances.get(key.account) ?? 0) - cost);
   }
 
   async function readJson<T>(served: { req: IncomingMessage }, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; problem: Problem }> {
@@ -644,6 +682,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
         else gateway.restore(parsed.data.model);
         return ok();
       }
+      case '/__admin/billing': {
+        const parsed = BillingSettings.partial().safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_billing'));
+        gateway.setBilling(parsed.data);
+        return ok();
+      }
       case '/__admin/balance': {
         const parsed = z.object({ account: z.string(), balance: z.number() }).safeParse(body);
         if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_balance'));
@@ -699,6 +743,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     },
     balanceOf(account) {
       return balances.get(account) ?? 0;
+    },
+    usedBy(account) {
+      return used.get(account) ?? 0;
+    },
+    setBilling(settings) {
+      billing = BillingSettings.parse({ ...billing, ...settings });
     },
     reset: resetState,
     close() {

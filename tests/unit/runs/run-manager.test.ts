@@ -41,7 +41,7 @@ function manager(overrides: Partial<ConstructorParameters<typeof RunManager>[0]>
 function scripted(events: StreamEvent[]): GatewayClient {
   return {
     baseUrl: 'x', siteUrl: 'x',
-    listModels: async () => [],
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null,
     async *streamChat() {
       for (const e of events) yield e;
     },
@@ -52,7 +52,7 @@ function scripted(events: StreamEvent[]): GatewayClient {
 function neverEnding(): GatewayClient {
   return {
     baseUrl: 'x', siteUrl: 'x',
-    listModels: async () => [],
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null,
     streamChat: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<StreamEvent>>(() => undefined) }) }),
   };
 }
@@ -305,7 +305,7 @@ function counting(events: StreamEvent[]): GatewayClient & { calls: number } {
   const client = {
     calls: 0,
     baseUrl: 'x', siteUrl: 'x',
-    listModels: async () => [],
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null,
     async *streamChat() {
       client.calls++;
       for (const e of events) yield e;
@@ -361,7 +361,7 @@ describe('one run per reply', () => {
     const enders: (() => void)[] = [];
     const client: GatewayClient = {
       baseUrl: 'x', siteUrl: 'x',
-      listModels: async () => [],
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null,
       async *streamChat() {
         live++;
         try {
