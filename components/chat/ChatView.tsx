@@ -28,6 +28,8 @@ import { ModelPicker } from './ModelPicker';
 import { useWords } from '@/components/i18n/words';
 import { refusalText, saveFailureText } from '@/components/i18n/problems';
 import { firstChatModel } from '@/lib/catalogue/filter';
+import { BalanceChip } from './BalanceChip';
+import { scheduleBalanceRefresh } from '@/components/stores/balance';
 
 interface ChatViewProps {
   surface: Surface;
@@ -123,6 +125,7 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
     <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
       <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={onModel} inputRef={picker} />
       <span className="ml-auto flex shrink-0 items-center gap-1">
+        <BalanceChip profile={profile} />
         {onSettings !== undefined && <IconButton size="sm" label={w.t('chat.settings.button')} icon={<SlidersHorizontal aria-hidden />} onClick={onSettings} />}
         <IconButton size="sm" label={w.t('chat.newChat')} icon={<SquarePen aria-hidden />} onClick={onNewChat} />
         {actions}
@@ -201,6 +204,14 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   };
 
   const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId);
+
+  // A reply that finished has cost something: the balance is read again (once for replies finishing together).
+  const streamingId = view.streaming?.id;
+  const lastStreaming = useRef(streamingId);
+  useEffect(() => {
+    if (lastStreaming.current !== undefined && streamingId === undefined) scheduleBalanceRefresh(profile);
+    lastStreaming.current = streamingId;
+  }, [streamingId, profile]);
 
   const send = async (text: string, images: string[]): Promise<boolean> => {
     setNotice(undefined);

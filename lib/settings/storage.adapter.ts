@@ -5,7 +5,8 @@
  */
 import { storage } from '@wxt-dev/storage';
 import * as z from 'zod/mini';
-import type { ModelInfo } from '../gateway';
+import type { Balance, ModelInfo } from '../gateway';
+import { BALANCE_SOURCES } from '../gateway/billing';
 import { parseSettings, type ParsedSettings } from './migrations';
 import { SettingsSchema, type Profile, type Settings } from './schema';
 import { API_STYLES } from '../gateway/interfaces/names';
@@ -87,9 +88,48 @@ export type CatalogueCache = z.infer<typeof CatalogueCacheSchema>;
 
 const catalogueKey = (profileId: string) => `local:catalogue:${profileId}` as const;
 
-/** Forgets a deleted profile's cached catalogue. */
+/** Forgets a deleted profile's cached catalogue (and its balance). */
 export async function removeCatalogue(profileId: string): Promise<void> {
   await storage.removeItem(catalogueKey(profileId));
+  await storage.removeItem(balanceKey(profileId));
+}
+
+const BalanceSchema = z.object({
+  remaining: z.nullable(z.number()),
+  total: z.optional(z.number()),
+  used: z.optional(z.number()),
+  currency: z.string(),
+  unlimited: z.boolean(),
+  source: z.enum(BALANCE_SOURCES),
+});
+const BalanceCacheSchema = z.object({
+  checkedAt: z.number(),
+  baseUrl: z.string(),
+  /** Where the balance was read (asked first next time), or `none`: the gateway exposes none. */
+  source: z.union([z.enum(BALANCE_SOURCES), z.literal('none')]),
+  balance: z.nullable(BalanceSchema),
+});
+export type BalanceCache = z.infer<typeof BalanceCacheSchema>;
+
+const balanceKey = (profileId: string) => `local:balance:${profileId}` as const;
+
+/** The profile's balance as last read, and where it was read. */
+export async function loadBalance(profileId: string): Promise<BalanceCache | undefined> {
+  const parsed = BalanceCacheSchema.safeParse(await storage.getItem(balanceKey(profileId)));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function saveBalance(profileId: string, baseUrl: string, balance: Balance | null): Promise<void> {
+  const cache: BalanceCache = { checkedAt: Date.now(), baseUrl, source: balance?.source ?? 'none', balance };
+  await storage.setItem(balanceKey(profileId), cache);
+}
+
+/** Calls back when the profile's balance is read again (by any surface). */
+export function watchBalance(profileId: string, onChange: (cache: BalanceCache | undefined) => void): () => void {
+  return storage.watch(balanceKey(profileId), (raw) => {
+    const parsed = BalanceCacheSchema.safeParse(raw);
+    onChange(parsed.success ? parsed.data : undefined);
+  });
 }
 
 export async function loadCatalogue(profileId: string): Promise<CatalogueCache | undefined> {

@@ -49,7 +49,8 @@ const states: { name: string; surface: string; reach?: (page: Page) => Promise<v
       await p.getByRole('alert', { name: 'Key for another address' }).waitFor();
     },
   },
-  { name: 'chat page', surface: 'chat.html' },
+  // Checked (and pictured) once the conversation pane is drawn beside the rail.
+  { name: 'chat page', surface: 'chat.html', reach: async (p) => { await p.getByRole('textbox', { name: 'Message', exact: true }).waitFor(); } },
 ];
 
 describe('axe: no serious or critical violations', () => {

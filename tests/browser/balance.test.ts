@@ -1,0 +1,71 @@
+/**
+ * The balance where users look (issue 13): the chip in the chat's header shows the reference
+ * gateway's balance, drops by what a reply cost once it finishes, and is hidden for a gateway
+ * without balance endpoints (asked once, remembered).
+ */
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
+import { gatewayAndExtensionPerFile } from './fixture';
+
+const env = gatewayAndExtensionPerFile();
+
+beforeEach(async () => {
+  env.gateway.reset();
+  await clearConversations(env.ext);
+  await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
+});
+
+const chip = (page: Page) => page.getByRole('button', { name: /^Balance: / });
+/** What the chip shows for dollars left: cents from one up, four significant digits below. */
+const dollars = (amount: number): string => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', ...(amount < 1 ? { maximumSignificantDigits: 4 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 }) }).format(amount);
+const UNITS_PER_DOLLAR = 500_000;
+
+describe('the balance chip', () => {
+  it('shows the gateway\'s balance, and what is left once a reply has finished', async () => {
+    env.gateway.setBalance('demo', 10_000);
+    const page = await env.ext.open('popup.html');
+    await expect.poll(() => chip(page).getAttribute('aria-label')).toBe(`Balance: ${dollars(0.02)}`);
+    await send(page, 'what does this cost');
+    await lastReply(page).getByText('Echo: what does this cost').waitFor();
+    await idle(page);
+    const left = env.gateway.balanceOf('demo') / UNITS_PER_DOLLAR;
+    expect(left).toBeLessThan(0.02);
+    await expect.poll(() => chip(page).getAttribute('aria-label'), { timeout: 5_000 }).toBe(`Balance: ${dollars(left)}`);
+
+    // Its menu says where the amount comes from, reads it again, and links to the top-up pages.
+    await chip(page).click();
+    const menu = page.getByRole('menu', { name: 'Balance' });
+    await menu.getByText("From the key's usage (new-api)").waitFor();
+    await expect(menu.getByRole('menuitem', { name: 'Refresh balance' }).count()).resolves.toBe(1);
+    await expect(menu.getByRole('menuitem', { name: /Purchase/ }).count()).resolves.toBe(1);
+    await page.keyboard.press('Escape');
+    await page.close();
+  });
+
+  it('the chat page and the side panel show it too', async () => {
+    env.gateway.setBalance('demo', 600_000);
+    const chat = await openChatPage(env.ext);
+    await expect.poll(() => chip(chat).getAttribute('aria-label')).toBe('Balance: $1.20');
+    const panel = await env.ext.open('sidepanel.html');
+    await expect.poll(() => chip(panel).getAttribute('aria-label')).toBe('Balance: $1.20');
+    await chat.close();
+    await panel.close();
+  });
+
+  it('is hidden for a gateway without balance endpoints, which is asked once', async () => {
+    env.gateway.setBilling({ mode: 'none' });
+    const page = await env.ext.open('popup.html');
+    await page.getByRole('combobox', { name: 'Model' }).waitFor();
+    await expect.poll(() => env.gateway.requests.filter((r) => r.path === '/v1/key').length).toBe(1);
+    await expect(chip(page).count()).resolves.toBe(0);
+    await page.close();
+    // Opened again: nothing is asked (the gateway exposes none), nothing is shown.
+    const again = await env.ext.open('popup.html');
+    await again.getByRole('combobox', { name: 'Model' }).waitFor();
+    await again.waitForTimeout(300);
+    expect(env.gateway.requests.filter((r) => r.path === '/api/usage/token/' || r.path === '/v1/key')).toHaveLength(2);
+    await expect(chip(again).count()).resolves.toBe(0);
+    await again.close();
+  });
+});
