@@ -15,8 +15,10 @@ import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';
 import type { Catalogue } from '@/components/stores/catalogue';
 import { VirtualList } from '@/components/VirtualList';
-import { CAPABILITY_FILTERS, CatalogueIndex, INTERFACE_FILTERS, servesThrough, type CapabilityFilter } from '@/lib/catalogue/filter';
-import type { ModelInfo } from '@/lib/gateway';
+import { CAPABILITY_FILTERS, CatalogueIndex, INTERFACE_FILTERS, isFree, servesThrough, type CapabilityFilter } from '@/lib/catalogue/filter';
+import type { ModelInfo, ModelPrice } from '@/lib/gateway';
+import { formatAmount } from '@/components/i18n/money';
+import { usePricing } from '@/components/stores/pricing';
 import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { useWords } from '@/components/i18n/words';
@@ -60,8 +62,21 @@ function BasicBadges({ model }: { model: ModelInfo }) {
   );
 }
 
+/** The model's price as the gateway lists it, per 1M tokens or per request. */
+function PriceBadge({ price }: { price: ModelPrice | undefined }) {
+  const w = useWords();
+  if (price === undefined) return null;
+  const text = isFree(price)
+    ? w.t('catalogue.price.free')
+    : price.perRequest !== undefined
+      ? w.t('catalogue.price.perRequest', { price: formatAmount(w, price.perRequest, price.currency) })
+      : w.t('catalogue.price.perMillion', { input: formatAmount(w, price.input ?? 0, price.currency), output: formatAmount(w, price.output ?? price.input ?? 0, price.currency) });
+  return <Badge tone={isFree(price) ? 'success' : 'neutral'} className="price tabular-nums" title={w.t('catalogue.price.title')}>{text}</Badge>;
+}
+
 interface RowProps {
   model: ModelInfo;
+  price: ModelPrice | undefined;
   isDefault: boolean;
   isAction: boolean;
   starred: boolean;
@@ -69,7 +84,7 @@ interface RowProps {
   onStar(model: string, starred: boolean): void;
 }
 
-const ModelRow = memo(function ModelRow({ model, isDefault, isAction, starred, onUse, onStar }: RowProps) {
+const ModelRow = memo(function ModelRow({ model, price, isDefault, isAction, starred, onUse, onStar }: RowProps) {
   const w = useWords();
   const copy = (): void => {
     void navigator.clipboard.writeText(model.id).then(() => toast(w.t('common.copied')), () => toast(w.t('common.copyFailed'), 'error'));
@@ -96,6 +111,7 @@ const ModelRow = memo(function ModelRow({ model, isDefault, isAction, starred, o
         {isDefault && <Badge tone="success">{w.t('catalogue.badge.default')}</Badge>}
         {isAction && <Badge tone="success">{w.t('catalogue.badge.action')}</Badge>}
         <BasicBadges model={model} />
+        <PriceBadge price={price} />
       </div>
     </div>
   );
@@ -124,7 +140,8 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
   const [text, setText] = useState('');
   const [capabilities, setCapabilities] = useState<CapabilityFilter[]>([]);
   const [owner, setOwner] = useState<string | undefined>();
-  const [sort, setSort] = useState<'name' | 'owner'>('name');
+  const [sort, setSort] = useState<'name' | 'owner' | 'price'>('name');
+  const prices = usePricing(profile);
   const w = useWords();
   const [notice, setNotice] = useState<((w: Words) => string) | undefined>();
   const ids = { owner: useId(), sort: useId() };
@@ -132,7 +149,7 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
   const owners = useMemo(() => index.owners(), [index]);
   // Typing stays responsive even on a slow machine: the list follows a moment later if it must.
   const query = useDeferredValue(text);
-  const results = useMemo(() => index.query({ text: query, capabilities, owner, sort }), [index, query, capabilities, owner, sort]);
+  const results = useMemo(() => index.query({ text: query, capabilities, owner, sort, prices }), [index, query, capabilities, owner, sort, prices]);
 
   // Stable across renders, so the memoised rows do not redraw on every search keystroke.
   const profileId = profile.id;
@@ -160,7 +177,7 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
         {([['interfaces', INTERFACE_FILTERS], ['capabilities', CAPABILITY_FILTERS]] as const).map(([group, filters]) => (
           <fieldset key={group} className={`filters filters-${group} flex flex-wrap items-center gap-1.5`}>
             <legend className="sr-only">{w.t(`catalogue.${group}`)}</legend>
-            {filters.map((f) => (
+            {filters.filter((f) => f !== 'free' || prices != null).map((f) => (
               <label key={f} className="relative inline-flex h-7 cursor-pointer items-center gap-1.5 rounded-full border border-line px-2.5 text-xs whitespace-nowrap text-fg has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:checked]:text-accent-soft-fg has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
                 <input type="checkbox" className="absolute inset-0 cursor-pointer appearance-none rounded-full opacity-0" checked={capabilities.includes(f)} onChange={() => toggle(f)} />{w.t(`catalogue.filter.${f}`)}
               </label>
@@ -177,9 +194,10 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor={ids.sort} className="text-2xs font-medium text-muted">{w.t('catalogue.sortBy')}</label>
-            <NativeSelect id={ids.sort} className="h-8 text-xs" value={sort} onChange={(e) => setSort(e.target.value as 'name' | 'owner')}>
+            <NativeSelect id={ids.sort} className="h-8 text-xs" value={sort} onChange={(e) => setSort(e.target.value as 'name' | 'owner' | 'price')}>
               <option value="name">{w.t('catalogue.sort.name')}</option>
               <option value="owner">{w.t('catalogue.owner')}</option>
+              {prices != null && <option value="price">{w.t('catalogue.sort.price')}</option>}
             </NativeSelect>
           </div>
         </div>
@@ -208,7 +226,7 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
         items={results}
         estimateSize={84}
         itemKey={(m) => m.id}
-        renderItem={(m) => <ModelRow model={m} isDefault={m.id === profile.defaultModel} isAction={m.id === profile.actionModel} starred={favourites.has(m.id)} onUse={use} onStar={star} />}
+        renderItem={(m) => <ModelRow model={m} price={prices?.[m.id]} isDefault={m.id === profile.defaultModel} isAction={m.id === profile.actionModel} starred={favourites.has(m.id)} onUse={use} onStar={star} />}
       />
     </section>
   );

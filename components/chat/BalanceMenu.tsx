@@ -4,7 +4,7 @@ import { Menu, MenuItem, MenuLabel, MenuSeparator } from '@/components/ui/Menu';
 import { useWords } from '@/components/i18n/words';
 import type { Balance, BalanceSource } from '@/lib/gateway/billing';
 import { remedyFor } from '@/lib/gateway/errors';
-import { formatAmount } from './BalanceChip';
+import { formatAmount } from '@/components/i18n/money';
 
 const SOURCE_WORDS = { 'new-api-token-usage': 'newApi', 'dashboard-billing': 'dashboard', 'openrouter-key': 'openRouter' } as const satisfies Record<BalanceSource, string>;
 

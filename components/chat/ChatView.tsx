@@ -29,7 +29,8 @@ import { useWords } from '@/components/i18n/words';
 import { refusalText, saveFailureText } from '@/components/i18n/problems';
 import { firstChatModel } from '@/lib/catalogue/filter';
 import { BalanceChip } from './BalanceChip';
-import { scheduleBalanceRefresh } from '@/components/stores/balance';
+import { BalanceContext, scheduleBalanceRefresh, useBalance } from '@/components/stores/balance';
+import { PricesContext, usePricing } from '@/components/stores/pricing';
 
 interface ChatViewProps {
   surface: Surface;
@@ -151,6 +152,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const profileGone = view.conversation !== undefined && own === undefined;
   const profile = own ?? profiles.find((p) => p.id === chosenSwitch) ?? active;
   const catalogue = useCatalogue(profile);
+  const prices = usePricing(profile);
+  const { balance } = useBalance(profile);
   const [chosenModel, setChosenModel] = useState<string | undefined>();
   const [picked, setPicked] = useState<number>();
   if (pickedModel !== undefined && picked !== pickedModel.nonce) {
@@ -387,6 +390,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const source = view.conversation?.source;
 
   return (
+    <PricesContext.Provider value={prices}>
+    <BalanceContext.Provider value={balance}>
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} />
       {view.conversation !== undefined && settingsOpen && (
@@ -477,5 +482,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} />
       </div>
     </section>
+    </BalanceContext.Provider>
+    </PricesContext.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useContext, useState } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Dialog } from '@/components/ui/Dialog';
 import { Field } from '@/components/ui/Field';
@@ -11,8 +11,23 @@ import type { Profile } from '@/lib/settings/schema';
 import { API_STYLES, type ApiStyle } from '@/lib/gateway/interfaces/names';
 import type { ModelInfo } from '@/lib/gateway';
 import { API_NAME } from '@/components/i18n/apiNames';
+import { formatAmount } from '@/components/i18n/money';
+import { PricesContext } from '@/components/stores/pricing';
+import { replyCost, type PriceList, type ReplyCost } from '@/lib/gateway/billing';
 
 /** Tokens of the shown branch's replies, summed (prompt, completion, reasoning). */
+/** What the replies shown cost in all (in the currency of the first one priced), estimated if any one is. */
+export function conversationCost(branch: readonly Message[], prices: PriceList | null | undefined): ReplyCost | undefined {
+  let total: ReplyCost | undefined;
+  for (const m of branch) {
+    if (m.role !== 'assistant') continue;
+    const cost = replyCost(m.usage, m.model === undefined ? undefined : prices?.[m.model]);
+    if (cost === undefined || (total !== undefined && cost.currency !== total.currency)) continue;
+    total = total === undefined ? { ...cost } : { amount: total.amount + cost.amount, currency: total.currency, estimated: total.estimated || cost.estimated };
+  }
+  return total;
+}
+
 export function usageTotals(branch: readonly Message[]): { prompt: number; completion: number; reasoning: number; replies: number } {
   const totals = { prompt: 0, completion: 0, reasoning: 0, replies: 0 };
   for (const m of branch) {
@@ -49,6 +64,8 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
   const temperatureBad = t !== undefined && (!Number.isFinite(t) || t < 0 || t > 2);
   const maxTokensBad = m !== undefined && (!Number.isInteger(m) || m <= 0);
   const totals = usageTotals(branch);
+  const prices = useContext(PricesContext);
+  const cost = conversationCost(branch, prices);
 
   const save = (): void => {
     if (temperatureBad || maxTokensBad) return;
@@ -101,6 +118,7 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
       <section aria-label={w.t('chat.settings.usage')} className="rounded-md border border-line bg-surface px-3 py-2 text-xs text-muted">
         <p className="font-medium text-fg">{w.t('chat.settings.usage')}</p>
         <p>{w.t('chat.settings.usageLine', { replies: totals.replies, prompt: totals.prompt, completion: totals.completion, reasoning: totals.reasoning })}</p>
+        {cost !== undefined && <p className="cost">{w.t(cost.estimated ? 'chat.settings.costLineEstimated' : 'chat.settings.costLine', { cost: formatAmount(w, cost.amount, cost.currency) })}</p>}
       </section>
     </Dialog>
   );

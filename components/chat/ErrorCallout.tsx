@@ -3,6 +3,9 @@ import { Callout } from '@/components/ui/Callout';
 import { useWords } from '@/components/i18n/words';
 import { errorDetail, errorRemedy, errorTitle } from '@/components/i18n/problems';
 import type { StoredError } from '@/lib/conversations/records';
+import { useContext } from 'react';
+import { balanceText } from '@/components/i18n/money';
+import { BalanceContext } from '@/components/stores/balance';
 
 /**
  * A classified gateway error: what happened, where, and what to do (seed part 7), in the
@@ -14,6 +17,7 @@ export function ErrorCallout({ error, modelListed = false }: { error: StoredErro
   const w = useWords();
   const unavailable = modelListed && error.kind === 'model_not_found';
   const detail = errorDetail(w, error);
+  const balance = useContext(BalanceContext);
   return (
     <Callout role="alert" tone="danger" className={`callout-${error.kind}`} data={{ 'data-error-kind': error.kind }} title={errorTitle(w, error, unavailable)}>
       <p className="text-xs text-muted">
@@ -25,6 +29,7 @@ export function ErrorCallout({ error, modelListed = false }: { error: StoredErro
       {detail !== undefined && <p className="callout-detail">{detail}</p>}
       {error.detail?.text !== undefined && <p className="callout-received text-xs text-muted">{w.t('error.received')} <code className="break-all">{error.detail.text}</code></p>}
       <p className="callout-remedy">{errorRemedy(w, error, unavailable)}</p>
+      {error.kind === 'insufficient_balance' && balance != null && <p className="callout-balance font-medium">{w.t('error.balanceNow', { amount: balanceText(w, balance) })}</p>}
       {error.links.length > 0 && (
         <p className="callout-links flex flex-wrap gap-x-3 gap-y-1">
           {error.links.map((link) => (

@@ -11,6 +11,9 @@ import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
 import { Markdown } from './Markdown';
+import { formatAmount } from '@/components/i18n/money';
+import { useModelPrice } from '@/components/stores/pricing';
+import { replyCost } from '@/lib/gateway/billing';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -22,13 +25,14 @@ export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): num
   return seconds >= 0.1 ? tokens / seconds : undefined;
 }
 
-function UsageLine({ usage, timing }: { usage: Message['usage']; timing: Message['timing'] }) {
+function UsageLine({ usage, timing, model }: { usage: Message['usage']; timing: Message['timing']; model: string | undefined }) {
   const w = useWords();
+  const cost = replyCost(usage, useModelPrice(model));
   const parts: string[] = [];
   if (usage?.promptTokens !== undefined) parts.push(w.t('message.usage.in', { count: usage.promptTokens }));
   if (usage?.completionTokens !== undefined) parts.push(w.t('message.usage.out', { count: usage.completionTokens }));
   if (usage?.reasoningTokens !== undefined && usage.reasoningTokens > 0) parts.push(w.t('message.usage.reasoning', { count: usage.reasoningTokens }));
-  if (usage?.cost !== undefined) parts.push(w.t('message.usage.cost', { cost: usage.cost }));
+  if (cost !== undefined) parts.push(w.t(cost.estimated ? 'message.usage.costEstimated' : 'message.usage.cost', { cost: formatAmount(w, cost.amount, cost.currency) }));
   if (timing?.firstTokenMs !== undefined) parts.push(w.t('message.usage.firstToken', { seconds: (timing.firstTokenMs / 1000).toFixed(1) }));
   const tps = tokensPerSecond({ usage, timing });
   if (tps !== undefined) parts.push(w.t('message.usage.speed', { rate: tps.toFixed(1) }));
@@ -215,7 +219,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
             {!streaming && actions !== undefined && (
               <IconButton size="sm" label={w.t('message.regenerate')} icon={<RefreshCw aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => actions.onRegenerate(message.id)} />
             )}
-            <UsageLine usage={message.usage} timing={streaming ? undefined : message.timing} />
+            <UsageLine usage={message.usage} timing={streaming ? undefined : message.timing} model={message.model} />
           </div>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { createContext, useCallback, useEffect, useMemo } from 'react';
 import { create } from 'zustand';
 import type { Balance } from '@/lib/gateway';
 import type { Profile } from '@/lib/settings/schema';
@@ -117,3 +117,6 @@ export function useBalance(profile: Profile | undefined): BalanceView {
     refresh,
   }), [entry, refresh]);
 }
+
+/** The balance of the conversation's gateway as last read, for what is drawn inside it (a refusal for a spent balance shows it). */
+export const BalanceContext = createContext<Balance | null | undefined>(undefined);

@@ -3,12 +3,12 @@
  * catalogue (lower-cased keys), then each query is one pass over the models: a substring
  * match of id or owner ranks before a fuzzy one (the query's letters in order in the id).
  */
-import type { ModelInfo } from '../gateway';
+import type { ModelInfo, ModelPrice, PriceList } from '../gateway';
 import { API_STYLES, isApiStyle, type ApiStyle } from '../gateway/interfaces/names';
 
 /** The interfaces a model can be asked through, as filters. */
 export const INTERFACE_FILTERS = API_STYLES;
-export const CAPABILITY_FILTERS = ['imageInput', 'imageGeneration', 'unknown'] as const;
+export const CAPABILITY_FILTERS = ['imageInput', 'imageGeneration', 'free', 'unknown'] as const;
 export type CapabilityFilter = ApiStyle | (typeof CAPABILITY_FILTERS)[number];
 
 export interface CatalogueQuery {
@@ -16,7 +16,24 @@ export interface CatalogueQuery {
   /** Every chosen capability (or interface) must be stated true; `unknown`: the gateway states none. */
   capabilities: readonly CapabilityFilter[];
   owner?: string;
-  sort: 'name' | 'owner';
+  /** By price: the cheapest per 1M input tokens first (per-request prices, then none, after them). */
+  sort: 'name' | 'owner' | 'price';
+  /** The gateway's prices (for `free` and the price sort). */
+  prices?: PriceList | null | undefined;
+}
+
+/** Free: the gateway lists it at no cost. */
+export function isFree(price: ModelPrice | undefined): boolean {
+  if (price === undefined) return false;
+  if (price.perRequest !== undefined) return price.perRequest === 0;
+  return (price.input ?? 0) === 0 && (price.output ?? 0) === 0;
+}
+
+/** Where a price sorts: per token by its input price, per request after every per-token price, none last. */
+function priceRank(price: ModelPrice | undefined): [number, number] {
+  if (price === undefined) return [2, 0];
+  if (price.input !== undefined) return [0, price.input];
+  return price.perRequest === undefined ? [2, 0] : [1, price.perRequest];
 }
 
 interface Entry {
@@ -36,8 +53,9 @@ export function servesThrough(model: ModelInfo, api: ApiStyle): boolean {
   return (api === 'chat' || api === 'responses') && model.capabilities[api] === true;
 }
 
-function hasCapability(model: ModelInfo, filter: CapabilityFilter): boolean {
+function hasCapability(model: ModelInfo, filter: CapabilityFilter, prices: PriceList | null | undefined): boolean {
   if (isApiStyle(filter)) return servesThrough(model, filter);
+  if (filter === 'free') return isFree(prices?.[model.id]);
   return filter === 'unknown' ? statesNothing(model) : model.capabilities[filter] === true;
 }
 
@@ -80,7 +98,7 @@ export class CatalogueIndex {
     const fuzzy: { entry: Entry; gap: number }[] = [];
     for (const e of this.entries) {
       if (q.owner !== undefined && e.model.ownedBy !== q.owner) continue;
-      if (q.capabilities.length > 0 && !q.capabilities.every((c) => hasCapability(e.model, c))) continue;
+      if (q.capabilities.length > 0 && !q.capabilities.every((c) => hasCapability(e.model, c, q.prices))) continue;
       if (needle === '' || e.id.includes(needle) || e.owner.includes(needle)) {
         exact.push(e);
         continue;
@@ -88,9 +106,13 @@ export class CatalogueIndex {
       const gap = fuzzyGap(e.id, needle.replace(/\s+/g, ''));
       if (gap !== -1) fuzzy.push({ entry: e, gap });
     }
-    const byKey = q.sort === 'owner'
-      ? (a: Entry, b: Entry) => a.owner.localeCompare(b.owner) || a.id.localeCompare(b.id)
-      : (a: Entry, b: Entry) => a.id.localeCompare(b.id);
+    const byName = (a: Entry, b: Entry): number => a.id.localeCompare(b.id);
+    const byPrice = (a: Entry, b: Entry): number => {
+      const [ra, pa] = priceRank(q.prices?.[a.model.id]);
+      const [rb, pb] = priceRank(q.prices?.[b.model.id]);
+      return ra - rb || pa - pb || byName(a, b);
+    };
+    const byKey = q.sort === 'owner' ? (a: Entry, b: Entry) => a.owner.localeCompare(b.owner) || byName(a, b) : q.sort === 'price' ? byPrice : byName;
     exact.sort(byKey);
     fuzzy.sort((a, b) => a.gap - b.gap || byKey(a.entry, b.entry));
     return [...exact.map((e) => e.model), ...fuzzy.map((f) => f.entry.model)];

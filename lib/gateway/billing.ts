@@ -215,6 +215,21 @@ export function parseOpenRouterPricing(value: unknown): PriceList | undefined {
   return Object.keys(prices).length === 0 ? undefined : prices;
 }
 
+export interface ReplyCost {
+  amount: number;
+  currency: string;
+  /** From the listed price (the gateway did not report the cost itself). */
+  estimated: boolean;
+}
+
+/** What a reply cost: as the gateway reported it (OpenRouter's `cost`, in dollars), else at the listed price. */
+export function replyCost(usage: { promptTokens?: number; completionTokens?: number; cost?: number } | undefined, price: ModelPrice | undefined): ReplyCost | undefined {
+  if (usage === undefined) return undefined;
+  if (usage.cost !== undefined) return { amount: usage.cost, currency: 'USD', estimated: false };
+  const amount = costOf(price, usage);
+  return amount === undefined || price === undefined ? undefined : { amount, currency: price.currency, estimated: true };
+}
+
 /** What a reply cost at a price (undefined without a price for its kind of billing). */
 export function costOf(price: ModelPrice | undefined, usage: { promptTokens?: number; completionTokens?: number }): number | undefined {
   if (price === undefined) return undefined;

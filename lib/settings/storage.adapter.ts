@@ -5,7 +5,7 @@
  */
 import { storage } from '@wxt-dev/storage';
 import * as z from 'zod/mini';
-import type { Balance, ModelInfo } from '../gateway';
+import type { Balance, ModelInfo, PriceList } from '../gateway';
 import { BALANCE_SOURCES } from '../gateway/billing';
 import { parseSettings, type ParsedSettings } from './migrations';
 import { SettingsSchema, type Profile, type Settings } from './schema';
@@ -92,6 +92,7 @@ const catalogueKey = (profileId: string) => `local:catalogue:${profileId}` as co
 export async function removeCatalogue(profileId: string): Promise<void> {
   await storage.removeItem(catalogueKey(profileId));
   await storage.removeItem(balanceKey(profileId));
+  await storage.removeItem(pricingKey(profileId));
 }
 
 const BalanceSchema = z.object({
@@ -112,6 +113,27 @@ const BalanceCacheSchema = z.object({
 export type BalanceCache = z.infer<typeof BalanceCacheSchema>;
 
 const balanceKey = (profileId: string) => `local:balance:${profileId}` as const;
+
+const ModelPriceSchema = z.object({ input: z.optional(z.number()), output: z.optional(z.number()), perRequest: z.optional(z.number()), currency: z.string() });
+const PricingCacheSchema = z.object({
+  fetchedAt: z.number(),
+  baseUrl: z.string(),
+  /** null: the gateway publishes no prices. */
+  prices: z.nullable(z.record(z.string(), ModelPriceSchema)),
+});
+export type PricingCache = z.infer<typeof PricingCacheSchema>;
+
+const pricingKey = (profileId: string) => `local:pricing:${profileId}` as const;
+
+export async function loadPricing(profileId: string): Promise<PricingCache | undefined> {
+  const parsed = PricingCacheSchema.safeParse(await storage.getItem(pricingKey(profileId)));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function savePricing(profileId: string, baseUrl: string, prices: PriceList | null): Promise<void> {
+  const cache: PricingCache = { fetchedAt: Date.now(), baseUrl, prices };
+  await storage.setItem(pricingKey(profileId), cache);
+}
 
 /** The profile's balance as last read, and where it was read. */
 export async function loadBalance(profileId: string): Promise<BalanceCache | undefined> {

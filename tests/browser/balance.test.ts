@@ -43,6 +43,16 @@ describe('the balance chip', () => {
     await page.close();
   });
 
+  it('a reply refused for a spent balance shows the balance just read', async () => {
+    env.gateway.setBalance('demo', 0);
+    const page = await env.ext.open('popup.html');
+    await expect.poll(() => chip(page).getAttribute('aria-label')).toBe('Balance: $0.00');
+    await send(page, 'one more');
+    const callout = lastReply(page).getByRole('alert');
+    await callout.getByText('Balance now: $0.00').waitFor();
+    await page.close();
+  });
+
   it('the chat page and the side panel show it too', async () => {
     env.gateway.setBalance('demo', 600_000);
     const chat = await openChatPage(env.ext);
@@ -67,5 +77,28 @@ describe('the balance chip', () => {
     expect(env.gateway.requests.filter((r) => r.path === '/api/usage/token/' || r.path === '/v1/key')).toHaveLength(2);
     await expect(chip(again).count()).resolves.toBe(0);
     await again.close();
+  });
+});
+
+describe('prices', () => {
+  it('the catalogue shows each model\'s price and sorts by it; a reply shows what it cost', async () => {
+    const panel = await env.ext.open('sidepanel.html');
+    await panel.setViewportSize({ width: 400, height: 1400 });
+    await panel.getByRole('tab', { name: 'Catalogue' }).click();
+    const rows = panel.getByRole('list', { name: 'Models' }).getByRole('listitem');
+    await expect.poll(() => panel.getByRole('listitem', { name: 'echo-1' }).locator('.price').textContent()).toBe('$2.00 in · $2.00 out / 1M');
+    await panel.getByRole('combobox', { name: 'Sort by' }).selectOption('price');
+    await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
+      'markdown-1', 'echo-1', 'legacy-1', 'responses-only-1', 'summarise-1', 'claude-ref-1', 'gemini-ref-1', 'reasoner-1', 'vision-1',
+    ]);
+    await panel.close();
+
+    const page = await env.ext.open('popup.html');
+    await send(page, 'how much');
+    await lastReply(page).getByText('Echo: how much').waitFor();
+    await idle(page);
+    // Estimated from the listed price ($2 per 1M tokens each way), beside the token counts.
+    await expect.poll(() => lastReply(page).getByLabel('Token usage').textContent()).toMatch(/cost ≈ \$0\.0000\d+/);
+    await page.close();
   });
 });

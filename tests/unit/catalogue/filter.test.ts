@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogueIndex, INTERFACE_FILTERS, firstChatModel, servesThrough } from '@/lib/catalogue/filter';
+import { CatalogueIndex, INTERFACE_FILTERS, firstChatModel, isFree, servesThrough } from '@/lib/catalogue/filter';
 import type { ModelInfo } from '@/lib/gateway';
 
 const U = 'unknown' as const;
@@ -85,5 +85,26 @@ describe('filtering by interface', () => {
     expect(through('claude-x')).toEqual(['chat', 'anthropic']);
     expect(through('plain-x')).toEqual(['chat', 'responses']);
     expect(through('silent-x')).toEqual([]);
+  });
+});
+
+describe('prices', () => {
+  const priced = new CatalogueIndex([model('cheap', 'a'), model('dear', 'a'), model('per-call', 'b'), model('free', 'b'), model('unpriced', 'c')]);
+  const prices = {
+    cheap: { input: 0.5, output: 1.5, currency: 'USD' },
+    dear: { input: 15, output: 75, currency: 'USD' },
+    'per-call': { perRequest: 0.04, currency: 'USD' },
+    free: { input: 0, output: 0, currency: 'USD' },
+  };
+
+  it('sorts by input price: per-token first, per-request after, unpriced last', () => {
+    expect(ids(priced.query({ text: '', capabilities: [], sort: 'price', prices }))).toEqual(['free', 'cheap', 'dear', 'per-call', 'unpriced']);
+  });
+
+  it('"free" keeps the models listed at no cost, and none without a price list', () => {
+    expect(ids(priced.query({ text: '', capabilities: ['free'], sort: 'name', prices }))).toEqual(['free']);
+    expect(ids(priced.query({ text: '', capabilities: ['free'], sort: 'name', prices: null }))).toEqual([]);
+    expect(isFree({ perRequest: 0, currency: 'USD' })).toBe(true);
+    expect(isFree({ input: 0, output: 0.1, currency: 'USD' })).toBe(false);
   });
 });

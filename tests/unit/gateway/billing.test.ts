@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayClient, costOf, type GatewayClient } from '@/lib/gateway';
-import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage } from '@/lib/gateway/billing';
+import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, replyCost } from '@/lib/gateway/billing';
 import { BROKE_KEY, UNLIMITED_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 import { collect, textOf } from './recordings';
 
@@ -210,5 +210,14 @@ describe('the reference gateway: balance and prices from its own billing', () =>
     expect(gateway.requests.map((r) => r.path)).toContain('/api/usage/token/');
     const bare = await fetch(`${gateway.siteUrl}/api/usage/token`, { redirect: 'manual', headers: { authorization: `Bearer ${gateway.demoKey}` } });
     expect(bare.status).toBe(301);
+  });
+});
+
+describe('a reply\'s cost', () => {
+  it('the gateway\'s own cost when it reports one, else estimated from the listed price', () => {
+    expect(replyCost({ promptTokens: 10, completionTokens: 20, cost: 0.0012 }, { input: 2, output: 8, currency: 'USD' })).toEqual({ amount: 0.0012, currency: 'USD', estimated: false });
+    expect(replyCost({ promptTokens: 1000, completionTokens: 500 }, { input: 2, output: 8, currency: 'CNY' })).toEqual({ amount: 0.006, currency: 'CNY', estimated: true });
+    expect(replyCost({ promptTokens: 1000 }, undefined)).toBeUndefined();
+    expect(replyCost(undefined, { input: 2, currency: 'USD' })).toBeUndefined();
   });
 });
