@@ -31,6 +31,9 @@ import { firstChatModel } from '@/lib/catalogue/filter';
 import { BalanceChip } from './BalanceChip';
 import { BalanceContext, scheduleBalanceRefresh, useBalance } from '@/components/stores/balance';
 import { PricesContext, usePricing } from '@/components/stores/pricing';
+import { formatAmount } from '@/components/i18n/money';
+import { estimateTokens } from '@/lib/actions/large-selection';
+import { overBudget } from '@/lib/gateway/billing';
 
 interface ChatViewProps {
   surface: Surface;
@@ -216,8 +219,22 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     lastStreaming.current = streamingId;
   }, [streamingId, profile]);
 
-  const send = async (text: string, images: string[]): Promise<boolean> => {
+  // Before spending: a request that may cost more than the balance left is held until the user says so.
+  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; cost: number; left: number; currency: string }>();
+  const chatSettings = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.chat : undefined));
+  const mayCostTooMuch = (text: string, images: string[]) => {
+    if (model === undefined) return undefined;
+    const own = view.conversation?.settings;
+    const system = own?.systemPrompt ?? chatSettings?.systemPrompt ?? '';
+    const prompt = [system, ...branch.map((m) => m.text), text].reduce((n, t) => n + estimateTokens(t), 0) + images.length * 85;
+    return overBudget(balance, prices?.[model], prompt, own?.maxTokens ?? chatSettings?.maxTokens);
+  };
+
+  const send = async (text: string, images: string[], anyway = false): Promise<boolean> => {
     setNotice(undefined);
+    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images);
+    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, ...tooMuch });
+    if (tooMuch !== undefined) return false;
     jumpToLatest();
     const userMessageId = newId();
     const replyMessageId = newId();
@@ -464,8 +481,21 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           </Button>
         )}
       </div>
-      {(view.saveError !== undefined || notice !== undefined || removed !== undefined) && (
+      {(view.saveError !== undefined || notice !== undefined || removed !== undefined || overBudgetSend !== undefined) && (
         <div className="shrink-0 px-3 pb-1">
+          {overBudgetSend !== undefined && (
+            <Callout role="alert" tone="warning" className="over-budget mb-1">
+              <p>{w.t('chat.overBudget', { cost: formatAmount(w, overBudgetSend.cost, overBudgetSend.currency), left: formatAmount(w, overBudgetSend.left, overBudgetSend.currency) })}</p>
+              <p className="mt-1.5 flex gap-2">
+                <Button size="sm" variant="primary" onClick={() => {
+                  const { text, images } = overBudgetSend;
+                  // Sent from here: the composer is given afresh, as after any send.
+                  void send(text, images, true).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
+                }}>{w.t('chat.sendAnyway')}</Button>
+                <Button size="sm" variant="ghost" onClick={() => setOverBudgetSend(undefined)}>{w.t('common.cancel')}</Button>
+              </p>
+            </Callout>
+          )}
           {removed !== undefined && (
             <p role="status" className="undo mb-1 flex items-center gap-2 rounded-md bg-surface-2 px-3 py-1.5 text-sm">
               <span className="min-w-0 flex-1 truncate">{w.t('chat.pairDeleted')}</span>

@@ -230,6 +230,18 @@ export function replyCost(usage: { promptTokens?: number; completionTokens?: num
   return amount === undefined || price === undefined ? undefined : { amount, currency: price.currency, estimated: true };
 }
 
+/**
+ * Whether a request may cost more than the balance left (its prompt, estimated, and as many reply
+ * tokens as it allows): the estimate and what is left when it may; undefined when it fits or
+ * either is not known in one currency.
+ */
+export function overBudget(balance: Balance | null | undefined, price: ModelPrice | undefined, promptTokens: number, maxTokens: number | undefined): { cost: number; left: number; currency: string } | undefined {
+  if (balance == null || balance.unlimited || balance.remaining === null || price === undefined || balance.currency !== price.currency) return undefined;
+  const cost = costOf(price, { promptTokens, completionTokens: maxTokens ?? 0 });
+  if (cost === undefined || cost <= balance.remaining) return undefined;
+  return { cost, left: balance.remaining, currency: price.currency };
+}
+
 /** What a reply cost at a price (undefined without a price for its kind of billing). */
 export function costOf(price: ModelPrice | undefined, usage: { promptTokens?: number; completionTokens?: number }): number | undefined {
   if (price === undefined) return undefined;

@@ -48,8 +48,27 @@ describe('the balance chip', () => {
     const page = await env.ext.open('popup.html');
     await expect.poll(() => chip(page).getAttribute('aria-label')).toBe('Balance: $0.00');
     await send(page, 'one more');
+    // Nothing is left: asked first, then sent anyway.
+    await page.getByRole('button', { name: 'Send anyway' }).click();
     const callout = lastReply(page).getByRole('alert');
     await callout.getByText('Balance now: $0.00').waitFor();
+    await page.close();
+  });
+
+  it('a request that may cost more than is left waits for "Send anyway"; the text stays until then', async () => {
+    // 20 quota units: $0.00004, less than the prompt below costs at $2 per 1M tokens.
+    env.gateway.setBalance('demo', 20);
+    const page = await env.ext.open('popup.html');
+    await expect.poll(() => chip(page).getAttribute('aria-label')).toBe(`Balance: ${dollars(20 / UNITS_PER_DOLLAR)}`);
+    const question = 'a question long enough to cost more than forty millionths of a dollar at two dollars per million tokens';
+    await send(page, question);
+    const warning = page.getByRole('alert').filter({ hasText: 'more than the' });
+    await warning.waitFor();
+    expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(0);
+    await expect(page.getByRole('textbox', { name: 'Message', exact: true }).inputValue()).resolves.toBe(question);
+    await warning.getByRole('button', { name: 'Send anyway' }).click();
+    await lastReply(page).getByText(`Echo: ${question}`).waitFor();
+    await expect(page.getByRole('textbox', { name: 'Message', exact: true }).inputValue()).resolves.toBe('');
     await page.close();
   });
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayClient, costOf, type GatewayClient } from '@/lib/gateway';
-import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, replyCost } from '@/lib/gateway/billing';
+import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, overBudget, replyCost } from '@/lib/gateway/billing';
 import { BROKE_KEY, UNLIMITED_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 import { collect, textOf } from './recordings';
 
@@ -219,5 +219,22 @@ describe('a reply\'s cost', () => {
     expect(replyCost({ promptTokens: 1000, completionTokens: 500 }, { input: 2, output: 8, currency: 'CNY' })).toEqual({ amount: 0.006, currency: 'CNY', estimated: true });
     expect(replyCost({ promptTokens: 1000 }, undefined)).toBeUndefined();
     expect(replyCost(undefined, { input: 2, currency: 'USD' })).toBeUndefined();
+  });
+});
+
+describe('before spending', () => {
+  const balance = { remaining: 0.001, currency: 'USD', unlimited: false, source: 'new-api-token-usage' as const };
+  const price = { input: 2, output: 8, currency: 'USD' };
+
+  it('a request that may cost more than is left: the estimate and what is left', () => {
+    expect(overBudget(balance, price, 100, 200)).toEqual({ cost: 0.0018, left: 0.001, currency: 'USD' });
+    expect(overBudget(balance, price, 100, undefined)).toBeUndefined();
+  });
+
+  it('nothing to say without a limit, a balance, a price, or one currency for both', () => {
+    expect(overBudget({ ...balance, unlimited: true, remaining: null }, price, 1e6, 1e6)).toBeUndefined();
+    expect(overBudget(null, price, 1e6, 1e6)).toBeUndefined();
+    expect(overBudget(balance, undefined, 1e6, 1e6)).toBeUndefined();
+    expect(overBudget({ ...balance, currency: 'CNY' }, price, 1e6, 1e6)).toBeUndefined();
   });
 });
