@@ -10,6 +10,9 @@ import { pickerRows, type PickerRow } from '@/lib/catalogue/picker';
 import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { API_NAME } from '@/components/i18n/apiNames';
+import { formatAmount } from '@/components/i18n/money';
+import { usePricing } from '@/components/stores/pricing';
+import type { ModelPrice } from '@/lib/gateway/billing';
 import { catalogueAge } from '@/components/i18n/problems';
 import { useWords } from '@/components/i18n/words';
 
@@ -43,7 +46,17 @@ export function CapabilityBadges({ row }: { row: PickerRow }) {
   );
 }
 
-function Row({ row, favourite }: { row: PickerRow; favourite: boolean }) {
+/** The model's listed price, compact: per 1M tokens in / out, or per request. */
+function PickerPrice({ price }: { price: ModelPrice | undefined }) {
+  const w = useWords();
+  if (price === undefined) return null;
+  const text = price.perRequest !== undefined
+    ? w.t('catalogue.price.perRequest', { price: formatAmount(w, price.perRequest, price.currency) })
+    : w.t('picker.price', { input: formatAmount(w, price.input ?? 0, price.currency), output: formatAmount(w, price.output ?? price.input ?? 0, price.currency) });
+  return <span className="picker-price shrink-0 text-2xs text-muted tabular-nums" title={w.t('catalogue.price.title')}>{text}</span>;
+}
+
+function Row({ row, favourite, price }: { row: PickerRow; favourite: boolean; price: ModelPrice | undefined }) {
   return (
     <>
       <span className="flex size-4 shrink-0 items-center justify-center text-muted [&_svg]:size-3.5">
@@ -51,7 +64,7 @@ function Row({ row, favourite }: { row: PickerRow; favourite: boolean }) {
       </span>
       <span className="min-w-0 flex-1 truncate" title={row.id}>
 {row.id}</span>
-      <span className="flex shrink-0 gap-1"><CapabilityBadges row={row} /></span>
+      <span className="flex shrink-0 items-center gap-1"><CapabilityBadges row={row} /><PickerPrice price={price} /></span>
     </>
   );
 }
@@ -65,6 +78,7 @@ export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value
   const index = useMemo(() => new CatalogueIndex(catalogue.models), [catalogue.models]);
   const byId = useMemo(() => new Map(catalogue.models.map((m) => [m.id, m])), [catalogue.models]);
   const favourites = useMemo(() => new Set(profile.favouriteModels ?? []), [profile.favouriteModels]);
+  const prices = usePricing(profile);
   const lists = useMemo(() => ({
     favourites: profile.favouriteModels ?? [],
     // The chosen model stays offered even when the catalogue no longer lists it.
@@ -88,7 +102,7 @@ export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value
         placeholder={catalogue.loading ? w.t('picker.loading') : w.t('picker.choose')}
         search={search}
         itemKey={(row) => row.id}
-        renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} />}
+        renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} price={prices?.[row.id]} />}
         itemLabel={(row) => `${row.id}${favourites.has(row.id) ? ` (${w.t('picker.starred')})` : ''}${row.model === undefined ? ` (${w.t('picker.notInCatalogue')})` : ''}`}
         onSelect={(row) => onChange(row.id)}
         onItemKey={onItemKey}

@@ -14,12 +14,14 @@ import { GatewayError, createGatewayClient, endpointUrl, sendsKeyInClear, tryRes
 import { newId } from '@/lib/conversations/ids';
 import type { Profile } from '@/lib/settings/schema';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
-import { saveCatalogue } from '@/lib/settings/storage.adapter';
+import { saveBalance, saveCatalogue } from '@/lib/settings/storage.adapter';
 import { firstChatModel } from '@/lib/catalogue/filter';
 import { useWords } from '@/components/i18n/words';
 import { addressProblemText, importProblemText, importSourceText, keyIssueText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
 import { WIRE_INTERFACES } from '@/lib/gateway/interfaces';
+import { balanceText } from '@/components/i18n/money';
+import type { Balance } from '@/lib/gateway/billing';
 
 interface ConnectionFormProps {
   /** The profile being edited; a new one when absent. */
@@ -30,7 +32,7 @@ interface ConnectionFormProps {
   onSaved?: (profile: Profile, models: number | undefined) => void;
 }
 
-type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number; firstModel?: string } | { state: 'failed'; error: StoredError };
+type TestState = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; count: number; firstModel?: string; balance?: Balance | null } | { state: 'failed'; error: StoredError };
 
 function originOf(baseUrl: string): string {
   return new URL(baseUrl).origin;
@@ -160,11 +162,18 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     }
     setTest({ state: 'testing' });
     try {
-      const models = await createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey }).listModels({ signal: run.controller.signal });
+      const client = createGatewayClient({ baseUrl: draft.baseUrl, siteUrl: draft.siteUrl, apiKey: draft.apiKey });
+      const models = await client.listModels({ signal: run.controller.signal });
       if (testRun.current !== run) return;
       setSaveNote(undefined);
-      setTest({ state: 'ok', count: models.length, firstModel: firstChatModel(models) });
+      const ok = { state: 'ok', count: models.length, firstModel: firstChatModel(models) } as const;
+      setTest(ok);
       await saveCatalogue(profileId, draft.baseUrl, models);
+      // The key's balance too, where the gateway tells it (it does not hold the test up).
+      const balance = await client.getBalance({ signal: run.controller.signal }).catch(() => undefined);
+      if (testRun.current !== run || balance === undefined) return;
+      setTest({ ...ok, balance });
+      await saveBalance(profileId, draft.baseUrl, balance);
     } catch (error) {
       if (testRun.current !== run) return;
       setSaveNote(undefined);
@@ -265,7 +274,11 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
         <Button type="submit" variant="primary" disabled={!ready}>{w.t('common.save')}</Button>
       </div>
       {test.state === 'testing' && <p role="status" className="text-sm text-muted">{w.t('connection.testing')}</p>}
-      {test.state === 'ok' && <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">{w.plural('connection.connected', test.count)}</span>} />}
+      {test.state === 'ok' && (
+        <Callout role="status" tone="success" className="ok" title={<span className="inline-flex items-center gap-1">{w.plural('connection.connected', test.count)}</span>}>
+          {test.balance != null && <p className="test-balance">{w.t('balance.label', { amount: balanceText(w, test.balance) })}</p>}
+        </Callout>
+      )}
       {test.state === 'failed' && <ErrorCallout error={test.error} />}
       {confirmSave && test.state === 'failed' && (
         <Callout role="alert" tone="warning" label={w.t('connection.confirm.label')} title={w.t('connection.confirm.title')}>

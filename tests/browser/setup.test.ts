@@ -31,6 +31,8 @@ describe('options page', () => {
     await textbox('API key').fill(env.gateway.demoKey);
     await button('Test connection').click();
     await page.getByRole('status').filter({ hasText: 'Connected: 9 models available.' }).waitFor();
+    // The key's balance, where the gateway tells it (issue 13).
+    await page.getByRole('status').filter({ hasText: 'Balance: $2.00' }).waitFor();
     await button('Save').click();
     await page.getByRole('status').filter({ hasText: `Saved. Requests go to ${env.gateway.baseUrl} only.` }).waitFor();
     const settings = await storedSettings();

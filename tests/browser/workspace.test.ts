@@ -105,7 +105,10 @@ describe('versions', () => {
     const page = await chatPage();
     await send(page, 'alpha question');
     await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
+    // The reply's text can be whole a moment before its run ends; until then Enter sends nothing.
+    await idle(page);
     await send(page, 'second question');
+    await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2);
     await idle(page);
 
     // Regenerate the first reply with another model: a second version, the rest of the
