@@ -2,7 +2,7 @@ import { Wallet } from 'lucide-react';
 import { cloneElement, lazy, memo, Suspense, useState } from 'react';
 import { useBalance } from '@/components/stores/balance';
 import { useWords } from '@/components/i18n/words';
-import { balanceText } from '@/components/i18n/money';
+import { balanceSourceText, balanceText } from '@/components/i18n/money';
 import type { Profile } from '@/lib/settings/schema';
 
 const load = () => import('./BalanceMenu');
@@ -20,7 +20,7 @@ export const BalanceChip = memo(function BalanceChip({ profile }: { profile: Pro
   if (balance === undefined || balance === null) return null;
   const shown = balanceText(w, balance);
   const trigger = (
-    <button type="button" aria-label={w.t('balance.label', { amount: shown })} aria-haspopup="menu" aria-busy={loading} className="balance-chip inline-flex h-7 shrink-0 items-center gap-1 rounded-full border border-line px-2.5 text-xs font-medium text-muted tabular-nums hover:border-line-strong hover:text-fg focus-visible:outline-2 focus-visible:outline-ring">
+    <button type="button" aria-label={w.t('balance.label', { amount: shown })} title={balanceSourceText(w, balance.source)} aria-haspopup="menu" aria-busy={loading} className="balance-chip inline-flex h-7 shrink-0 items-center gap-1 rounded-full border border-line px-2.5 text-xs font-medium text-muted tabular-nums hover:border-line-strong hover:text-fg focus-visible:outline-2 focus-visible:outline-ring">
       <Wallet aria-hidden className="size-3.5" />{shown}
     </button>
   );

@@ -2,11 +2,9 @@ import { ExternalLink, RefreshCw } from 'lucide-react';
 import type { ReactElement } from 'react';
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from '@/components/ui/Menu';
 import { useWords } from '@/components/i18n/words';
-import type { Balance, BalanceSource } from '@/lib/gateway/billing';
+import type { Balance } from '@/lib/gateway/billing';
 import { remedyFor } from '@/lib/gateway/errors';
-import { formatAmount } from '@/components/i18n/money';
-
-const SOURCE_WORDS = { 'new-api-token-usage': 'newApi', 'dashboard-billing': 'dashboard', 'openrouter-key': 'openRouter' } as const satisfies Record<BalanceSource, string>;
+import { balanceSourceText, formatAmount } from '@/components/i18n/money';
 
 /** The balance chip's menu, open as it arrives: where the amount comes from, Refresh, and the top-up pages. */
 export default function BalanceMenu({ balance, siteUrl, trigger, onRefresh }: { balance: Balance; siteUrl: string; trigger: ReactElement; onRefresh(): Promise<void> }) {
@@ -14,7 +12,7 @@ export default function BalanceMenu({ balance, siteUrl, trigger, onRefresh }: { 
   const links = remedyFor('insufficient_balance', siteUrl).links.filter((l) => l.id !== 'keys');
   return (
     <Menu label={w.t('balance.menu')} trigger={trigger} defaultOpen>
-      <MenuLabel>{w.t(`balance.source.${SOURCE_WORDS[balance.source]}`)}</MenuLabel>
+      <MenuLabel>{balanceSourceText(w, balance.source)}</MenuLabel>
       {balance.total !== undefined && balance.used !== undefined && (
         <MenuLabel>{w.t('balance.totals', { total: formatAmount(w, balance.total, balance.currency), used: formatAmount(w, balance.used, balance.currency) })}</MenuLabel>
       )}

@@ -1,4 +1,4 @@
-import type { Balance } from '@/lib/gateway/billing';
+import type { Balance, BalanceSource } from '@/lib/gateway/billing';
 import type { Words } from '@/lib/i18n/messages';
 
 /**
@@ -23,4 +23,11 @@ export function balanceText(w: Words, balance: Balance): string {
   if (balance.unlimited) return w.t('balance.unlimited');
   if (balance.remaining !== null) return formatAmount(w, balance.remaining, balance.currency);
   return balance.used === undefined ? w.t('balance.unlimited') : w.t('balance.usedOnly', { amount: formatAmount(w, balance.used, balance.currency) });
+}
+
+const SOURCE_WORDS = { 'new-api-token-usage': 'newApi', 'dashboard-billing': 'dashboard', 'openrouter-key': 'openRouter' } as const satisfies Record<BalanceSource, string>;
+
+/** Where a balance was read, in words. */
+export function balanceSourceText(w: Words, source: BalanceSource): string {
+  return w.t(`balance.source.${SOURCE_WORDS[source]}`);
 }

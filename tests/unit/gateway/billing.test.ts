@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGatewayClient, costOf, type GatewayClient } from '@/lib/gateway';
 import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, overBudget, replyCost } from '@/lib/gateway/billing';
-import { BROKE_KEY, UNLIMITED_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
+import { BROKE_KEY, EXPIRED_KEY, UNLIMITED_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 import { collect, textOf } from './recordings';
 
 const SITE = 'https://gw.example.com';
@@ -200,9 +200,11 @@ describe('the reference gateway: balance and prices from its own billing', () =>
     expect(await client.getPricing()).toBeNull();
   });
 
-  it('a spent balance reads 0 or less; a wrong key is invalid_key', async () => {
+  it('a spent balance reads 0 or less; a wrong or expired key is invalid_key', async () => {
     expect((await createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: BROKE_KEY }).getBalance())?.remaining).toBe(0);
     await expect(createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: 'sk-wrong' }).getBalance()).rejects.toMatchObject({ kind: 'invalid_key' });
+    // An expired key: new-api refuses it on every endpoint, the balance's too.
+    await expect(createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: EXPIRED_KEY }).getBalance()).rejects.toMatchObject({ kind: 'invalid_key', status: 401 });
   });
 
   it('the bare /api/usage/token redirects (and redirects are not followed), so the client asks with the slash', async () => {
