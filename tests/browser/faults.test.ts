@@ -272,8 +272,10 @@ describe('the key stays with its address', () => {
     await page.getByRole('textbox', { name: 'Paste to import' }).fill(`OPENAI_BASE_URL=${env.gateway.baseUrl}`);
     await page.getByRole('button', { name: 'Import' }).click();
     expect(await page.getByLabel('API key').inputValue()).toBe('');
-    expect(seenAtOther.length).toBeGreaterThan(0);
-    expect(seenAtOther.every((auth) => auth === 'Bearer sk-the-other-gateway-key-0123456789')).toBe(true);
+    // The site's public pages (`/api/status`, asked for the balance's currency) are asked with no key at all.
+    const withKey = seenAtOther.filter((auth) => auth !== '');
+    expect(withKey.length).toBeGreaterThan(0);
+    expect(withKey.every((auth) => auth === 'Bearer sk-the-other-gateway-key-0123456789')).toBe(true);
     expect(seenAtOther.join(' ')).not.toContain(env.gateway.demoKey);
     await page.close();
   });
