@@ -3,11 +3,12 @@
  * pair of new-api and one-api, OpenRouter's key and prices, new-api's price list), the order the
  * client asks in and what it remembers, and the reference gateway's answers against its billing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGatewayClient, costOf, type GatewayClient } from '@/lib/gateway';
+import { describe, expect, it } from 'vitest';
+import { createGatewayClient, costOf } from '@/lib/gateway';
 import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, overBudget, replyCost } from '@/lib/gateway/billing';
-import { BROKE_KEY, EXPIRED_KEY, UNLIMITED_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
+import { BROKE_KEY, EXPIRED_KEY, UNLIMITED_KEY } from '../../gateway/server';
 import { collect, textOf } from './recordings';
+import { referenceGatewayPerFile } from './reference';
 
 const SITE = 'https://gw.example.com';
 const KEY = 'sk-test-abcdefghijklmnopqrstuvwxyz012345';
@@ -155,62 +156,51 @@ describe('getBalance: the order it asks in, and what it remembers', () => {
 });
 
 describe('the reference gateway: balance and prices from its own billing', () => {
-  let gateway: ReferenceGateway;
-  let client: GatewayClient;
-  beforeAll(async () => {
-    gateway = await startReferenceGateway();
-  });
-  afterAll(async () => {
-    await gateway.close();
-  });
-  beforeEach(() => {
-    gateway.reset();
-    client = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey });
-  });
+  const env = referenceGatewayPerFile();
 
   it('the balance drops by what a reply cost at the listed price', async () => {
-    const before = await client.getBalance();
+    const before = await env.client.getBalance();
     expect(before).toEqual({ remaining: 2, total: 2, used: 0, currency: 'USD', unlimited: false, source: 'new-api-token-usage' });
-    const events = await collect(client.streamChat({ model: 'vision-1', messages: [{ role: 'user', content: 'hello there' }] }));
+    const events = await collect(env.client.streamChat({ model: 'vision-1', messages: [{ role: 'user', content: 'hello there' }] }));
     expect(textOf(events)).toBe('No image received. You said: hello there');
     const usage = events.find((e) => e.type === 'usage');
-    const prices = await client.getPricing();
+    const prices = await env.client.getPricing();
     const cost = costOf(prices?.['vision-1'], usage?.type === 'usage' ? usage.usage : {});
     expect(cost).toBeGreaterThan(0);
-    const after = await client.getBalance();
+    const after = await env.client.getBalance();
     expect(after?.remaining).toBeCloseTo(2 - cost!, 9);
     expect(after?.used).toBeCloseTo(cost!, 9);
   });
 
   it('prices: model_ratio × 2 per 1M tokens, one per model', async () => {
-    const prices = await client.getPricing();
+    const prices = await env.client.getPricing();
     expect(prices?.['echo-1']).toEqual({ input: 2, output: 2, currency: 'USD' });
     expect(prices?.['vision-1']).toEqual({ input: 4, output: 4, currency: 'USD' });
     expect(Object.keys(prices ?? {})).toHaveLength(9);
   });
 
   it('an unlimited key, a site in yuan, only the old pair, none at all', async () => {
-    expect(await createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: UNLIMITED_KEY }).getBalance()).toMatchObject({ remaining: null, unlimited: true });
-    gateway.setBilling({ display: 'CNY', exchangeRate: 7 });
-    expect(await client.getBalance()).toMatchObject({ remaining: 14, currency: 'CNY' });
-    gateway.setBilling({ display: 'USD', mode: 'old-pair' });
-    expect(await client.getBalance()).toMatchObject({ remaining: 2, total: 2, source: 'dashboard-billing' });
-    gateway.setBilling({ mode: 'none' });
-    expect(await client.getBalance()).toBeNull();
-    expect(await client.getPricing()).toBeNull();
+    expect(await createGatewayClient({ baseUrl: env.gateway.baseUrl, apiKey: UNLIMITED_KEY }).getBalance()).toMatchObject({ remaining: null, unlimited: true });
+    env.gateway.setBilling({ display: 'CNY', exchangeRate: 7 });
+    expect(await env.client.getBalance()).toMatchObject({ remaining: 14, currency: 'CNY' });
+    env.gateway.setBilling({ display: 'USD', mode: 'old-pair' });
+    expect(await env.client.getBalance()).toMatchObject({ remaining: 2, total: 2, source: 'dashboard-billing' });
+    env.gateway.setBilling({ mode: 'none' });
+    expect(await env.client.getBalance()).toBeNull();
+    expect(await env.client.getPricing()).toBeNull();
   });
 
   it('a spent balance reads 0 or less; a wrong or expired key is invalid_key', async () => {
-    expect((await createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: BROKE_KEY }).getBalance())?.remaining).toBe(0);
-    await expect(createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: 'sk-wrong' }).getBalance()).rejects.toMatchObject({ kind: 'invalid_key' });
+    expect((await createGatewayClient({ baseUrl: env.gateway.baseUrl, apiKey: BROKE_KEY }).getBalance())?.remaining).toBe(0);
+    await expect(createGatewayClient({ baseUrl: env.gateway.baseUrl, apiKey: 'sk-wrong' }).getBalance()).rejects.toMatchObject({ kind: 'invalid_key' });
     // An expired key: new-api refuses it on every endpoint, the balance's too.
-    await expect(createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: EXPIRED_KEY }).getBalance()).rejects.toMatchObject({ kind: 'invalid_key', status: 401 });
+    await expect(createGatewayClient({ baseUrl: env.gateway.baseUrl, apiKey: EXPIRED_KEY }).getBalance()).rejects.toMatchObject({ kind: 'invalid_key', status: 401 });
   });
 
   it('the bare /api/usage/token redirects (and redirects are not followed), so the client asks with the slash', async () => {
-    await client.getBalance();
-    expect(gateway.requests.map((r) => r.path)).toContain('/api/usage/token/');
-    const bare = await fetch(`${gateway.siteUrl}/api/usage/token`, { redirect: 'manual', headers: { authorization: `Bearer ${gateway.demoKey}` } });
+    await env.client.getBalance();
+    expect(env.gateway.requests.map((r) => r.path)).toContain('/api/usage/token/');
+    const bare = await fetch(`${env.gateway.siteUrl}/api/usage/token`, { redirect: 'manual', headers: { authorization: `Bearer ${env.gateway.demoKey}` } });
     expect(bare.status).toBe(301);
   });
 });
