@@ -173,7 +173,7 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
       const balance = await client.getBalance({ signal: run.controller.signal }).catch(() => undefined);
       if (testRun.current !== run || balance === undefined) return;
       setTest({ ...ok, balance });
-      await saveBalance(profileId, draft.baseUrl, balance);
+      await saveBalance({ id: profileId, baseUrl: draft.baseUrl, apiKey: draft.apiKey }, balance);
     } catch (error) {
       if (testRun.current !== run) return;
       setSaveNote(undefined);

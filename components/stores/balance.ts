@@ -39,8 +39,8 @@ const reads = new Map<string, Promise<void>>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 const watched = new Set<string>();
 
-function fromCache(key: string, profile: Profile, cache: BalanceCache | undefined): void {
-  if (cache === undefined || cache.baseUrl !== profile.baseUrl) return;
+function fromCache(key: string, cache: BalanceCache | undefined): void {
+  if (cache === undefined) return;
   setEntry(key, (before) => (before?.checkedAt !== undefined && before.checkedAt >= cache.checkedAt
     ? before
     : { balance: cache.balance, checkedAt: cache.checkedAt, loading: before?.loading ?? false }));
@@ -56,12 +56,12 @@ export function refreshBalance(profile: Profile): Promise<void> {
     const { createGatewayClient } = await import('@/lib/gateway');
     const { baseUrl, siteUrl, apiKey } = profile;
     try {
-      const cache = await loadBalance(profile.id);
-      const remembered = cache?.baseUrl === baseUrl ? cache.source : undefined;
+      const cache = await loadBalance(profile);
+      const remembered = cache?.source;
       const known = remembered === 'none' && Date.now() - (cache?.checkedAt ?? 0) > ASK_NONE_AGAIN_MS ? undefined : remembered;
       const balance = await createGatewayClient({ baseUrl, siteUrl, apiKey }).getBalance(known === undefined ? {} : { known });
       setEntry(key, () => ({ balance, checkedAt: Date.now(), loading: false }));
-      await saveBalance(profile.id, baseUrl, balance);
+      await saveBalance(profile, balance);
     } catch {
       // A read that failed (a bad key, a gateway down) leaves the last balance shown: the chat says what is wrong.
       setEntry(key, (before) => ({ ...(before ?? { balance: undefined }), loading: false }));
@@ -87,13 +87,13 @@ function ensureBalance(profile: Profile): void {
   const key = keyOf(profile);
   if (useBalanceStore.getState().entries[key] !== undefined) return;
   setEntry(key, () => ({ balance: undefined, loading: true }));
-  void loadBalance(profile.id).then((cache) => {
-    fromCache(key, profile, cache);
+  void loadBalance(profile).then((cache) => {
+    fromCache(key, cache);
     void refreshBalance(profile);
   });
   if (!watched.has(key)) {
     watched.add(key);
-    watchBalance(profile.id, (cache) => fromCache(key, profile, cache));
+    watchBalance(profile, (cache) => fromCache(key, cache));
   }
 }
 

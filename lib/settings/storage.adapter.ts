@@ -106,6 +106,8 @@ const BalanceSchema = z.object({
 const BalanceCacheSchema = z.object({
   checkedAt: z.number(),
   baseUrl: z.string(),
+  /** Which key it is the balance of (a fingerprint: another key of the same profile has its own). */
+  key: z.string(),
   /** Where the balance was read (asked first next time), or `none`: the gateway exposes none. */
   source: z.union([z.enum(BALANCE_SOURCES), z.literal('none')]),
   balance: z.nullable(BalanceSchema),
@@ -135,22 +137,44 @@ export async function savePricing(profileId: string, baseUrl: string, prices: Pr
   await storage.setItem(pricingKey(profileId), cache);
 }
 
-/** The profile's balance as last read, and where it was read. */
-export async function loadBalance(profileId: string): Promise<BalanceCache | undefined> {
-  const parsed = BalanceCacheSchema.safeParse(await storage.getItem(balanceKey(profileId)));
-  return parsed.success ? parsed.data : undefined;
+/** Whose balance: the profile's address and key. */
+export interface BalanceOwner {
+  id: string;
+  baseUrl: string;
+  apiKey: string;
 }
 
-export async function saveBalance(profileId: string, baseUrl: string, balance: Balance | null): Promise<void> {
-  const cache: BalanceCache = { checkedAt: Date.now(), baseUrl, source: balance?.source ?? 'none', balance };
-  await storage.setItem(balanceKey(profileId), cache);
+/** A short fingerprint of a key (FNV-1a, 64 bits): tells keys apart without keeping another copy of one. */
+export function keyFingerprint(apiKey: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < apiKey.length; i++) {
+    a = Math.imul(a ^ apiKey.charCodeAt(i), 0x01000193) >>> 0;
+    b = Math.imul(b ^ apiKey.charCodeAt(apiKey.length - 1 - i), 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
-/** Calls back when the profile's balance is read again (by any surface). */
-export function watchBalance(profileId: string, onChange: (cache: BalanceCache | undefined) => void): () => void {
-  return storage.watch(balanceKey(profileId), (raw) => {
-    const parsed = BalanceCacheSchema.safeParse(raw);
-    onChange(parsed.success ? parsed.data : undefined);
+function owns(owner: BalanceOwner, raw: unknown): BalanceCache | undefined {
+  const parsed = BalanceCacheSchema.safeParse(raw);
+  return parsed.success && parsed.data.baseUrl === owner.baseUrl && parsed.data.key === keyFingerprint(owner.apiKey) ? parsed.data : undefined;
+}
+
+/** The balance of this profile's address and key as last read, and where it was read. */
+export async function loadBalance(owner: BalanceOwner): Promise<BalanceCache | undefined> {
+  return owns(owner, await storage.getItem(balanceKey(owner.id)));
+}
+
+export async function saveBalance(owner: BalanceOwner, balance: Balance | null): Promise<void> {
+  const cache: BalanceCache = { checkedAt: Date.now(), baseUrl: owner.baseUrl, key: keyFingerprint(owner.apiKey), source: balance?.source ?? 'none', balance };
+  await storage.setItem(balanceKey(owner.id), cache);
+}
+
+/** Calls back when the balance of this address and key is read again (by any surface); another key's is not this one's. */
+export function watchBalance(owner: BalanceOwner, onChange: (cache: BalanceCache) => void): () => void {
+  return storage.watch(balanceKey(owner.id), (raw) => {
+    const cache = owns(owner, raw);
+    if (cache !== undefined) onChange(cache);
   });
 }
 

@@ -55,7 +55,8 @@ async function explainOnFailure(page: Page, check: () => Promise<unknown>): Prom
     await check();
   } catch (error) {
     const shown = await page.getByRole('article').evaluateAll((articles) => articles.map((a) => `${a.getAttribute('aria-label') ?? ''} [${a.getAttribute('data-status') ?? ''}] ${(a.textContent ?? '').slice(0, 60)}`));
-    console.error('Shown:', shown, 'Stored:', await dump(page));
+    const said = await page.locator('[role="alert"], [role="status"]').evaluateAll((els) => els.map((e) => (e.textContent ?? '').slice(0, 120)));
+    console.error('Shown:', shown, 'Said:', said, 'Stored:', await dump(page));
     throw error;
   }
 }
@@ -103,50 +104,55 @@ describe('search', () => {
 describe('versions', () => {
   it('regenerate and edit make versions that survive a reload and switch with ‹ ›; a failed regenerate keeps the earlier one', async () => {
     const page = await chatPage();
-    await send(page, 'alpha question');
-    await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
-    // The reply's text can be whole a moment before its run ends; until then Enter sends nothing.
-    await idle(page);
-    await send(page, 'second question');
-    await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2);
-    await idle(page);
+    // Whatever step fails, the page and the database are printed with it.
+    await explainOnFailure(page, async () => {
+      await send(page, 'alpha question');
+      await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
+      // The reply's text can be whole a moment before its run ends; until then Enter sends nothing.
+      await idle(page);
+      await send(page, 'second question');
+      await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2);
+      await idle(page);
 
-    // Regenerate the first reply with another model: a second version, the rest of the
-    // conversation stays with the first.
-    await chooseModel(page, 'summarise-1');
-    await page.getByRole('button', { name: 'Regenerate' }).first().click();
-    await idle(page);
-    await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('2 / 2');
-    await expect.poll(() => replyText(page, 0)).not.toBe('Echo: alpha question');
-    const second = await replyText(page, 0);
-    expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body).toMatchObject({ model: 'summarise-1' });
-    await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(1);
+      // Regenerate the first reply with another model: a second version, the rest of the
+      // conversation stays with the first.
+      await chooseModel(page, 'summarise-1');
+      await page.getByRole('button', { name: 'Regenerate' }).first().click();
+      await idle(page);
+      await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('2 / 2');
+      // Read once the new version's run has ended (its text is then whole).
+      await idle(page);
+      await expect.poll(() => replyText(page, 0)).not.toBe('Echo: alpha question');
+      const second = await replyText(page, 0);
+      expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)?.body).toMatchObject({ model: 'summarise-1' });
+      await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(1);
 
-    // A regenerate that fails is a third version; the second is untouched.
-    env.gateway.setFault({ kind: 'server-error' });
-    await page.getByRole('button', { name: 'Regenerate' }).first().click();
-    await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('3 / 3');
-    await expect.poll(() => page.getByRole('article', { name: 'Assistant message' }).first().getAttribute('data-status')).toBe('error');
-    await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
-    await expect.poll(() => replyText(page, 0)).toBe(second);
-    await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
-    await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
-    await explainOnFailure(page, () => expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2));
+      // A regenerate that fails is a third version; the second is untouched.
+      env.gateway.setFault({ kind: 'server-error' });
+      await page.getByRole('button', { name: 'Regenerate' }).first().click();
+      await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('3 / 3');
+      await expect.poll(() => page.getByRole('article', { name: 'Assistant message' }).first().getAttribute('data-status')).toBe('error');
+      await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
+      await expect.poll(() => replyText(page, 0)).toBe(second);
+      await versions(page, 'Assistant message').getByRole('button', { name: 'Previous version' }).click();
+      await expect.poll(() => replyText(page, 0)).toBe('Echo: alpha question');
+      await expect.poll(() => page.getByRole('article', { name: 'User message' }).count()).toBe(2);
 
-    // Edit & resend the second question.
-    await chooseModel(page, 'echo-1');
-    await page.getByRole('button', { name: 'Edit message' }).nth(1).click();
-    await page.getByRole('textbox', { name: 'Edited message' }).fill('second question, edited');
-    await page.getByRole('button', { name: 'Save and send' }).click();
-    await expect.poll(() => replyText(page, 1)).toBe('Echo: second question, edited');
-    await expect.poll(() => versions(page, 'User message', 1).textContent()).toContain('2 / 2');
+      // Edit & resend the second question.
+      await chooseModel(page, 'echo-1');
+      await page.getByRole('button', { name: 'Edit message' }).nth(1).click();
+      await page.getByRole('textbox', { name: 'Edited message' }).fill('second question, edited');
+      await page.getByRole('button', { name: 'Save and send' }).click();
+      await expect.poll(() => replyText(page, 1)).toBe('Echo: second question, edited');
+      await expect.poll(() => versions(page, 'User message', 1).textContent()).toContain('2 / 2');
 
-    // After a reload: the same branch, and every version still there.
-    await page.reload();
-    await expect.poll(() => replyText(page, 1)).toBe('Echo: second question, edited');
-    await versions(page, 'User message', 1).getByRole('button', { name: 'Previous version' }).click();
-    await expect.poll(() => replyText(page, 1)).toBe('Echo: second question');
-    await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('1 / 3');
+      // After a reload: the same branch, and every version still there.
+      await page.reload();
+      await expect.poll(() => replyText(page, 1)).toBe('Echo: second question, edited');
+      await versions(page, 'User message', 1).getByRole('button', { name: 'Previous version' }).click();
+      await expect.poll(() => replyText(page, 1)).toBe('Echo: second question');
+      await expect.poll(() => versions(page, 'Assistant message').textContent()).toContain('1 / 3');
+    });
   });
 });
 
