@@ -131,7 +131,14 @@ export const ConversationSchema = z.object({
   settings: z.optional(ConversationSettingsSchema),
   /** Pinned conversations come first in the list. */
   pinned: z.optional(z.boolean()),
+  /**
+   * A comparison waiting for the user's choice: one question (`userId`) sent to several models at
+   * once, their replies (`replyIds`, siblings under it) shown side by side. "Continue with this
+   * one" makes one of them the answer (the others stay as its versions) and closes it.
+   */
+  compare: z.optional(z.object({ userId: z.string(), replyIds: z.array(z.string()) })),
 });
+export type Comparison = NonNullable<Conversation['compare']>;
 export type Conversation = z.infer<typeof ConversationSchema>;
 
 /** What a reply is, in each of its versions. */

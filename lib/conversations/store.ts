@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import Dexie, { liveQuery, type Table } from 'dexie';
-import { ConversationSchema, MessageSchema, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
+import { ConversationSchema, MessageSchema, type Comparison, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
 import { newId } from './ids';
 
@@ -145,6 +145,13 @@ export interface NewConversation {
   source?: Conversation['source'];
 }
 
+/**
+ * What a turn does to the conversation's open comparison: opens one (a question sent to several
+ * models), puts a column's new version in the place of the one asked again, or closes it (a new
+ * question continues from the reply shown).
+ */
+export type CompareChange = { open: Comparison } | { swap: [string, string] } | 'close';
+
 /** A new conversation's record, as it will be saved. */
 export function conversationRecord(input: NewConversation, now: number): Conversation {
   const { id, source, ...rest } = input;
@@ -169,7 +176,7 @@ export class ConversationStore {
    * three) and the request goes out sooner: the conversation created (`created`) or moved to
    * its turn's model and profile, and the turn's messages.
    */
-  async addTurn(turn: { conversation: Conversation; created: boolean; messages: Message[] }): Promise<void> {
+  async addTurn(turn: { conversation: Conversation; created: boolean; messages: Message[]; compare?: CompareChange }): Promise<void> {
     const now = Date.now();
     const reply = turn.messages.findLast((m) => m.role === 'assistant');
     const status = reply === undefined ? {} : { replyStatus: reply.status };
@@ -178,9 +185,30 @@ export class ConversationStore {
       else {
         const { model, profileId, leafId } = turn.conversation;
         await this.unpack(turn.conversation.id);
-        await this.db.conversations.update(turn.conversation.id, { model, profileId, updatedAt: now, ...status, ...(leafId === undefined ? {} : { leafId }) });
+        const change: Partial<Conversation> = { model, profileId, updatedAt: now, ...status, ...(leafId === undefined ? {} : { leafId }) };
+        const compare = turn.compare;
+        if (compare === 'close') change.compare = undefined;
+        else if (compare !== undefined && 'open' in compare) change.compare = compare.open;
+        else if (compare !== undefined) {
+          // Read here, in the transaction: two columns asked again at once both land.
+          const open = (await this.getConversation(turn.conversation.id))?.compare;
+          if (open !== undefined) change.compare = { ...open, replyIds: open.replyIds.map((id) => (id === compare.swap[0] ? compare.swap[1] : id)) };
+        }
+        await this.db.conversations.update(turn.conversation.id, change);
       }
       await this.db.messages.bulkAdd(turn.messages);
+    });
+  }
+
+  /**
+   * "Continue with this one": a compared reply becomes the conversation's answer (its model the
+   * conversation's), the others stay as its versions, and the comparison closes.
+   */
+  async continueWith(conversationId: string, replyId: string): Promise<void> {
+    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+      const reply = await this.getMessage(replyId);
+      if (reply === undefined || reply.conversationId !== conversationId) return;
+      await this.db.conversations.update(conversationId, { leafId: replyId, compare: undefined, ...(reply.model === undefined ? {} : { model: reply.model }) });
     });
   }
 

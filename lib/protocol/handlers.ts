@@ -14,6 +14,8 @@ export async function handleRequest(runs: RunManager, raw: unknown): Promise<Res
     switch (request.type) {
       case 'run.start':
         return { ok: true, ...(await runs.start(request.input)) };
+      case 'run.compare':
+        return { ok: true, ...(await runs.compare(request.input)) };
       case 'run.retry':
         return { ok: true, ...(await runs.retry(request.messageId, { model: request.model, switchProfileId: request.switchProfileId, replyMessageId: request.replyMessageId })) };
       case 'run.edit':

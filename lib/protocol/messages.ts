@@ -26,8 +26,13 @@ const StartRunInputSchema = z.object({
   notice: z.optional(NoticeSchema),
 });
 
+const { model: _model, replyMessageId: _reply, ...compareShape } = StartRunInputSchema.shape;
+const CompareInputSchema = z.object({ ...compareShape, models: z.array(z.string()), replyMessageIds: z.optional(z.array(z.string())) });
+
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), input: StartRunInputSchema }),
+  /** One question to several models at once (2–4), their replies side by side. */
+  z.object({ type: z.literal('run.compare'), input: CompareInputSchema }),
   /** `model`: ask again with another model (after "model does not exist", say). */
   z.object({ type: z.literal('run.retry'), messageId: z.string(), model: z.optional(z.string()), switchProfileId: z.optional(z.string()), replyMessageId: z.optional(z.string()) }),
   /** Edit and resend a user message: a new version of it, with its own reply. */
@@ -57,11 +62,17 @@ export const RunStartedSchema = z.union([
 ]);
 export type RunStarted = z.infer<typeof RunStartedSchema>;
 
+export const CompareStartedSchema = z.union([
+  z.object({ ok: z.literal(true), conversationId: z.string(), messageIds: z.array(z.string()) }),
+  Refusal,
+]);
+
 export const StoppedSchema = z.union([z.object({ ok: z.literal(true), stopped: z.boolean() }), Refusal]);
 
 /** The response schema of each request type. */
 export const RESPONSES = {
   'run.start': RunStartedSchema,
+  'run.compare': CompareStartedSchema,
   'run.retry': RunStartedSchema,
   'run.edit': RunStartedSchema,
   'run.stop': StoppedSchema,

@@ -41,7 +41,9 @@ export type RunProblem =
   /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
   | 'wait'
   /** The message is over a size limit: `params` say which and by how much. */
-  | 'text_too_long' | 'too_many_images' | 'images_too_large';
+  | 'text_too_long' | 'too_many_images' | 'images_too_large'
+  /** A comparison needs two to four different models: `params.min`, `params.max`. */
+  | 'compare_models';
 
 /** A reply that could not be saved: why (storage's problem code) and the platform's words. */
 export interface SaveFailure {
@@ -87,6 +89,16 @@ export interface StartRunInput {
   /** Shown with the user message (a selection cut to fit, say). */
   notice?: Notice;
 }
+
+/** One question to several models at once: each reply streams as a run of its own. */
+export interface CompareInput extends Omit<StartRunInput, 'model' | 'replyMessageId'> {
+  /** Two to four models, in the order their replies are shown. */
+  models: string[];
+  /** The replies' ids, one per model, chosen by the page that shows them before the runs have saved them. */
+  replyMessageIds?: string[];
+}
+
+export const COMPARE_MODELS = { min: 2, max: 4 } as const;
 
 export interface RunManagerDeps {
   store: ConversationStore;
@@ -157,6 +169,10 @@ function pathTo(tree: Tree, id: string | null): Message[] {
   return branch.slice(0, at + 1);
 }
 
+function withoutLeaf({ leafId: _leafId, ...rest }: Conversation): Conversation {
+  return rest;
+}
+
 function maxSeq(messages: readonly Message[]): number {
   return messages.reduce((max, m) => Math.max(max, m.seq), -1);
 }
@@ -194,10 +210,12 @@ function describeSaveFailure(failure: unknown): SaveFailure {
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   /**
-   * Conversations with a run starting or streaming, reserved synchronously before the first
-   * await: a second start (a double-clicked Retry, two surfaces at once) is refused as busy.
+   * Conversations with runs starting or streaming (how many), reserved synchronously before the
+   * first await: a second start (a double-clicked Retry, two surfaces at once) is refused as busy.
+   * A comparison's runs share their conversation (`shared`): a column asked again may join them,
+   * nothing else may.
    */
-  private readonly busy = new Set<string>();
+  private readonly busy = new Map<string, { count: number; shared: boolean }>();
   /** Replies being asked again, reserved before their conversation is known. */
   private readonly retrying = new Set<string>();
   private readonly watchers = new Map<string, Set<(event: RunEvent) => void>>();
@@ -217,15 +235,28 @@ export class RunManager {
     return this.deps.now?.() ?? Date.now();
   }
 
-  /** Takes the conversation for one run, or refuses: synchronous, so two callers cannot both win. */
-  private reserve(conversationId: string): void {
-    if (this.busy.has(conversationId)) throw new RunError('busy');
-    this.busy.add(conversationId);
+  /**
+   * Takes the conversation for `runs` runs, or refuses: synchronous, so two callers cannot both
+   * win. `shared`: a comparison's runs, which another column's run may join.
+   */
+  private reserve(conversationId: string, shared = false, runs = 1): void {
+    const held = this.busy.get(conversationId);
+    if (held !== undefined) {
+      if (!(shared && held.shared)) throw new RunError('busy');
+      held.count += runs;
+      return;
+    }
+    this.busy.set(conversationId, { count: runs, shared });
     this.deps.onActiveRunsChange?.(this.busy.size);
   }
 
-  private release(conversationId: string): void {
-    if (this.busy.delete(conversationId)) this.deps.onActiveRunsChange?.(this.busy.size);
+  private release(conversationId: string, runs = 1): void {
+    const held = this.busy.get(conversationId);
+    if (held === undefined) return;
+    held.count -= runs;
+    if (held.count > 0) return;
+    this.busy.delete(conversationId);
+    this.deps.onActiveRunsChange?.(this.busy.size);
   }
 
   /** Resolves when every run has ended and been saved (tests, and the worker before it idles). */
@@ -234,6 +265,25 @@ export class RunManager {
   }
 
   async start(input: StartRunInput): Promise<{ conversationId: string; messageId: string }> {
+    const { model, replyMessageId, ...rest } = input;
+    const { conversationId, messageIds } = await this.turn(rest, model === undefined ? [] : [model], replyMessageId === undefined ? [] : [replyMessageId]);
+    return { conversationId, messageId: messageIds[0]! };
+  }
+
+  /**
+   * One question to several models at once, side by side: a reply per model, each a run of its
+   * own, started together; none waits for another. The conversation holds the comparison open
+   * until the user continues with one of them.
+   */
+  async compare(input: CompareInput): Promise<{ conversationId: string; messageIds: string[] }> {
+    const models = [...new Set(input.models.map((m) => m.trim()).filter((m) => m !== ''))];
+    if (models.length < COMPARE_MODELS.min || models.length > COMPARE_MODELS.max) throw new RunError('compare_models', { ...COMPARE_MODELS });
+    const { models: _models, replyMessageIds = [], ...rest } = input;
+    return this.turn(rest, models, replyMessageIds);
+  }
+
+  /** A new turn: the question, and a reply from each model (the conversation's own when none is named). */
+  private async turn(input: Omit<StartRunInput, 'model' | 'replyMessageId'>, models: string[], replyIds: string[]): Promise<{ conversationId: string; messageIds: string[] }> {
     const text = input.text.trim();
     const images = input.images ?? [];
     if (text === '' && images.length === 0) throw new RunError('empty');
@@ -258,8 +308,9 @@ export class RunManager {
         : this.profileFor(settings, input.switchProfileId ?? conversation.profileId, input.switchProfileId === undefined && input.profileId === undefined);
       // A preset gone since it was chosen is simply not used.
       const preset = conversation === undefined && input.presetId !== undefined ? settings.presets.find((p) => p.id === input.presetId) : undefined;
-      const model = input.model ?? conversation?.model ?? preset?.model ?? profile.defaultModel;
+      const model = models[0] ?? conversation?.model ?? preset?.model ?? profile.defaultModel;
       if (model === undefined || model === '') throw new RunError('no_model');
+      const comparing = models.length > 1;
 
       const created = conversation === undefined;
       const now = this.now();
@@ -279,12 +330,24 @@ export class RunManager {
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', parentId: history.at(-1)?.id ?? null, text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
-      const assistant: Message = { id: input.replyMessageId ?? newId(), conversationId: conversation.id, seq: seq + 1, role: 'assistant', parentId: user.id, text: '', reasoning: '', status: 'streaming', model, createdAt: now };
-      conversation = { ...conversation, leafId: assistant.id };
-      await this.deps.store.addTurn({ conversation, created, messages: [user, assistant] });
+      const replies = (comparing ? models : [model]).map((m, i): Message => ({
+        id: replyIds[i] ?? newId(), conversationId: conversation!.id, seq: seq + 1 + i, role: 'assistant', parentId: user.id, text: '', reasoning: '', status: 'streaming', model: m, createdAt: now,
+      }));
+      // The branch goes through the first reply until the user continues with another.
+      conversation = { ...conversation, leafId: replies[0]!.id };
+      const compare = comparing ? { open: { userId: user.id, replyIds: replies.map((r) => r.id) } } : conversation.compare === undefined ? undefined : 'close' as const;
+      if (created && comparing) conversation = { ...conversation, compare: { userId: user.id, replyIds: replies.map((r) => r.id) } };
+      await this.deps.store.addTurn({ conversation, created, messages: [user, ...replies], ...(compare === undefined ? {} : { compare }) });
 
-      this.launch(conversation.id, assistant.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, model, [...history, user], conversation, await this.modelInfo(profile, model)), [user, assistant]);
-      return { conversationId: conversation.id, messageId: assistant.id };
+      const client = this.deps.clientFor(profile, settings);
+      const infos = await Promise.all(replies.map((r) => this.modelInfo(profile, r.model!)));
+      // Each run's own start: the comparison's runs share the conversation, one reservation each.
+      const held = this.busy.get(conversationId);
+      if (held !== undefined) Object.assign(held, { count: replies.length, shared: comparing });
+      replies.forEach((reply, i) => {
+        this.launch(conversation!.id, reply.id, client, profile.apiKey, this.request(settings, profile, reply.model!, [...history, user], conversation!, infos[i]), i === 0 ? [user, reply] : [reply]);
+      });
+      return { conversationId: conversation.id, messageIds: replies.map((r) => r.id) };
     } catch (error) {
       this.release(conversationId);
       throw error;
@@ -331,7 +394,10 @@ export class RunManager {
       await this.deps.ready;
       const record = await this.deps.store.getMessage(messageId.replace(/~v\d+$/, ''));
       if (record === undefined) throw new RunError('not_found', { target: 'message' });
-      this.reserve(record.conversationId);
+      // A column of an open comparison is asked again beside the others, which may still stream.
+      const open = (await this.deps.store.getConversation(record.conversationId))?.compare;
+      const column = role === 'assistant' && open?.replyIds.includes(messageId) === true;
+      this.reserve(record.conversationId, column);
       reserved = record.conversationId;
       const all = await this.deps.store.messages(record.conversationId);
       const tree = buildTree(all);
@@ -345,7 +411,8 @@ export class RunManager {
       if (conversation === undefined) throw new RunError('not_found', { target: 'conversation' });
       const settings = await this.deps.loadSettings();
       const profile = this.profileFor(settings, options.switchProfileId ?? conversation.profileId, options.switchProfileId === undefined);
-      const chosen = options.model ?? conversation.model;
+      // A compared reply is asked again of its own model.
+      const chosen = options.model ?? (column ? message.model : undefined) ?? conversation.model;
       const { parent, history, user } = plan(tree, parentIdOf(tree, messageId), message);
       const now = this.now();
       let seq = maxSeq(all) + 1;
@@ -353,8 +420,12 @@ export class RunManager {
       if (user !== undefined) written.push({ ...user, seq: seq++ });
       const reply: Message = { id: options.replyMessageId ?? newId(), conversationId: conversation.id, seq, role: 'assistant', parentId: parent, text: '', reasoning: '', status: 'streaming', model: chosen, createdAt: now };
       written.push(reply);
-      const moved: Conversation = { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
-      await this.deps.store.addTurn({ conversation: moved, created: false, messages: written });
+      // A column's new version takes its place in the comparison; the branch shown stays as it was.
+      const moved: Conversation = column
+        ? { ...withoutLeaf(conversation), profileId: profile.id }
+        : { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
+      const compare = column ? { swap: [messageId, reply.id] as [string, string] } : conversation.compare === undefined ? undefined : 'close' as const;
+      await this.deps.store.addTurn({ conversation: moved, created: false, messages: written, ...(compare === undefined ? {} : { compare }) });
       this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history, moved, await this.modelInfo(profile, chosen)), written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {

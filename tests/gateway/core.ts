@@ -61,6 +61,8 @@ export interface LoggedRequest {
   anthropicVersion: string | undefined;
   origin: string | undefined;
   time: number;
+  /** When its response ended (tests of requests that overlap). */
+  endedAt?: number;
   /** The JSON body as received (tests check what a conversation sent: its system prompt, say). */
   body?: unknown;
   /** For a streamed reply: what it delivered, and how it ended (tests of faults). */

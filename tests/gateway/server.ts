@@ -81,8 +81,8 @@ export interface ReferenceGateway {
   readonly streamEnds: number[];
   /** When each streamed chat reply wrote its first words (Date.now()), in order: for latency benches. */
   readonly streamFirstWords: number[];
-  /** Apply a fault to the next `times` requests to /v1 endpoints (default 1). */
-  setFault(fault: Fault, times?: number): void;
+  /** Apply a fault to the next `times` requests to /v1 endpoints (default 1); only to those asking `model`, when named. */
+  setFault(fault: Fault, times?: number, model?: string): void;
   setPace(pace: Partial<Pace>): void;
   /** Error messages in this language from now on (until reset). */
   setLanguage(language: GatewayLanguage): void;
@@ -191,7 +191,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     remaining: balances.get(key.account) ?? 0, used: used.get(key.account) ?? 0, unlimited: UNLIMITED_ACCOUNTS.has(key.account),
   });
   const withdrawn = new Set<string>();
-  const faults: { fault: Fault; times: number }[] = [];
+  const faults: { fault: Fault; times: number; model?: string | undefined }[] = [];
   const requests: LoggedRequest[] = [];
   const loggedFor = new WeakMap<IncomingMessage, LoggedRequest>();
   const streamEnds: number[] = [];
@@ -214,12 +214,29 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   }
   resetState();
 
-  function takeFault(): Fault | undefined {
-    const next = faults[0];
+  /** The next fault for a request asking `model` (a fault aimed at one model waits for it). */
+  function takeFault(model: string | undefined): Fault | undefined {
+    const at = faults.findIndex((f) => f.model === undefined || f.model === model);
+    const next = faults[at];
     if (next === undefined) return undefined;
     next.times -= 1;
-    if (next.times <= 0) faults.shift();
+    if (next.times <= 0) faults.splice(at, 1);
     return next.fault;
+  }
+
+  /** The model a request asks for: in a POST body's `model`, or in Gemini's address. */
+  async function modelAsked(req: IncomingMessage, path: string): Promise<string | undefined> {
+    const gemini = /^\/v1beta\/models\/([^:/]+):/.exec(path)?.[1];
+    if (gemini !== undefined) return decodeURIComponent(gemini);
+    if (req.method !== 'POST') return undefined;
+    const raw = await readBody(req);
+    bodies.set(req, raw);
+    try {
+      const model = (JSON.parse(raw) as { model?: unknown }).model;
+      return typeof model === 'string' ? model : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   function findModel(id: string): ReferenceModel | undefined {
@@ -242,7 +259,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   server.requestTimeout = 0;
   server.headersTimeout = 0;
 
+  /** Bodies read ahead (to see which model a request asks for), for the handler to read again. */
+  const bodies = new WeakMap<IncomingMessage, string>();
+
   async function readBody(req: IncomingMessage): Promise<string> {
+    const buffered = bodies.get(req);
+    if (buffered !== undefined) return buffered;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
@@ -305,6 +327,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     };
     requests.push(logged);
     loggedFor.set(req, logged);
+    res.once('close', () => {
+      logged.endedAt = Date.now();
+    });
 
     if (/\/v1\/v1(\/|$)/.test(path)) {
       // Seed part 4, rule 3: a doubled /v1 is always 404, whatever the key.
@@ -346,7 +371,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     }
 
     const listing = path === '/v1/models' || path === GEMINI_MODELS;
-    const fault = listing ? undefined : takeFault();
+    const fault = listing ? undefined : takeFault(await modelAsked(req, path));
     if (fault?.kind === 'slow-first-byte') await sleep(fault.delayMs);
     if (fault?.kind === 'rate-limit') return sendRefusal(res, shape, { kind: 'rate_limited', message: words.rateLimited, retryAfter: fault.retryAfter });
     if (fault?.kind === 'server-error') return sendRefusal(res, shape, { kind: 'server', message: words.upstreamFailed });
@@ -663,9 +688,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const ok = () => sendJson(res, 200, JSON.stringify({ ok: true }));
     switch (path) {
       case '/__admin/fault': {
-        const parsed = z.object({ fault: Fault, times: z.number().int().positive().default(1) }).safeParse(body);
+        const parsed = z.object({ fault: Fault, times: z.number().int().positive().default(1), model: z.string().optional() }).safeParse(body);
         if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_fault'));
-        gateway.setFault(parsed.data.fault, parsed.data.times);
+        gateway.setFault(parsed.data.fault, parsed.data.times, parsed.data.model);
         return ok();
       }
       case '/__admin/pace': {
@@ -723,8 +748,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     requests,
     streamEnds,
     streamFirstWords,
-    setFault(fault, times = 1) {
-      faults.push({ fault: Fault.parse(fault), times });
+    setFault(fault, times = 1, model) {
+      faults.push({ fault: Fault.parse(fault), times, model });
     },
     setPace(next) {
       pace = { ...pace, ...next };

@@ -628,3 +628,98 @@ describe('each model through its own interface', () => {
     expect((await store.messages(first.conversationId)).at(-1)).toMatchObject({ text: 'Claude: two', status: 'complete' });
   });
 });
+
+describe('compare: one question to several models at once', () => {
+  const COMPARED = ['echo-1', 'summarise-1', 'reasoner-1'];
+
+  it('starts a run per model together: their requests overlap at the gateway, each reply is saved under the one question', async () => {
+    gateway.setPace({ delayMs: 15, chunkChars: 4 });
+    const runs = manager();
+    const { conversationId, messageIds } = await runs.compare({ surface: 'chat', text: 'compare this sentence across three models please', models: COMPARED });
+    expect(messageIds).toHaveLength(3);
+    await runs.whenIdle();
+    const asked = chatRequests();
+    expect(asked.map((r) => (r.body as { model: string }).model).sort()).toEqual([...COMPARED].sort());
+    // Every request began before every other had ended: none waited for another.
+    for (const a of asked) for (const b of asked) expect(a.time).toBeLessThan(b.endedAt ?? 0);
+    const messages = await store.messages(conversationId);
+    const question = messages.find((m) => m.role === 'user')!;
+    const replies = messages.filter((m) => m.role === 'assistant');
+    expect(replies.map((r) => [r.model, r.status, r.parentId])).toEqual(COMPARED.map((m) => [m, 'complete', question.id]));
+    expect(replies.every((r) => r.text !== '' && r.usage !== undefined && r.timing?.firstTokenMs !== undefined)).toBe(true);
+    const conversation = await store.getConversation(conversationId);
+    expect(conversation?.compare).toEqual({ userId: question.id, replyIds: messageIds });
+    expect(conversation?.leafId).toBe(messageIds[0]);
+  });
+
+  it('a mid-stream error in one column is that column\'s: the others complete', async () => {
+    gateway.setPace({ delayMs: 5, chunkChars: 4 });
+    gateway.setFault({ kind: 'midstream-error', afterChunks: 2, thenDone: true }, 1, 'summarise-1');
+    const runs = manager();
+    const { conversationId } = await runs.compare({ surface: 'chat', text: 'a question long enough for a few chunks of each reply', models: COMPARED });
+    await runs.whenIdle();
+    const replies = (await store.messages(conversationId)).filter((m) => m.role === 'assistant');
+    expect(replies.map((r) => [r.model, r.status])).toEqual([['echo-1', 'complete'], ['summarise-1', 'error'], ['reasoner-1', 'complete']]);
+    expect(replies[1]?.error?.kind).toBeDefined();
+    expect(replies[1]?.text.length).toBeGreaterThan(0);
+  });
+
+  it('refuses fewer than two or more than four models, and a plain send while the comparison streams', async () => {
+    const runs = manager();
+    await expect(runs.compare({ surface: 'chat', text: 'x', models: ['echo-1'] })).rejects.toMatchObject({ problem: 'compare_models', params: { min: 2, max: 4 } });
+    await expect(runs.compare({ surface: 'chat', text: 'x', models: ['echo-1', 'echo-1'] })).rejects.toMatchObject({ problem: 'compare_models' });
+    await expect(runs.compare({ surface: 'chat', text: 'x', models: ['a', 'b', 'c', 'd', 'e'] })).rejects.toMatchObject({ problem: 'compare_models' });
+    gateway.setPace({ delayMs: 20 });
+    const { conversationId } = await runs.compare({ surface: 'chat', text: 'slow', models: ['echo-1', 'summarise-1'] });
+    await expect(runs.start({ surface: 'chat', conversationId, text: 'again' })).rejects.toMatchObject({ problem: 'busy' });
+    await runs.whenIdle();
+  });
+
+  it('a column asked again while the others stream: a new version of its own model takes its place; the branch shown stays', async () => {
+    gateway.setPace({ delayMs: 5, chunkChars: 3 });
+    gateway.setFault({ kind: 'server-error' }, 1, 'echo-1');
+    const runs = manager();
+    const { conversationId, messageIds } = await runs.compare({ surface: 'chat', text: 'a question that takes a moment to answer', models: COMPARED });
+    await new Promise((r) => setTimeout(r, 30));
+    const failed = await store.getMessage(messageIds[0]!);
+    expect(failed?.status).toBe('error');
+    const again = await runs.retry(messageIds[0]!);
+    await runs.whenIdle();
+    const conversation = await store.getConversation(conversationId);
+    expect(conversation?.compare?.replyIds).toEqual([again.messageId, messageIds[1], messageIds[2]]);
+    expect(conversation?.leafId).toBe(messageIds[0]);
+    const retried = await store.getMessage(again.messageId);
+    expect([retried?.model, retried?.status, retried?.text]).toEqual(['echo-1', 'complete', 'Echo: a question that takes a moment to answer']);
+  });
+
+  it('continue with this one: its model becomes the conversation\'s, the others stay as versions, the next question follows it', async () => {
+    const runs = manager();
+    const { conversationId, messageIds } = await runs.compare({ surface: 'chat', text: 'pick one', models: COMPARED });
+    await runs.whenIdle();
+    await store.continueWith(conversationId, messageIds[2]!);
+    const conversation = await store.getConversation(conversationId);
+    expect(conversation).toMatchObject({ model: 'reasoner-1', leafId: messageIds[2] });
+    expect(conversation?.compare).toBeUndefined();
+    const chosen = await store.getMessage(messageIds[2]!);
+    gateway.requests.length = 0;
+    await runs.start({ surface: 'chat', conversationId, text: 'and then?' });
+    await runs.whenIdle();
+    const body = chatRequests()[0]?.body as { model: string; messages: { role: string; content: string }[] };
+    expect(body.model).toBe('reasoner-1');
+    expect(body.messages.map((m) => m.content)).toEqual(['pick one', chosen?.text, 'and then?']);
+    // The three answers are still versions of one reply.
+    expect((await store.messages(conversationId)).filter((m) => m.role === 'assistant' && m.parentId === chosen?.parentId)).toHaveLength(3);
+  });
+
+  it('a plain question while a comparison awaits a choice continues from the reply shown, and closes the comparison', async () => {
+    const runs = manager();
+    const { conversationId, messageIds } = await runs.compare({ surface: 'chat', text: 'first', models: ['echo-1', 'summarise-1'] });
+    await runs.whenIdle();
+    await runs.start({ surface: 'chat', conversationId, text: 'second' });
+    await runs.whenIdle();
+    const conversation = await store.getConversation(conversationId);
+    expect(conversation?.compare).toBeUndefined();
+    const second = (await store.messages(conversationId)).find((m) => m.text === 'second');
+    expect(second?.parentId).toBe(messageIds[0]);
+  });
+});
