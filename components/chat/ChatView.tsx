@@ -1,4 +1,4 @@
-import { ArrowDown, MessageSquareText, SlidersHorizontal, SquarePen } from 'lucide-react';
+import { ArrowDown, Columns2, MessageSquareText, SlidersHorizontal, SquarePen } from 'lucide-react';
 import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
@@ -21,7 +21,11 @@ import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { MessageList } from './MessageList';
-import { MessageView, type MessageActions } from './MessageView';
+import { MessageView, type CompareActions, type MessageActions } from './MessageView';
+import { RetryButton } from './RetryButton';
+import { ComparePicker } from './ComparePicker';
+import { COMPARE_MODELS } from '@/lib/runs/limits';
+import type { Comparison } from '@/lib/conversations/records';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
 import type { RemovedPair } from '@/lib/conversations/store';
 import { ModelPicker } from './ModelPicker';
@@ -33,7 +37,8 @@ import { BalanceContext, scheduleBalanceRefresh, useBalance } from '@/components
 import { PricesContext, usePricing } from '@/components/stores/pricing';
 import { formatAmount } from '@/components/i18n/money';
 import { estimateTokens } from '@/lib/actions/large-selection';
-import { overBudget } from '@/lib/gateway/billing';
+import { overBudgetAll } from '@/lib/gateway/billing';
+import { cx } from '@/components/ui/cx';
 
 interface ChatViewProps {
   surface: Surface;
@@ -51,47 +56,21 @@ interface ChatViewProps {
   focus?: { messageId: string; nonce: number };
   /** A model chosen elsewhere (the command palette) for the picker. */
   pickedModel?: { model: string; nonce: number };
+  /** Offer "Compare models" (the chat page and the side panel: the popup is too small). */
+  canCompare?: boolean;
 }
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
+/** Compared replies side by side where there is room (the chat page), stacked where there is not (the side panel). */
+const COMPARE_COLUMNS: Record<number, string> = {
+  1: 'grid-cols-1',
+  2: 'grid-cols-1 @xl:grid-cols-2',
+  3: 'grid-cols-1 @xl:grid-cols-2 @3xl:grid-cols-3',
+  4: 'grid-cols-1 @xl:grid-cols-2 @5xl:grid-cols-4',
+};
 // Opened now and then: its code (a dialog, its fields) is fetched on first use, not with the popup.
 const ConversationSettingsDialog = lazy(() => import('./ConversationSettings').then((m) => ({ default: m.ConversationSettingsDialog })));
 const NO_PRESETS: Settings['presets'] = [];
-
-/** Seconds until `at`, ticking once a second while it is in the future. */
-function useCountdown(at: number | undefined): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (at === undefined || at <= Date.now()) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
-  }, [at]);
-  return at === undefined ? 0 : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-/** Retry, once per click: ignored while a retry is starting, and waiting out a Retry-After. */
-function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetry(): Promise<void> }) {
-  const w = useWords();
-  const wait = useCountdown(retryAt);
-  const [starting, setStarting] = useState(false);
-  const inFlight = useRef(false);
-  const click = async (): Promise<void> => {
-    if (inFlight.current || wait > 0) return;
-    inFlight.current = true;
-    setStarting(true);
-    try {
-      await onRetry();
-    } finally {
-      inFlight.current = false;
-      setStarting(false);
-    }
-  };
-  return (
-    <Button size="sm" variant="primary" className="retry" disabled={starting || wait > 0} aria-busy={starting} onClick={() => void click()}>
-      {wait > 0 ? w.t('chat.retryIn', { seconds: wait }) : w.t('chat.retry')}
-    </Button>
-  );
-}
 
 /** The conversation's own profile was deleted: the user picks where it continues. */
 function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profile[]; chosen: string | undefined; onChoose(id: string): void }) {
@@ -121,15 +100,21 @@ interface ChatHeaderProps {
   /** Opens the conversation's own settings (absent before it exists). */
   onSettings: (() => void) | undefined;
   actions: ReactNode;
+  /** Turns compare mode on and off (absent where it is not offered). */
+  onCompare: (() => void) | undefined;
+  comparing: boolean;
 }
 
-const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, onSettings, actions }: ChatHeaderProps) {
+const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, onSettings, actions, onCompare, comparing }: ChatHeaderProps) {
   const w = useWords();
   return (
     <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
       <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={onModel} inputRef={picker} />
       <span className="ml-auto flex shrink-0 items-center gap-1">
         <BalanceChip profile={profile} />
+        {onCompare !== undefined && (
+          <IconButton size="sm" label={w.t('compare.button')} tip={w.t('compare.buttonTip')} aria-pressed={comparing} className="aria-pressed:bg-accent-soft aria-pressed:text-accent-soft-fg" icon={<Columns2 aria-hidden />} onClick={onCompare} />
+        )}
         {onSettings !== undefined && <IconButton size="sm" label={w.t('chat.settings.button')} icon={<SlidersHorizontal aria-hidden />} onClick={onSettings} />}
         <IconButton size="sm" label={w.t('chat.newChat')} icon={<SquarePen aria-hidden />} onClick={onNewChat} />
         {actions}
@@ -139,7 +124,7 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
 });
 
 /** One conversation: messages streamed by the background, a model picker and a composer. */
-export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [], focus, pickedModel }: ChatViewProps) {
+export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [], focus, pickedModel, canCompare = false }: ChatViewProps) {
   const store = conversationStore();
   // A new conversation's id is chosen here, ahead of its first message, and watched from the
   // start: its reply's first words come straight over the runs port, not in a later snapshot.
@@ -211,6 +196,28 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId);
 
+  // Compare: the next message goes to several models at once (undefined: compare mode is off).
+  const [compareModels, setCompareModels] = useState<string[]>();
+  const compareInput = useRef<HTMLInputElement>(null);
+  const [compareOpened, setCompareOpened] = useState(0);
+  useEffect(() => {
+    if (compareOpened > 0) compareInput.current?.focus();
+  }, [compareOpened]);
+  // The open comparison: saved with the conversation, or just sent (until storage has it), unless
+  // the user has just continued with one of its replies.
+  const [sentCompare, setSentCompare] = useState<Comparison & { conversationId: string }>();
+  const [closedCompare, setClosedCompare] = useState<string>();
+  const savedCompare = view.conversation?.compare;
+  if (sentCompare !== undefined && (sentCompare.conversationId !== watched || savedCompare?.userId === sentCompare.userId)) setSentCompare(undefined);
+  const openCompare = savedCompare ?? sentCompare;
+  const comparison = openCompare === undefined || openCompare.userId === closedCompare ? undefined : openCompare;
+  const compareAt = comparison === undefined ? -1 : branch.findIndex((m) => m.id === comparison.userId);
+  const compared = useMemo(
+    () => (compareAt < 0 || comparison === undefined ? undefined : comparison.replyIds.map((id) => tree.byId.get(id)).filter((m): m is Message => m !== undefined)),
+    [compareAt, comparison, tree],
+  );
+  const shown = useMemo(() => (compared === undefined ? branch : branch.slice(0, compareAt + 1)), [compared, branch, compareAt]);
+
   // A reply that finished has cost something: the balance is read again (once for replies finishing together).
   const streamingId = view.streaming?.id;
   const lastStreaming = useRef(streamingId);
@@ -222,35 +229,47 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   // Before spending: a request that may cost more than the balance left is held until the user says so.
   const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; cost: number; left: number; currency: string }>();
   const chatSettings = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.chat : undefined));
-  const mayCostTooMuch = (text: string, images: string[]) => {
-    if (model === undefined) return undefined;
+  const mayCostTooMuch = (text: string, images: string[], models: readonly string[]) => {
+    if (models.length === 0) return undefined;
     const own = view.conversation?.settings;
     const system = own?.systemPrompt ?? chatSettings?.systemPrompt ?? '';
     const prompt = [system, ...branch.map((m) => m.text), text].reduce((n, t) => n + estimateTokens(t), 0) + images.length * 85;
-    return overBudget(balance, prices?.[model], prompt, own?.maxTokens ?? chatSettings?.maxTokens);
+    return overBudgetAll(balance, models.map((m) => prices?.[m]), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
   };
 
   const send = async (text: string, images: string[], anyway = false): Promise<boolean> => {
     setNotice(undefined);
-    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images);
+    const comparing = compareModels !== undefined;
+    if (comparing && compareModels.length < COMPARE_MODELS.min) {
+      setNotice({ problem: 'compare_models', params: { ...COMPARE_MODELS } });
+      return false;
+    }
+    const models = comparing ? compareModels : model === undefined ? [] : [model];
+    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, models);
     setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, ...tooMuch });
     if (tooMuch !== undefined) return false;
     jumpToLatest();
     const userMessageId = newId();
-    const replyMessageId = newId();
+    const replyIds = (comparing ? compareModels : [model]).map(() => newId());
     const seq = messages.reduce((max, m) => Math.max(max, m.seq), -1) + 1;
     const createdAt = Date.now();
     setEcho([
       { id: userMessageId, conversationId: watched, seq, role: 'user', parentId: last?.id ?? null, text: text.trim(), reasoning: '', status: 'complete', createdAt, ...(images.length > 0 ? { images } : {}) },
-      { id: replyMessageId, conversationId: watched, seq: seq + 1, role: 'assistant', parentId: userMessageId, text: '', reasoning: '', status: 'streaming', createdAt, ...(model === undefined ? {} : { model }) },
+      ...replyIds.map((id, i): Message => {
+        const replyModel = comparing ? compareModels[i] : model;
+        return { id, conversationId: watched, seq: seq + 1 + i, role: 'assistant', parentId: userMessageId, text: '', reasoning: '', status: 'streaming', createdAt, ...(replyModel === undefined ? {} : { model: replyModel }) };
+      }),
     ]);
-    const input = {
-      surface, conversationId, model, text, userMessageId, replyMessageId,
+    if (comparing) setSentCompare({ conversationId: watched, userId: userMessageId, replyIds });
+    const shared = {
+      surface, conversationId, text, userMessageId,
       ...(conversationId === undefined ? { profileId: active.id, newConversationId: aheadId, ...(preset === undefined ? {} : { presetId: preset.id }) } : {}),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
       ...(images.length > 0 ? { images } : {}),
     };
-    const result = await askBackground({ type: 'run.start', input });
+    const result = comparing
+      ? await askBackground({ type: 'run.compare', input: { ...shared, models: compareModels, replyMessageIds: replyIds } }).then((r) => (r.ok ? { ...r, messageId: r.messageIds[0] ?? '' } : r))
+      : await askBackground({ type: 'run.start', input: { ...shared, model, replyMessageId: replyIds[0] } });
     // What follows can wait for the reply's first words (a transition yields to them): the next
     // new conversation's id, this one's id in the surface, the recent models.
     startTransition(() => {
@@ -262,23 +281,51 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     });
     if (!result.ok) {
       setEcho(undefined);
+      setSentCompare(undefined);
       setNotice(result);
       return false;
     }
-    if (stopWanted.current === result.messageId) void askBackground({ type: 'run.stop', messageId: result.messageId });
+    if (stopWanted.current === result.messageId) {
+      void (comparing ? askBackground({ type: 'conversation.stop', conversationId: result.conversationId }) : askBackground({ type: 'run.stop', messageId: result.messageId }));
+    }
     stopWanted.current = undefined;
-    if (model !== undefined && profile.recentModels?.[0] !== model) void updateProfile(profile.id, (p) => withRecentModel(p, model));
+    if (!comparing && model !== undefined && profile.recentModels?.[0] !== model) void updateProfile(profile.id, (p) => withRecentModel(p, model));
     return true;
   };
 
   // Stop is offered from the moment of sending; pressed before the background has started the
-  // run, it is sent again once the run exists.
+  // run, it is sent again once the run exists. With several replies streaming (a comparison) it
+  // stops them all.
   const streaming = messages.find((m) => m.status === 'streaming');
   const stopWanted = useRef<string | undefined>(undefined);
   const stop = (): void => {
     if (streaming === undefined) return;
     if (view.streaming === undefined) stopWanted.current = streaming.id;
-    void askBackground({ type: 'run.stop', messageId: streaming.id });
+    if (messages.filter((m) => m.status === 'streaming').length > 1) void askBackground({ type: 'conversation.stop', conversationId: watched });
+    else void askBackground({ type: 'run.stop', messageId: streaming.id });
+  };
+
+  const toggleCompare = (): void => {
+    setCompareModels(compareModels === undefined ? (model === undefined ? [] : [model]) : undefined);
+    if (compareModels === undefined) setCompareOpened((n) => n + 1);
+  };
+
+  /** A compared reply becomes the conversation's answer; the others stay as its versions. */
+  const continueWith = (id: string): void => {
+    if (comparison === undefined) return;
+    const reply = tree.byId.get(id);
+    setClosedCompare(comparison.userId);
+    setCompareModels(undefined);
+    setSelected({ conversationId: watched, id });
+    if (reply?.model !== undefined) setChosenModel(reply.model);
+    void store.continueWith(watched, id);
+  };
+
+  /** One column asked again, of its own model, while the others go on. */
+  const retryColumn = async (id: string): Promise<void> => {
+    setNotice(undefined);
+    const result = await askBackground({ type: 'run.retry', messageId: id, replyMessageId: newId() });
+    if (!result.ok) setNotice(result);
   };
 
   /** A new version of a reply, with the model in the picker; shown at once. */
@@ -352,10 +399,27 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   // The composer and the header keep their props while a reply streams, so a delta re-renders
   // only the conversation: they are handed callbacks that stay the same and call the latest.
-  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair });
+  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn });
   useLayoutEffect(() => {
-    latest.current = { send, stop, retry, edit, showVersion, deletePair };
+    latest.current = { send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn };
   });
+  const onCompare = useCallback(() => latest.current.toggleCompare(), []);
+  const compareActions = useMemo((): CompareActions => ({
+    onContinue: (id) => latest.current.continueWith(id),
+    onStop: (id) => void askBackground({ type: 'run.stop', messageId: id }),
+    onRetry: (id) => latest.current.retryColumn(id),
+  }), []);
+  // Alt+Shift+M: compare mode on (its picker focused) or off, from anywhere in the page.
+  useEffect(() => {
+    if (!canCompare) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (!(event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey && event.code === 'KeyM')) return;
+      event.preventDefault();
+      latest.current.toggleCompare();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [canCompare]);
   const onSend = useCallback((text: string, attached: string[]) => latest.current.send(text, attached), []);
   const onStop = useCallback(() => latest.current.stop(), []);
   const messageActions = useMemo((): MessageActions => ({
@@ -410,7 +474,10 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     <PricesContext.Provider value={prices}>
     <BalanceContext.Provider value={balance}>
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
-      <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} />
+      <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} onCompare={canCompare ? onCompare : undefined} comparing={compareModels !== undefined} />
+      {compareModels !== undefined && (
+        <ComparePicker catalogue={catalogue} profile={profile} models={compareModels} onChange={setCompareModels} onClose={onCompare} inputRef={compareInput} />
+      )}
       {view.conversation !== undefined && settingsOpen && (
         <Suspense fallback={null}>
           <ConversationSettingsDialog conversation={view.conversation} profile={profile} branch={branch} model={catalogue.models.find((m) => m.id === model)} onClose={() => setSettingsOpen(false)} />
@@ -434,7 +501,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       <div className="relative flex min-h-0 flex-1 flex-col">
         {/* Focusable, so the history scrolls by keyboard too. */}
         <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
-          <div className="messages-inner mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-3" ref={contentRef}>
+          <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
             {branch.length === 0 && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
@@ -458,7 +525,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
               </EmptyState>
             )}
             <MessageList
-              messages={branch} scroller={logRef} following={following} reveal={reveal}
+              messages={shown} scroller={logRef} following={following} reveal={reveal}
               renderMessage={(m) => (
                 <MessageView
                   message={m} versions={versionInfo(tree, m.id)} actions={view.conversation === undefined ? undefined : messageActions}
@@ -467,7 +534,17 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
                 />
               )}
             />
-            {last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
+            {compared !== undefined && (
+              <div className="@container flex flex-col gap-2">
+                <section aria-label={w.t('compare.replies')} className={cx('compare-replies grid items-stretch gap-3', COMPARE_COLUMNS[compared.length] ?? COMPARE_COLUMNS[4])}>
+                  {compared.map((m) => (
+                    <MessageView key={m.id} message={m} compare={compareActions} modelListed={m.error?.kind === 'model_not_found' && m.model !== undefined && catalogue.models.some((c) => c.id === m.model)} />
+                  ))}
+                </section>
+                {compared.some((m) => m.status !== 'streaming') && <p className="compare-choose text-center text-xs text-muted">{w.t('compare.choose')}</p>}
+              </div>
+            )}
+            {compared === undefined && last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
               <div className="after-reply flex gap-2 pl-9">
                 {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>{w.t('chat.chooseAnotherModel')}</Button>}
                 <RetryButton key={last.id} retryAt={last.error?.retryAt} onRetry={() => retry(last.id)} />

@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Sparkles, Trash2 } from 'lucide-react';
+import { Check, ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Sparkles, Square, Trash2 } from 'lucide-react';
 import { memo, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/Button';
 import { IconButton } from '@/components/ui/IconButton';
@@ -14,6 +14,8 @@ import { Markdown } from './Markdown';
 import { formatAmount } from '@/components/i18n/money';
 import { useModelPrice } from '@/components/stores/pricing';
 import { replyCost } from '@/lib/gateway/billing';
+import { cx } from '@/components/ui/cx';
+import { RetryButton } from './RetryButton';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -84,6 +86,15 @@ export interface MessageActions {
   onDeletePair(id: string): void;
 }
 
+/** What a compared reply can do: each column stops, is asked again, or is chosen on its own. */
+export interface CompareActions {
+  onContinue(id: string): void;
+  onStop(id: string): void;
+  onRetry(id: string): Promise<void>;
+}
+
+const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
+
 function EditBox({ initial, onSave, onCancel }: { initial: string; onSave(text: string): Promise<boolean>; onCancel(): void }) {
   const w = useWords();
   const [text, setText] = useState(initial);
@@ -127,6 +138,8 @@ interface MessageViewProps {
   modelListed?: boolean;
   /** The title of the page a quoted selection came from. */
   quotedFrom?: string;
+  /** Set for a reply in a comparison: shown as a column (its model named), with its own Stop, Retry and "Continue with this one". */
+  compare?: CompareActions;
 }
 
 /** Equal props: versions compared by what they say (a new object is made for each render). */
@@ -135,14 +148,14 @@ function sameProps(a: MessageViewProps, b: MessageViewProps): boolean {
   const vb = b.versions;
   const sameVersions = va === vb || (va !== undefined && vb !== undefined && va.index === vb.index && va.count === vb.count && va.previous === vb.previous && va.next === vb.next);
   return sameVersions && a.message === b.message && a.modelListed === b.modelListed && a.quotedFrom === b.quotedFrom
-    && a.actions === b.actions && a.editing === b.editing && a.onEditingChange === b.onEditingChange;
+    && a.actions === b.actions && a.editing === b.editing && a.onEditingChange === b.onEditingChange && a.compare === b.compare;
 }
 
-export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange, compare }: MessageViewProps) {
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
   const w = useWords();
-  const switcher = versions !== undefined && versions.count > 1 && actions !== undefined ? <VersionSwitch info={versions} onVersion={actions.onVersion} /> : null;
+  const switcher = versions !== undefined && versions.count > 1 && actions !== undefined && compare === undefined ? <VersionSwitch info={versions} onVersion={actions.onVersion} /> : null;
   if (message.role === 'user') {
     if (editing && actions !== undefined) {
       return <EditBox initial={message.text} onCancel={() => onEditingChange?.(message.id, false)} onSave={async (text) => {
@@ -190,9 +203,16 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
     void navigator.clipboard.writeText(message.text).then(() => toast(w.t('common.copied')), () => toast(w.t('common.copyFailed'), 'error'));
   };
   return (
-    <article aria-label={w.t('message.assistant')} aria-busy={streaming} className={`message message-assistant group flex gap-2.5 status-${message.status}`} data-status={message.status} data-message-id={message.id}>
-      <span aria-hidden className="mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full bg-accent-soft text-accent-soft-fg [&_svg]:size-3.5"><Sparkles /></span>
+    <article aria-label={w.t('message.assistant')} aria-busy={streaming} className={cx('message message-assistant group flex gap-2.5', `status-${message.status}`, compare !== undefined && 'compared min-w-0 rounded-lg border border-line bg-raised p-3 shadow-xs')} data-status={message.status} data-message-id={message.id}>
+      {compare === undefined && <span aria-hidden className="mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full bg-accent-soft text-accent-soft-fg [&_svg]:size-3.5"><Sparkles /></span>}
       <div className="flex min-w-0 flex-1 flex-col gap-1.5 text-sm">
+        {compare !== undefined && (
+          <p className="compare-model flex items-center gap-1.5 border-b border-line pb-1.5 text-xs font-medium">
+            <Sparkles aria-hidden className="size-3.5 shrink-0 text-accent" />
+            <span className="min-w-0 flex-1 truncate" title={message.model}>{message.model}</span>
+            {streaming && <span aria-hidden className="size-1.5 shrink-0 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />}
+          </p>
+        )}
         {reasoning !== '' && (
           <details className="reasoning rounded-md border border-line bg-surface px-2.5 py-1.5 text-xs text-muted">
             <summary className="cursor-pointer font-medium">{w.t('message.reasoning')}{streaming && message.text === '' ? '…' : ''}</summary>
@@ -216,10 +236,22 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
             {!streaming && message.text !== '' && (
               <IconButton size="sm" label={w.t('message.copyReply')} icon={<Copy aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={copy} />
             )}
-            {!streaming && actions !== undefined && (
+            {!streaming && actions !== undefined && compare === undefined && (
               <IconButton size="sm" label={w.t('message.regenerate')} icon={<RefreshCw aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => actions.onRegenerate(message.id)} />
             )}
+            {compare !== undefined && message.status === 'complete' && (
+              <IconButton size="sm" label={w.t('message.regenerate')} icon={<RefreshCw aria-hidden />} className="text-muted" onClick={() => void compare.onRetry(message.id)} />
+            )}
             <UsageLine usage={message.usage} timing={streaming ? undefined : message.timing} model={message.model} />
+          </div>
+        )}
+        {compare !== undefined && (
+          <div className="compare-tools mt-auto flex flex-wrap items-center gap-1.5 pt-1">
+            {streaming && <Button size="sm" onClick={() => compare.onStop(message.id)}><Square aria-hidden className="fill-current" />{w.t('composer.stop')}</Button>}
+            {RETRYABLE.has(message.status) && <RetryButton key={message.id} retryAt={message.error?.retryAt} onRetry={() => compare.onRetry(message.id)} />}
+            {!streaming && message.text !== '' && (
+              <Button size="sm" variant={message.status === 'complete' ? 'primary' : 'secondary'} className="ml-auto" onClick={() => compare.onContinue(message.id)}><Check aria-hidden />{w.t('compare.continue')}</Button>
+            )}
           </div>
         )}
       </div>

@@ -27,6 +27,8 @@ interface ModelPickerProps {
   compact?: boolean;
   /** The accessible name: "Model" in a chat, "Default model" in the settings. */
   label?: string;
+  /** What the empty field says (else "Choose a model"). */
+  placeholder?: string;
 }
 
 /** What the gateway states about a model, as small badges (nothing where it says nothing). */
@@ -73,7 +75,7 @@ function Row({ row, favourite, price }: { row: PickerRow; favourite: boolean; pr
  * The model picker of every surface: a combobox named "Model" over the whole catalogue,
  * starred models first, then recent ones; Ctrl+S stars the highlighted model.
  */
-export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label }: ModelPickerProps) {
+export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value, onChange, inputRef, compact = false, label, placeholder }: ModelPickerProps) {
   const w = useWords();
   const index = useMemo(() => new CatalogueIndex(catalogue.models), [catalogue.models]);
   const byId = useMemo(() => new Map(catalogue.models.map((m) => [m.id, m])), [catalogue.models]);
@@ -99,7 +101,7 @@ export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value
         label={label ?? w.t('picker.label')}
         className={cx('flex-1', !listed && '[&_input]:border-warning')}
         display={value ?? ''}
-        placeholder={catalogue.loading ? w.t('picker.loading') : w.t('picker.choose')}
+        placeholder={catalogue.loading ? w.t('picker.loading') : placeholder ?? w.t('picker.choose')}
         search={search}
         itemKey={(row) => row.id}
         renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} price={prices?.[row.id]} />}

@@ -130,7 +130,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
         {parsed === undefined ? <div aria-busy="true" className="flex-1" /> : !parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
           ? <NoGateway />
           // The rail is drawn meanwhile: the conversation waits for the one to reopen.
-          : !restored ? <div aria-busy="true" className="flex-1" /> : <ChatView surface={surface} profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
+          : !restored ? <div aria-busy="true" className="flex-1" /> : <ChatView surface={surface} canCompare profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
       </main>
       <palette.View open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
       <Dialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} title={w.t('shortcuts.title')}>

@@ -64,6 +64,8 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
       return tooLargeText(w, { problem: 'too_many_images', count: num('count'), limit: num('limit') });
     case 'images_too_large':
       return tooLargeText(w, { problem: 'images_too_large', bytes: num('bytes'), limit: num('limit') });
+    case 'compare_models':
+      return w.t('refusal.compare_models', { min: num('min'), max: num('max') });
     case 'wait':
       return w.t('refusal.wait', { seconds: Math.max(1, Math.ceil((num('retryAt') - Date.now()) / 1000)) });
     case 'empty':

@@ -236,10 +236,19 @@ export function replyCost(usage: { promptTokens?: number; completionTokens?: num
  * either is not known in one currency.
  */
 export function overBudget(balance: Balance | null | undefined, price: ModelPrice | undefined, promptTokens: number, maxTokens: number | undefined): { cost: number; left: number; currency: string } | undefined {
-  if (balance == null || balance.unlimited || balance.remaining === null || price === undefined || balance.currency !== price.currency) return undefined;
-  const cost = costOf(price, { promptTokens, completionTokens: maxTokens ?? 0 });
-  if (cost === undefined || cost <= balance.remaining) return undefined;
-  return { cost, left: balance.remaining, currency: price.currency };
+  return overBudgetAll(balance, [price], promptTokens, maxTokens);
+}
+
+/** The same for one question to several models at once (a comparison): their costs added up. */
+export function overBudgetAll(balance: Balance | null | undefined, prices: readonly (ModelPrice | undefined)[], promptTokens: number, maxTokens: number | undefined): { cost: number; left: number; currency: string } | undefined {
+  if (balance == null || balance.unlimited || balance.remaining === null) return undefined;
+  let cost = 0;
+  for (const price of prices) {
+    if (price === undefined || balance.currency !== price.currency) continue;
+    cost += costOf(price, { promptTokens, completionTokens: maxTokens ?? 0 }) ?? 0;
+  }
+  if (cost === 0 || cost <= balance.remaining) return undefined;
+  return { cost: round(cost), left: balance.remaining, currency: balance.currency };
 }
 
 /** What a reply cost at a price (undefined without a price for its kind of billing). */

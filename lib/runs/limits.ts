@@ -37,3 +37,6 @@ export function checkMessageSize(text: string, images: readonly string[], limits
   if (bytes > limits.maxImageBytes) return { problem: 'images_too_large', bytes, limit: limits.maxImageBytes };
   return undefined;
 }
+
+/** How many models one comparison asks at once. */
+export const COMPARE_MODELS = { min: 2, max: 4 } as const;

@@ -12,7 +12,7 @@ import { newId } from '../conversations/ids';
 import { storeProblem, type StoreProblem } from '../conversations/problems';
 import { activeProfile, presetSettings, type Profile, type Settings } from '../settings/schema';
 import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
-import { checkMessageSize, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
+import { checkMessageSize, COMPARE_MODELS, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
 
 export type RunEvent =
@@ -97,8 +97,6 @@ export interface CompareInput extends Omit<StartRunInput, 'model' | 'replyMessag
   /** The replies' ids, one per model, chosen by the page that shows them before the runs have saved them. */
   replyMessageIds?: string[];
 }
-
-export const COMPARE_MODELS = { min: 2, max: 4 } as const;
 
 export interface RunManagerDeps {
   store: ConversationStore;
