@@ -25,15 +25,16 @@ export default defineConfig({
     default_locale: 'en',
     name: '__MSG_app_name__',
     description: '__MSG_app_description__',
-    // activeTab + scripting: the right-click actions, their shortcut and "capture visible tab"
-    // reach the page the user is looking at only when the user asks; no content script is
-    // injected into every page.
+    // activeTab + scripting: the right-click actions, "Ask about this page", their shortcuts and
+    // "capture visible tab" reach the page the user is looking at only when the user asks; no
+    // content script is injected into every page.
     permissions: ['storage', 'activeTab', 'contextMenus', 'scripting'],
     commands: {
       ...(browser === 'firefox'
         ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: '__MSG_manifest_openSidebar__' } }
         : { 'open-side-panel': { suggested_key: { default: 'Alt+Shift+G' }, description: '__MSG_manifest_openPanel__' } }),
       'run-default-action': { suggested_key: { default: 'Alt+Shift+S' }, description: '__MSG_manifest_runAction__' },
+      'ask-about-page': { suggested_key: { default: 'Alt+Shift+A' }, description: '__MSG_manifest_askPage__' },
     },
     // MV2 (Firefox) has no optional_host_permissions: host patterns go in optional_permissions.
     ...(manifestVersion === 3

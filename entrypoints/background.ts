@@ -24,11 +24,6 @@ export default defineBackground(() => {
     modelInfo: async (profileId, model) => (await loadCatalogue(profileId))?.models.find((m) => m.id === model),
   });
 
-  browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
-    if (sender.id !== browser.runtime.id) return false;
-    void handleRequest(runs, message).then(sendResponse);
-    return true;
-  });
 
   // Chrome's shortcut (Firefox opens its sidebar with the built-in _execute_sidebar_action).
   browser.commands?.onCommand.addListener((command, tab) => {
@@ -43,6 +38,12 @@ export default defineBackground(() => {
       watchSettings((parsed) => onChange(parsed.settings));
     },
   });
+  browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (sender.id !== browser.runtime.id) return false;
+    void handleRequest(runs, message, { askPage: actions.askPage }).then(sendResponse);
+    return true;
+  });
+
   // Browser tests dispatch the menu's click and the shortcut directly (native menus and
   // shortcuts cannot be driven by automation); only the e2e build exposes them.
   if (import.meta.env.MODE === 'e2e') {

@@ -16,6 +16,7 @@ import type { Profile, Settings } from '@/lib/settings/schema';
 import { NativeSelect } from '@/components/ui/NativeSelect';
 import { useSettingsStore } from '@/components/stores/settings';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
+import { activeTabId } from '@/lib/page/page.adapter';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
@@ -58,6 +59,8 @@ interface ChatViewProps {
   pickedModel?: { model: string; nonce: number };
   /** Offer "Compare models" (the chat page and the side panel: the popup is too small). */
   canCompare?: boolean;
+  /** Offer "Ask about this page" (the popup and the side panel, beside a page). */
+  canAskPage?: boolean;
 }
 
 const RETRYABLE = new Set(['stopped', 'interrupted', 'error']);
@@ -124,7 +127,7 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
 });
 
 /** One conversation: messages streamed by the background, a model picker and a composer. */
-export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [], focus, pickedModel, canCompare = false }: ChatViewProps) {
+export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [], focus, pickedModel, canCompare = false, canAskPage = false }: ChatViewProps) {
   const store = conversationStore();
   // A new conversation's id is chosen here, ahead of its first message, and watched from the
   // start: its reply's first words come straight over the runs port, not in a later snapshot.
@@ -305,6 +308,24 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     else void askBackground({ type: 'run.stop', messageId: streaming.id });
   };
 
+  /** "Ask about this page": the page in the active tab, read now, starts a new conversation (what is typed is the question). */
+  const askPage = async (question: string): Promise<boolean> => {
+    setNotice(undefined);
+    const result = await askBackground({
+      type: 'page.ask',
+      input: { surface, tabId: await activeTabId(), question, conversationId: newId(), profileId: active.id, ...(model === undefined ? {} : { model }) },
+    });
+    if (!result.ok) {
+      setNotice(result);
+      return false;
+    }
+    setCompareModels(undefined);
+    setCreated(result.conversationId);
+    onConversationChange(result.conversationId);
+    jumpToLatest();
+    return true;
+  };
+
   const toggleCompare = (): void => {
     setCompareModels(compareModels === undefined ? (model === undefined ? [] : [model]) : undefined);
     if (compareModels === undefined) setCompareOpened((n) => n + 1);
@@ -399,10 +420,11 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   // The composer and the header keep their props while a reply streams, so a delta re-renders
   // only the conversation: they are handed callbacks that stay the same and call the latest.
-  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn });
+  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn, askPage });
   useLayoutEffect(() => {
-    latest.current = { send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn };
+    latest.current = { send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn, askPage };
   });
+  const onAskPage = useCallback((question: string) => latest.current.askPage(question), []);
   const onCompare = useCallback(() => latest.current.toggleCompare(), []);
   const compareActions = useMemo((): CompareActions => ({
     onContinue: (id) => latest.current.continueWith(id),
@@ -586,7 +608,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       )}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} />
       </div>
     </section>
     </BalanceContext.Provider>

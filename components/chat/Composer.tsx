@@ -1,4 +1,4 @@
-import { ArrowUp, Camera, ImagePlus, Square, X } from 'lucide-react';
+import { ArrowUp, Camera, FileText, ImagePlus, Square, X } from 'lucide-react';
 import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { buttonClass } from '@/components/ui/Button';
 import { isComposing } from '@/components/ui/keys';
@@ -29,6 +29,8 @@ interface ComposerProps {
   onStop(): void;
   /** ↑ in an empty composer: edit the last message sent. */
   onEditLast?: (() => void) | undefined;
+  /** "Ask about this page" (surfaces beside a page): what is typed is the question; true once it started. */
+  onAskPage?: ((question: string) => Promise<boolean>) | undefined;
 }
 
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -68,7 +70,7 @@ function ImageGate({ images }: { images: ImageSupport }) {
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop, onEditLast }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop, onEditLast, onAskPage }: ComposerProps) {
   const [text, setText] = useState('');
   const [attached, setAttached] = useState<string[]>([]);
   const w = useWords();
@@ -168,6 +170,18 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     else setProblem(() => (words: Words) => words.t('composer.captureRefused', { detail: result.detail }));
   };
 
+  const [reading, setReading] = useState(false);
+  const askPage = async (): Promise<void> => {
+    if (onAskPage === undefined || reading || streaming) return;
+    setProblem(undefined);
+    setReading(true);
+    try {
+      if (await onAskPage(text)) setText('');
+    } finally {
+      setReading(false);
+    }
+  };
+
   const onSubmit = (event: FormEvent): void => {
     event.preventDefault();
     void send();
@@ -226,8 +240,11 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
           {images?.onCapture !== undefined && (
             <IconButton size="sm" label={w.t('composer.capture')} tip={offText ?? w.t('composer.capture')} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />
           )}
+          {onAskPage !== undefined && (
+            <IconButton size="sm" label={w.t('page.ask')} tip={w.t('page.askTip')} tooltipSide="top" icon={<FileText aria-hidden className={reading ? 'animate-pulse motion-reduce:animate-none' : undefined} />} aria-busy={reading} disabled={disabled || streaming || reading} onClick={() => void askPage()} />
+          )}
           <span className="ml-auto px-1 text-2xs text-muted" aria-live="polite">
-            {text.length >= SIZE_HINT_FROM ? w.plural('message.characters', text.length) : ''}
+            {reading ? w.t('page.reading') : text.length >= SIZE_HINT_FROM ? w.plural('message.characters', text.length) : ''}
           </span>
           {streaming
             ? <IconButton size="sm" variant="secondary" label={w.t('composer.stop')} tooltipSide="top" icon={<Square aria-hidden className="fill-current" />} onClick={onStop} />

@@ -2,6 +2,7 @@
  * Words for the codes lib/ returns (errors, refusals, key and address problems, imports,
  * settings, notices): one place that turns a code and its facts into the current language.
  */
+import { PAGE_UNREADABLE } from '@/lib/page/page-access';
 import type { AddressProblem } from '@/lib/gateway/address';
 import type { ImportProblem, ImportSource } from '@/lib/connection/import';
 import type { KeyIssue } from '@/lib/connection/key-check';
@@ -64,6 +65,11 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
       return tooLargeText(w, { problem: 'too_many_images', count: num('count'), limit: num('limit') });
     case 'images_too_large':
       return tooLargeText(w, { problem: 'images_too_large', bytes: num('bytes'), limit: num('limit') });
+    case 'page_unreadable': {
+      const reason = PAGE_UNREADABLE.find((r) => r === p.reason) ?? 'refused';
+      const url = typeof p.url === 'string' && p.url !== '' ? p.url : '-';
+      return reason === 'refused' ? withDetail(w.t('refusal.page.refused', { url })) : w.t(`refusal.page.${reason}`, { url });
+    }
     case 'compare_models':
       return w.t('refusal.compare_models', { min: num('min'), max: num('max') });
     case 'wait':
@@ -135,6 +141,8 @@ export function noticeText(w: Words, notice: Notice): string {
   switch (notice.code) {
     case 'selection_cut':
       return w.t('notice.selection_cut', notice.params);
+    case 'page_cut':
+      return w.t('notice.page_cut', notice.params);
     case 'action_refused':
       return refusalText(w, { problem: String(notice.params.problem ?? ''), params: notice.params });
     case 'legacy':

@@ -63,6 +63,7 @@ export function PopupApp() {
       )}
       <ChatView
         surface="popup"
+        canAskPage
         profile={profile}
         profiles={parsed.settings.profiles}
         conversationId={conversationId}

@@ -59,7 +59,7 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
         <SurfaceMenu settings={settings} />
       </div>
       <TabsContent value="chat">
-        {restored && <ChatView surface="sidepanel" canCompare profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} {...(focus === undefined ? {} : { focus })} />}
+        {restored && <ChatView surface="sidepanel" canCompare canAskPage profile={profile} profiles={profiles} conversationId={conversationId} onConversationChange={open} {...(focus === undefined ? {} : { focus })} />}
       </TabsContent>
       <TabsContent value="conversations">
         <ConversationList activeId={conversationId} catalogueIds={catalogueIds} onOpen={open} onNew={() => open(undefined)} />

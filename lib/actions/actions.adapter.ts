@@ -10,7 +10,10 @@ import { newId } from '../conversations/ids';
 import { RunError, type RunManager } from '../runs/run-manager';
 import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
-import { ACTION_PREFIX, MenuSync, buildMenu, type MenuEntry } from './menu';
+import { ACTION_PREFIX, ASK_PAGE_ID, MenuSync, buildMenu, type MenuEntry } from './menu';
+import { readTab } from '../page/page.adapter';
+import { askAboutPage } from '../page/ask-page';
+import type { Surface } from '../conversations/records';
 import { resolveLocale } from '../i18n/locale';
 import { ensureLocale, wordsFor, type Words } from '../i18n/messages';
 import { actionLanguage, recordActionRefusal, startAction } from './run-action';
@@ -56,6 +59,16 @@ async function readSelection(tabId: number | undefined, frameId: number | undefi
   }
 }
 
+/** A question about the page in a tab, from a page (the popup, the side panel) or the menu and its shortcut. */
+export interface AskPageInput {
+  surface: Surface;
+  tabId: number | undefined;
+  question: string;
+  conversationId: string;
+  profileId?: string | undefined;
+  model?: string | undefined;
+}
+
 export function wireActions(deps: ActionsDeps) {
   const sync = new MenuSync({
     removeAll: () => browser.contextMenus.removeAll(),
@@ -91,8 +104,39 @@ export function wireActions(deps: ActionsDeps) {
     return conversationId;
   };
 
+  /** Reads the tab's page (refused with the reason when it cannot be read) and starts a conversation about it. */
+  const askPage = async (input: AskPageInput): Promise<{ conversationId: string; messageId: string }> => {
+    const read = await readTab(input.tabId);
+    if (!read.ok) throw new RunError('page_unreadable', { reason: read.reason, url: read.url, ...(read.detail === undefined ? {} : { detail: read.detail }) });
+    const settings = await deps.loadSettings();
+    const profile = activeProfile(settings);
+    const model = input.model ?? (input.surface === 'action' ? profile?.actionModel ?? profile?.defaultModel : undefined);
+    return askAboutPage(deps.runs, settings, {
+      page: read.page, question: input.question, surface: input.surface, conversationId: input.conversationId,
+      ...(input.profileId === undefined ? {} : { profileId: input.profileId }),
+      ...(model === undefined ? {} : { model }),
+      words: await backgroundWords(settings),
+    });
+  };
+
+  /** "Ask about this page" from the menu or its shortcut: the side panel opens on a new conversation about the tab's page. */
+  const askPageInPanel = async (tab: TabLike | undefined): Promise<string> => {
+    const conversationId = newId();
+    const opened = openInSidePanel(conversationId, tab?.windowId);
+    try {
+      await askPage({ surface: 'action', tabId: tab?.id, question: '', conversationId });
+    } catch (error) {
+      const settings = await deps.loadSettings();
+      const refusal = error instanceof RunError ? { problem: error.problem, params: error.params } : { problem: 'internal', params: { detail: String(error) } };
+      await recordActionRefusal(deps.store, settings, conversationId, refusal, await backgroundWords(settings)).catch(() => undefined);
+    }
+    await opened;
+    return conversationId;
+  };
+
   const handleMenuClick = async (info: { menuItemId: string | number; selectionText?: string; frameId?: number }, tab?: TabLike): Promise<string | undefined> => {
     const id = String(info.menuItemId);
+    if (id === ASK_PAGE_ID) return askPageInPanel(tab);
     if (!id.startsWith(ACTION_PREFIX)) return undefined;
     const actionId = id.slice(ACTION_PREFIX.length);
     return run(() => actionId, tab, info.selectionText, info.frameId);
@@ -107,6 +151,7 @@ export function wireActions(deps: ActionsDeps) {
   browser.contextMenus.onClicked.addListener((info, tab) => void handleMenuClick(info, tab));
   browser.commands?.onCommand.addListener((command, tab) => {
     if (command === 'run-default-action') void handleShortcut(tab);
+    if (command === 'ask-about-page') void askPageInPanel(tab);
   });
-  return { handleMenuClick, handleShortcut, menu: () => menu };
+  return { handleMenuClick, handleShortcut, askPageInPanel, askPage, menu: () => menu };
 }

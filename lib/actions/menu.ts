@@ -1,6 +1,7 @@
 /**
  * The context menu on selections, built from the actions: the first enabled action at the
- * top ("Summarise with <model>"), the others in a submenu. Rebuilt whenever the actions, the
+ * top ("Summarise with <model>"), the others in a submenu; and on the page itself, "Ask
+ * Gateway Chat about this page". Rebuilt whenever the actions, the
  * chosen model or the language change; an unchanged menu is not rebuilt.
  */
 import type { Words } from '../i18n/messages';
@@ -11,11 +12,13 @@ export interface MenuEntry {
   id: string;
   title: string;
   parentId?: string;
-  contexts: ['selection'];
+  contexts: ['selection'] | ['page'];
 }
 
 export const ACTION_PREFIX = 'action:';
 export const MORE_ACTIONS_ID = 'more-actions';
+/** On the page itself (no selection needed): "Ask Gateway Chat about this page". */
+export const ASK_PAGE_ID = 'ask-page';
 
 export interface MenuOptions {
   /** The model for right-click actions, else the default model. */
@@ -28,8 +31,9 @@ export interface MenuOptions {
 export function buildMenu(actions: readonly Action[], options: MenuOptions): MenuEntry[] {
   const enabled = actions.filter((a) => a.enabled);
   const [first, ...rest] = enabled;
-  if (first === undefined) return [];
   const { words } = options;
+  const askPage: MenuEntry = { id: ASK_PAGE_ID, title: words.t('menu.askPage'), contexts: ['page'] };
+  if (first === undefined) return [askPage];
   const name = (a: Action): string => actionTitle(actionWords(a, words).name, options.language);
   const model = (a: Action): string => a.model ?? options.model ?? words.t('menu.defaultModel');
   const entries: MenuEntry[] = [
@@ -42,6 +46,7 @@ export function buildMenu(actions: readonly Action[], options: MenuOptions): Men
       entries.push({ id: `${ACTION_PREFIX}${a.id}`, parentId: MORE_ACTIONS_ID, title, contexts: ['selection'] });
     }
   }
+  entries.push(askPage);
   return entries;
 }
 

@@ -68,12 +68,12 @@ export const StoredErrorSchema = z.pipe(z.transform(upgradeStoredError), StoredE
 export type StoredError = z.infer<typeof StoredErrorShape>;
 
 /**
- * What happened to a message on the way, as a code and its numbers: the selection was cut to
- * fit (`selection_cut`), or an action could not start (`action_refused`, with the run's
+ * What happened to a message on the way, as a code and its numbers: the selection (or the page
+ * asked about) was cut to fit (`selection_cut`, `page_cut`), or an action could not start (`action_refused`, with the run's
  * problem code). Older builds saved an English sentence: it is kept as `legacy` text.
  */
 const NoticeShape = z.object({
-  code: z.enum(['selection_cut', 'action_refused', 'legacy']),
+  code: z.enum(['selection_cut', 'page_cut', 'action_refused', 'legacy']),
   params: z._default(ParamsSchema, {}),
   text: z.optional(z.string()),
 });

@@ -6,7 +6,12 @@
 import { RunError, type RunManager } from '../runs/run-manager';
 import { PortRequestSchema, RequestSchema, type ResponseFor, type Request } from './messages';
 
-export async function handleRequest(runs: RunManager, raw: unknown): Promise<ResponseFor<Request['type']>> {
+/** What the background adds to the runs (reading pages needs the browser: an adapter passes it). */
+export interface RequestExtras {
+  askPage?(input: Extract<Request, { type: 'page.ask' }>['input']): Promise<{ conversationId: string; messageId: string }>;
+}
+
+export async function handleRequest(runs: RunManager, raw: unknown, extras: RequestExtras = {}): Promise<ResponseFor<Request['type']>> {
   const parsed = RequestSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, problem: 'protocol' };
   const request = parsed.data;
@@ -14,6 +19,9 @@ export async function handleRequest(runs: RunManager, raw: unknown): Promise<Res
     switch (request.type) {
       case 'run.start':
         return { ok: true, ...(await runs.start(request.input)) };
+      case 'page.ask':
+        if (extras.askPage === undefined) return { ok: false, problem: 'internal' };
+        return { ok: true, ...(await extras.askPage(request.input)) };
       case 'run.compare':
         return { ok: true, ...(await runs.compare(request.input)) };
       case 'run.retry':

@@ -31,6 +31,11 @@ const CompareInputSchema = z.object({ ...compareShape, models: z.array(z.string(
 
 export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), input: StartRunInputSchema }),
+  /** Read the page in a tab (on the user's gesture) and start a conversation about it. */
+  z.object({
+    type: z.literal('page.ask'),
+    input: z.object({ surface: z.enum(SURFACES), tabId: z.optional(z.number()), question: z.string(), conversationId: z.string(), profileId: z.optional(z.string()), model: z.optional(z.string()) }),
+  }),
   /** One question to several models at once (2–4), their replies side by side. */
   z.object({ type: z.literal('run.compare'), input: CompareInputSchema }),
   /** `model`: ask again with another model (after "model does not exist", say). */
@@ -73,6 +78,7 @@ export const StoppedSchema = z.union([z.object({ ok: z.literal(true), stopped: z
 export const RESPONSES = {
   'run.start': RunStartedSchema,
   'run.compare': CompareStartedSchema,
+  'page.ask': RunStartedSchema,
   'run.retry': RunStartedSchema,
   'run.edit': RunStartedSchema,
   'run.stop': StoppedSchema,

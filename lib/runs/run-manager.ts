@@ -43,7 +43,9 @@ export type RunProblem =
   /** The message is over a size limit: `params` say which and by how much. */
   | 'text_too_long' | 'too_many_images' | 'images_too_large'
   /** A comparison needs two to four different models: `params.min`, `params.max`. */
-  | 'compare_models';
+  | 'compare_models'
+  /** The page asked about cannot be read: `params.reason` (a PageUnreadable code), `params.url`, `params.detail`. */
+  | 'page_unreadable';
 
 /** A reply that could not be saved: why (storage's problem code) and the platform's words. */
 export interface SaveFailure {

@@ -67,7 +67,7 @@ describe('right-click actions', () => {
     await setUp(profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { actionModel: 'summarise-1' }));
     const tabPage = await selectArticle();
     await expect.poll(() => inWorker('globalThis.__gatewayChatTest.menu().map((e) => e.title)')).toEqual([
-      'Summarise with summarise-1', 'More Gateway Chat actions', 'Explain', expect.stringMatching(/^Translate to /),
+      'Summarise with summarise-1', 'More Gateway Chat actions', 'Explain', expect.stringMatching(/^Translate to /), 'Ask Gateway Chat about this page',
     ]);
     const id = await inWorker(`globalThis.__gatewayChatTest.handleMenuClick({ menuItemId: 'action:summarise', selectionText: 'short copy' }, tab)`) as string;
     const panel = await openConversation(id);

@@ -75,7 +75,7 @@ describe('in Simplified Chinese (--lang=zh-CN)', () => {
     await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { actionModel: 'summarise-1' }));
     const worker = await env.ext.worker();
     await expect.poll(() => worker.evaluate('globalThis.__gatewayChatTest.menu().map((e) => e.title)')).toEqual([
-      '用 summarise-1 总结', '更多 Gateway Chat 操作', '解释', '翻译成简体中文',
+      '用 summarise-1 总结', '更多 Gateway Chat 操作', '解释', '翻译成简体中文', '向 Gateway Chat 询问此页面',
     ]);
   });
 

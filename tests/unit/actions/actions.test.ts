@@ -89,15 +89,17 @@ describe('the context menu', () => {
     { id: 'off', name: 'Disabled one', template: '{{selection}}', enabled: false },
   ];
 
-  it('"Summarise with <model>" on top, the rest in a submenu, disabled ones left out', () => {
+  it('"Summarise with <model>" on top, the rest in a submenu, disabled ones left out; "Ask about this page" on the page itself', () => {
     expect(buildMenu(actions, { model: 'summarise-1', language: 'French', words: en })).toEqual([
       { id: 'action:summarise', title: 'Summarise with summarise-1', contexts: ['selection'] },
       { id: 'more-actions', title: 'More Gateway Chat actions', contexts: ['selection'] },
       { id: 'action:explain', parentId: 'more-actions', title: 'Explain', contexts: ['selection'] },
       { id: 'action:translate', parentId: 'more-actions', title: 'Translate to French', contexts: ['selection'] },
       { id: 'action:mine', parentId: 'more-actions', title: 'Find the bugs (coder-1)', contexts: ['selection'] },
+      { id: 'ask-page', title: 'Ask Gateway Chat about this page', contexts: ['page'] },
     ]);
-    expect(buildMenu([], { model: 'x', language: 'English', words: en })).toEqual([]);
+    // No action on: the page's own entry stays.
+    expect(buildMenu([], { model: 'x', language: 'English', words: en })).toEqual([{ id: 'ask-page', title: 'Ask Gateway Chat about this page', contexts: ['page'] }]);
   });
 
   it('is rebuilt when the actions, the model or the language change, and only then', async () => {
@@ -113,7 +115,7 @@ describe('the context menu', () => {
 
     const reordered = [actions[1]!, actions[0]!, actions[2]!];
     await sync.apply(buildMenu(reordered, { model: 'reasoner-1', language: 'German', words: en }));
-    expect(created.at(-1)?.map((e) => e.title)).toEqual(['Explain with reasoner-1', 'More Gateway Chat actions', 'Summarise', 'Translate to German']);
+    expect(created.at(-1)?.map((e) => e.title)).toEqual(['Explain with reasoner-1', 'More Gateway Chat actions', 'Summarise', 'Translate to German', 'Ask Gateway Chat about this page']);
     expect(api.removeAll).toHaveBeenCalledTimes(3);
   });
 
@@ -124,6 +126,7 @@ describe('the context menu', () => {
       { id: 'action:explain', parentId: 'more-actions', title: '解释', contexts: ['selection'] },
       { id: 'action:translate', parentId: 'more-actions', title: '翻译成中文', contexts: ['selection'] },
       { id: 'action:mine', parentId: 'more-actions', title: 'Find the bugs（coder-1）', contexts: ['selection'] },
+      { id: 'ask-page', title: '向 Gateway Chat 询问此页面', contexts: ['page'] },
     ]);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Reading the page in a tab, on the user's gesture: the `readability` script injected with
+ * `scripting.executeScript` (activeTab grants it for the tab the user acted on). What comes back
+ * from the page is outside data: parsed before use.
+ */
+import * as z from 'zod/mini';
+import { browser } from 'wxt/browser';
+import { unreadableReason, type PageUnreadable } from './page-access';
+import type { PageContent } from './read-page';
+
+const PageContentSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  text: z.string(),
+  method: z.enum(['article', 'body']),
+  contentType: z.string(),
+});
+
+export type TabRead = { ok: true; page: PageContent } | { ok: false; reason: PageUnreadable; url: string; detail?: string };
+
+/** The page in front in the current window (the popup's or the side panel's), when there is one. */
+export async function activeTabId(): Promise<number | undefined> {
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return tab?.id;
+}
+
+export async function readTab(tabId: number | undefined): Promise<TabRead> {
+  if (tabId === undefined) return { ok: false, reason: 'no_tab', url: '' };
+  const tab = await browser.tabs.get(tabId).catch(() => undefined);
+  if (tab === undefined) return { ok: false, reason: 'no_tab', url: '' };
+  const url = tab.url ?? tab.pendingUrl ?? '';
+  const known = unreadableReason(url);
+  if (known !== undefined) return { ok: false, reason: known, url };
+  let raw: unknown;
+  try {
+    const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/readability.js'] });
+    raw = first?.result;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    // The address said nothing (the browser hides it without access), the refusal does.
+    const reason = /chrome:\/\/|cannot be scripted|extensions gallery|webstore/i.test(detail) ? 'browser_page' : 'refused';
+    return { ok: false, reason, url, detail };
+  }
+  const parsed = PageContentSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, reason: 'refused', url };
+  const page = parsed.data;
+  if (page.contentType === 'application/pdf') return { ok: false, reason: 'pdf', url: page.url || url };
+  if (page.text.trim() === '') return { ok: false, reason: 'no_text', url: page.url || url };
+  return { ok: true, page };
+}
