@@ -528,6 +528,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
             {branch.length === 0 && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
                 <p>{w.t('chat.empty.keys')}</p>
+                {canAskPage && <p className="mt-1">{w.t('chat.empty.askPage')}</p>}
                 {presets.length > 0 && conversationId === undefined && (
                   <label className="mx-auto mt-3 flex max-w-64 items-center gap-2 text-left text-xs text-muted">
                     <span className="shrink-0">{w.t('presets.choose')}</span>

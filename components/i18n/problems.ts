@@ -67,8 +67,9 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
       return tooLargeText(w, { problem: 'images_too_large', bytes: num('bytes'), limit: num('limit') });
     case 'page_unreadable': {
       const reason = PAGE_UNREADABLE.find((r) => r === p.reason) ?? 'refused';
-      const url = typeof p.url === 'string' && p.url !== '' ? p.url : '-';
-      return reason === 'refused' ? withDetail(w.t('refusal.page.refused', { url })) : w.t(`refusal.page.${reason}`, { url });
+      // The address, where the browser let us see it.
+      const where = typeof p.url === 'string' && p.url !== '' ? w.t('refusal.page.where', { url: p.url }) : '';
+      return reason === 'refused' ? withDetail(w.t('refusal.page.refused', { where })) : w.t(`refusal.page.${reason}`, { where });
     }
     case 'compare_models':
       return w.t('refusal.compare_models', { min: num('min'), max: num('max') });
