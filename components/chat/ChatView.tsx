@@ -40,6 +40,9 @@ import { formatAmount } from '@/components/i18n/money';
 import { estimateTokens } from '@/lib/actions/large-selection';
 import { overBudgetAll } from '@/lib/gateway/billing';
 import { cx } from '@/components/ui/cx';
+import { promptChoices, type PromptChoice } from '@/lib/actions/prompts';
+import { actionLanguage, renderTemplate } from '@/lib/actions/template';
+import { actionWords } from '@/lib/actions/schema';
 
 interface ChatViewProps {
   surface: Surface;
@@ -74,6 +77,7 @@ const COMPARE_COLUMNS: Record<number, string> = {
 // Opened now and then: its code (a dialog, its fields) is fetched on first use, not with the popup.
 const ConversationSettingsDialog = lazy(() => import('./ConversationSettings').then((m) => ({ default: m.ConversationSettingsDialog })));
 const NO_PRESETS: Settings['presets'] = [];
+const NO_ACTIONS: Settings['actions'] = [];
 
 /** The conversation's own profile was deleted: the user picks where it continues. */
 function ProfileGone({ profiles, chosen, onChoose }: { profiles: readonly Profile[]; chosen: string | undefined; onChoose(id: string): void }) {
@@ -157,6 +161,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const picker = useRef<HTMLInputElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
+  const chosenOrOwnModel = model;
   // The user's message and the reply's place are shown the moment it is sent, under the ids the
   // run will save them with (so the saved ones take their places without a redraw); a refused
   // send takes them back.
@@ -190,12 +195,22 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   // A new conversation can start from a preset (its prompt, parameters and model become its own).
   const presets = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.presets : NO_PRESETS));
   const [presetId, setPresetId] = useState<string>();
+  // The prompt library for the composer's `/`: the enabled actions, then the presets.
+  const actionsList = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.actions : NO_ACTIONS));
+  const answerLanguage = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.language : undefined));
+  const prompts = useMemo(() => promptChoices(actionsList, presets, w, actionLanguage({ language: answerLanguage }, w)), [actionsList, presets, w, answerLanguage]);
   const preset = conversationId === undefined ? presets.find((p) => p.id === presetId) : undefined;
   const choosePreset = (id: string): void => {
     const chosen = presets.find((p) => p.id === id);
     setPresetId(chosen?.id);
     if (chosen?.model !== undefined) setChosenModel(chosen.model);
   };
+  const newChat = useCallback((): void => {
+    setChosenModel(undefined);
+    setPresetId(undefined);
+    setFreshChats((n) => n + 1);
+    onConversationChange(undefined);
+  }, [onConversationChange]);
 
   const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId);
 
@@ -240,9 +255,11 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     return overBudgetAll(balance, models.map((m) => prices?.[m]), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
   };
 
-  const send = async (text: string, images: string[], anyway = false): Promise<boolean> => {
+  const send = async (text: string, images: string[], anyway = false, modelOverride?: string): Promise<boolean> => {
     setNotice(undefined);
     const comparing = compareModels !== undefined;
+    // An action that names its model asks that one (this message only: the conversation then keeps it).
+    const model = modelOverride ?? chosenOrOwnModel;
     if (comparing && compareModels.length < COMPARE_MODELS.min) {
       setNotice({ problem: 'compare_models', params: { ...COMPARE_MODELS } });
       return false;
@@ -324,6 +341,39 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     onConversationChange(result.conversationId);
     jumpToLatest();
     return true;
+  };
+
+  /** A prompt from the composer's `/` list: an action on what was typed (or on the page), or a preset for a new conversation. */
+  const runPrompt = async (choice: PromptChoice, input: string): Promise<boolean> => {
+    setNotice(undefined);
+    if (choice.kind === 'preset') {
+      if (conversationId !== undefined) newChat();
+      choosePreset(choice.id);
+      return true;
+    }
+    const action = actionsList.find((a) => a.id === choice.id && a.enabled);
+    if (action === undefined) {
+      setNotice({ problem: 'not_found', params: { target: 'action' } });
+      return false;
+    }
+    const typed = input.trim();
+    if (typed === '') {
+      if (!canAskPage) {
+        setNotice({ problem: 'empty', params: { target: 'prompt' } });
+        return false;
+      }
+      const result = await askBackground({ type: 'page.ask', input: { surface, tabId: await activeTabId(), question: '', conversationId: newId(), actionId: action.id } });
+      if (!result.ok) {
+        setNotice(result);
+        return false;
+      }
+      setCreated(result.conversationId);
+      onConversationChange(result.conversationId);
+      return true;
+    }
+    const own = actionWords(action, w);
+    const text = renderTemplate(own.template, { selection: typed, language: actionLanguage({ language: answerLanguage }, w), untitled: w.t('actions.typedTitle'), noAddress: w.t('actions.noAddress') });
+    return send(text, [], false, action.model);
   };
 
   const toggleCompare = (): void => {
@@ -420,10 +470,11 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   // The composer and the header keep their props while a reply streams, so a delta re-renders
   // only the conversation: they are handed callbacks that stay the same and call the latest.
-  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn, askPage });
+  const latest = useRef({ send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn, askPage, runPrompt });
   useLayoutEffect(() => {
-    latest.current = { send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn, askPage };
+    latest.current = { send, stop, retry, edit, showVersion, deletePair, toggleCompare, continueWith, retryColumn, askPage, runPrompt };
   });
+  const onPrompt = useCallback((choice: PromptChoice, input: string) => latest.current.runPrompt(choice, input), []);
   const onAskPage = useCallback((question: string) => latest.current.askPage(question), []);
   const onCompare = useCallback(() => latest.current.toggleCompare(), []);
   const compareActions = useMemo((): CompareActions => ({
@@ -484,12 +535,6 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focused]);
   const reveal = useMemo(() => (focused === undefined || focusId === undefined ? undefined : { id: focusId, nonce: focused }), [focused, focusId]);
-  const newChat = useCallback((): void => {
-    setChosenModel(undefined);
-    setPresetId(undefined);
-    setFreshChats((n) => n + 1);
-    onConversationChange(undefined);
-  }, [onConversationChange]);
   const source = view.conversation?.source;
 
   return (
@@ -609,7 +654,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       )}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
       </div>
     </section>
     </BalanceContext.Provider>

@@ -1,5 +1,7 @@
-import { ArrowUp, Camera, FileText, ImagePlus, Square, X } from 'lucide-react';
-import { memo, useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Square, X, Zap } from 'lucide-react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { Badge } from '@/components/ui/Badge';
+import { matchPrompts, slashCommand, type PromptChoice } from '@/lib/actions/prompts';
 import { buttonClass } from '@/components/ui/Button';
 import { isComposing } from '@/components/ui/keys';
 import { Callout } from '@/components/ui/Callout';
@@ -31,6 +33,25 @@ interface ComposerProps {
   onEditLast?: (() => void) | undefined;
   /** "Ask about this page" (surfaces beside a page): what is typed is the question; true once it started. */
   onAskPage?: ((question: string) => Promise<boolean>) | undefined;
+  /** The prompt library, listed when the message starts with `/`. */
+  prompts?: readonly PromptChoice[] | undefined;
+  /** Runs a prompt on what was typed (empty: on the page, where there is one); true once it started. */
+  onPrompt?: ((choice: PromptChoice, input: string) => Promise<boolean>) | undefined;
+}
+
+// The list's code (cmdk, a popover) is fetched the first time `/` is typed.
+const PromptList = lazy(() => import('@/components/ui/ComboboxList'));
+
+function PromptRow({ choice }: { choice: PromptChoice }) {
+  const w = useWords();
+  return (
+    <>
+      <span className="flex size-4 shrink-0 items-center justify-center text-muted [&_svg]:size-3.5">{choice.kind === 'action' ? <Zap aria-hidden /> : <BookMarked aria-hidden />}</span>
+      <span className="min-w-0 flex-1 truncate">{choice.name}</span>
+      {choice.model !== undefined && <span className="shrink-0 truncate text-2xs text-muted">{choice.model}</span>}
+      <Badge tone={choice.kind === 'action' ? 'accent' : 'neutral'}>{w.t(`prompts.${choice.kind}`)}</Badge>
+    </>
+  );
 }
 
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -70,8 +91,18 @@ function ImageGate({ images }: { images: ImageSupport }) {
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop, onEditLast, onAskPage }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt }: ComposerProps) {
   const [text, setText] = useState('');
+  // The prompt library: `/` at the start lists it; the chosen prompt waits for its text as a chip.
+  const [chosen, setChosen] = useState<PromptChoice>();
+  const [slashDismissed, setSlashDismissed] = useState(false);
+  const [slashActive, setSlashActive] = useState(0);
+  const [listIds, setListIds] = useState<{ list?: string; active?: string }>({});
+  const boxRef = useRef<HTMLDivElement>(null);
+  const slash = prompts !== undefined && onPrompt !== undefined && !slashDismissed ? slashCommand(text) : undefined;
+  const slashQuery = slash?.query;
+  const promptItems = useMemo(() => (slashQuery === undefined || prompts === undefined ? [] : matchPrompts(prompts, slashQuery)), [slashQuery, prompts]);
+  const slashIndex = Math.min(slashActive, Math.max(0, promptItems.length - 1));
   const [attached, setAttached] = useState<string[]>([]);
   const w = useWords();
   // Kept as words to be, so a language change re-words a problem already shown.
@@ -116,7 +147,47 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     }
   };
 
+  /** Runs a prompt on `input` (the typed text; empty: the page, where the surface has one). */
+  const runPrompt = async (choice: PromptChoice, input: string): Promise<void> => {
+    if (onPrompt === undefined || streaming || inFlight.current) return;
+    setProblem(undefined);
+    inFlight.current = true;
+    setSending(true);
+    let started: boolean;
+    try {
+      started = await onPrompt(choice, input);
+    } finally {
+      inFlight.current = false;
+      setSending(false);
+    }
+    if (started) {
+      setText('');
+      setChosen(undefined);
+    }
+  };
+
+  /** A prompt chosen from the `/` list: run now on the text after the command, or kept as a chip for the text to come. */
+  const choosePrompt = (choice: PromptChoice | undefined): void => {
+    if (choice === undefined || slash === undefined) return;
+    const rest = slash.rest;
+    setSlashActive(0);
+    if (choice.kind === 'preset') {
+      setText(rest);
+      void onPrompt?.(choice, '');
+      return;
+    }
+    if (rest !== '') {
+      setChosen(choice);
+      setText(rest);
+      void runPrompt(choice, rest);
+      return;
+    }
+    setChosen(choice);
+    setText('');
+  };
+
   const send = async (): Promise<void> => {
+    if (chosen !== undefined && attached.length === 0) return runPrompt(chosen, text.trim());
     if ((text.trim() === '' && attached.length === 0) || streaming || inFlight.current) return;
     const tooLarge = checkMessageSize(text.trim(), attached);
     if (tooLarge !== undefined) {
@@ -140,6 +211,34 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (slash !== undefined && !isComposing(event)) {
+      const move = (to: number): void => {
+        event.preventDefault();
+        setSlashActive(Math.max(0, Math.min(promptItems.length - 1, to)));
+      };
+      if (event.key === 'ArrowDown') return move(slashIndex + 1);
+      if (event.key === 'ArrowUp') return move(slashIndex - 1);
+      if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+        const item = promptItems[slashIndex];
+        if (item !== undefined) {
+          event.preventDefault();
+          choosePrompt(item);
+          return;
+        }
+      }
+      if (event.key === 'Escape') {
+        // Closes the list only (a streaming reply is stopped by the next Esc).
+        event.preventDefault();
+        event.nativeEvent.stopImmediatePropagation();
+        setSlashDismissed(true);
+        return;
+      }
+    }
+    if (event.key === 'Backspace' && chosen !== undefined && event.currentTarget.value === '') {
+      event.preventDefault();
+      setChosen(undefined);
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
       event.preventDefault();
       void send();
@@ -188,7 +287,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   };
 
   const offText = images === undefined ? undefined : imagesOffText(w, images);
-  const empty = text.trim() === '' && attached.length === 0;
+  const empty = text.trim() === '' && attached.length === 0 && chosen === undefined;
   return (
     <form className="composer-form shrink-0 px-3 pt-1 pb-3" onSubmit={onSubmit} onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
       {(problem !== undefined || (gateShown && images !== undefined && offText !== undefined)) && (
@@ -197,7 +296,16 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
           {gateShown && images !== undefined && <ImageGate images={images} />}
         </div>
       )}
-      <div className="composer rounded-lg border border-line bg-raised shadow-xs transition-colors focus-within:border-ring focus-within:outline-2 focus-within:outline-ring/30">
+      <div ref={boxRef} className="composer rounded-lg border border-line bg-raised shadow-xs transition-colors focus-within:border-ring focus-within:outline-2 focus-within:outline-ring/30">
+        {chosen !== undefined && (
+          <p className="chosen-prompt flex px-2.5 pt-2.5">
+            <span className="flex h-6 max-w-full items-center gap-1 rounded-full bg-accent-soft pr-0.5 pl-2 text-xs font-medium text-accent-soft-fg">
+              {chosen.kind === 'action' ? <Zap aria-hidden className="size-3.5 shrink-0" /> : <BookMarked aria-hidden className="size-3.5 shrink-0" />}
+              <span className="truncate">{w.t('prompts.chosen', { name: chosen.name })}</span>
+              <IconButton size="sm" className="!size-5 rounded-full" label={w.t('prompts.remove', { name: chosen.name })} icon={<X aria-hidden />} onClick={() => setChosen(undefined)} />
+            </span>
+          </p>
+        )}
         {attached.length > 0 && (
           <ul className="attachments flex flex-wrap gap-2 px-2.5 pt-2.5" aria-label={w.t('composer.attachedImages')}>
             {attached.map((src, i) => (
@@ -212,16 +320,42 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
         )}
         <textarea
           aria-label={w.t('composer.message')}
-          placeholder={w.t('composer.placeholder')}
+          placeholder={chosen === undefined ? w.t(prompts === undefined ? 'composer.placeholderPlain' : 'composer.placeholder') : w.t(onAskPage === undefined ? 'prompts.forText' : 'prompts.forTextOrPage', { name: chosen.name })}
+          aria-autocomplete={prompts === undefined ? undefined : 'list'}
+          aria-controls={slash !== undefined ? listIds.list : undefined}
+          aria-activedescendant={slash !== undefined ? listIds.active : undefined}
           className="block max-h-48 min-h-11 w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-sm leading-relaxed text-fg outline-none placeholder:text-muted [field-sizing:content] focus-visible:outline-none"
           value={text}
           rows={2}
           ref={box}
           disabled={disabled}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setSlashActive(0);
+            if (!e.target.value.startsWith('/')) setSlashDismissed(false);
+          }}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
+        {slash !== undefined && (
+          <Suspense fallback={null}>
+            <PromptList
+              anchor={boxRef}
+              label={w.t('prompts.list')}
+              items={promptItems}
+              active={slashIndex}
+              itemKey={(c: PromptChoice) => `${c.kind}:${c.id}`}
+              renderItem={(c: PromptChoice) => <PromptRow choice={c} />}
+              itemLabel={(c: PromptChoice) => `${c.name} (${w.t(`prompts.${c.kind}`)})`}
+              emptyText={w.t('prompts.empty', { query: slash.query })}
+              footer={w.t('prompts.footer')}
+              onActive={setSlashActive}
+              onIds={(list, active) => setListIds((now) => (now.list === list && now.active === active ? now : { list, active }))}
+              onPick={(i) => choosePrompt(promptItems[i])}
+              onDismiss={() => setSlashDismissed(true)}
+            />
+          </Suspense>
+        )}
         <div className="flex items-center gap-1 px-1.5 pb-1.5">
           {images !== undefined && (
             <Tooltip content={offText ?? w.t('composer.attach')} side="top">

@@ -76,7 +76,7 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
     case 'wait':
       return w.t('refusal.wait', { seconds: Math.max(1, Math.ceil((num('retryAt') - Date.now()) / 1000)) });
     case 'empty':
-      return w.t(p.target === 'selection' ? 'refusal.emptySelection' : 'refusal.empty');
+      return w.t(p.target === 'selection' ? 'refusal.emptySelection' : p.target === 'prompt' ? 'refusal.emptyPrompt' : 'refusal.empty');
     case 'not_found':
       return w.t(p.target === 'action' ? 'refusal.actionGone' : 'refusal.not_found');
     case 'busy':

@@ -1,4 +1,4 @@
-import { BookMarked, Database, MessageSquare, MousePointerClick, Palette, Plus, Server, Trash2, Waypoints } from 'lucide-react';
+import { BookMarked, Database, MessageSquare, MousePointerClick, Palette, Plus, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
@@ -19,6 +19,7 @@ import { ActionsEditor } from './ActionsEditor';
 import { Section } from './Section';
 import { ConnectionForm } from './ConnectionForm';
 import { PresetsEditor } from './PresetsEditor';
+import { PromptsTransfer } from './PromptsTransfer';
 import { LanguageSelect } from './LanguageSelect';
 import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
@@ -125,6 +126,7 @@ function Preferences({ settings }: { settings: Settings }) {
 const SECTIONS = [
   { id: 'gateways', icon: <Server aria-hidden /> },
   { id: 'chat', icon: <MessageSquare aria-hidden /> },
+  { id: 'prompts', icon: <SquareSlash aria-hidden /> },
   { id: 'presets', icon: <BookMarked aria-hidden /> },
   { id: 'actions', icon: <MousePointerClick aria-hidden /> },
   { id: 'appearance', icon: <Palette aria-hidden /> },
@@ -181,6 +183,8 @@ export function OptionsApp() {
   const [editing, setEditing] = useState<string | 'new' | undefined>();
   // The form is remounted only when the user picks another profile, not when one is saved.
   const [formKey, setFormKey] = useState(0);
+  // An import of prompts gives their editors afresh (they keep drafts of their own).
+  const [promptsImported, setPromptsImported] = useState(0);
   const [deleting, setDeleting] = useState<Profile | undefined>();
   if (parsed === undefined) return <main aria-label={w.t('options.label')} aria-busy="true" />;
   if (!parsed.ok && !startOver) {
@@ -277,8 +281,9 @@ export function OptionsApp() {
             {current !== undefined && <div className="border-t border-line pt-4"><DefaultModel profile={current} /></div>}
           </Section>
           <Preferences settings={settings} />
-          <PresetsEditor settings={settings} onSave={(change) => persist(change, w)} />
-          <ActionsEditor settings={settings} onSave={(change) => persist(change, w)} />
+          <PromptsTransfer settings={settings} onSave={(change) => persist(change, w)} onImported={() => setPromptsImported((n) => n + 1)} />
+          <PresetsEditor key={`presets:${promptsImported}`} settings={settings} onSave={(change) => persist(change, w)} />
+          <ActionsEditor key={`actions:${promptsImported}`} settings={settings} onSave={(change) => persist(change, w)} />
           <Section id="appearance" title={w.t('options.section.appearance')}>
             <Field label={w.t('theme.label')} hint={w.t('options.themeHint')}>
               {(control) => <ThemeSelect settings={settings} id={control.id} />}

@@ -67,6 +67,8 @@ export interface AskPageInput {
   conversationId: string;
   profileId?: string | undefined;
   model?: string | undefined;
+  /** Run this action on the page instead (its selection, else its main text): the composer's `/` with nothing typed. */
+  actionId?: string | undefined;
 }
 
 export function wireActions(deps: ActionsDeps) {
@@ -109,6 +111,13 @@ export function wireActions(deps: ActionsDeps) {
     const read = await readTab(input.tabId);
     if (!read.ok) throw new RunError('page_unreadable', { reason: read.reason, url: read.url, ...(read.detail === undefined ? {} : { detail: read.detail }) });
     const settings = await deps.loadSettings();
+    if (input.actionId !== undefined) {
+      const selection = (await readSelection(input.tabId, undefined))?.trim() ?? '';
+      return startAction(deps.runs, settings, {
+        actionId: input.actionId, selection: selection === '' ? read.page.text : selection, page: { title: read.page.title, url: read.page.url },
+        conversationId: input.conversationId, words: await backgroundWords(settings),
+      });
+    }
     const profile = activeProfile(settings);
     const model = input.model ?? (input.surface === 'action' ? profile?.actionModel ?? profile?.defaultModel : undefined);
     return askAboutPage(deps.runs, settings, {

@@ -11,7 +11,7 @@ import { RunError, type RunManager, type RunProblemParams } from '../runs/run-ma
 import { activeProfile, type Settings } from '../settings/schema';
 import { prepareSelection } from './large-selection';
 import { actionWords } from './schema';
-import { actionTitle, languageName, renderTemplate } from './template';
+import { actionLanguage, actionTitle, renderTemplate } from './template';
 
 export interface ActionRequest {
   actionId: string;
@@ -23,11 +23,7 @@ export interface ActionRequest {
   words: Words;
 }
 
-/** The language an action answers in: the user's choice, else the interface's. */
-export function actionLanguage(settings: Settings, words: Words): string {
-  // zh-CN's own name for its written language is 简体中文 (zh-Hans), not 中文（中国）.
-  return settings.language ?? languageName(words.locale === 'zh-CN' ? 'zh-Hans' : words.locale, words.locale);
-}
+export { actionLanguage };
 
 const TITLE_LENGTH = 80;
 

@@ -4,6 +4,8 @@
  * prompt; and placeholders are filled in one pass, so a selection that contains "{{url}}"
  * stays as written.
  */
+import type { Words } from '../i18n/messages';
+import type { Settings } from '../settings/schema';
 
 export interface TemplateFields {
   selection: string;
@@ -74,4 +76,10 @@ export function splitQuotedSelections(text: string): MessagePart[] {
   const rest = text.slice(at).trim();
   if (rest !== '' || parts.length === 0) parts.push({ type: 'text', text: parts.length === 0 ? text : rest });
   return parts;
+}
+
+/** The language an action answers in: the user's choice, else the interface's. */
+export function actionLanguage(settings: Pick<Settings, 'language'>, words: Words): string {
+  // zh-CN's own name for its written language is 简体中文 (zh-Hans), not 中文（中国）.
+  return settings.language ?? languageName(words.locale === 'zh-CN' ? 'zh-Hans' : words.locale, words.locale);
 }

@@ -34,7 +34,7 @@ export const RequestSchema = z.discriminatedUnion('type', [
   /** Read the page in a tab (on the user's gesture) and start a conversation about it. */
   z.object({
     type: z.literal('page.ask'),
-    input: z.object({ surface: z.enum(SURFACES), tabId: z.optional(z.number()), question: z.string(), conversationId: z.string(), profileId: z.optional(z.string()), model: z.optional(z.string()) }),
+    input: z.object({ surface: z.enum(SURFACES), tabId: z.optional(z.number()), question: z.string(), conversationId: z.string(), profileId: z.optional(z.string()), model: z.optional(z.string()), actionId: z.optional(z.string()) }),
   }),
   /** One question to several models at once (2–4), their replies side by side. */
   z.object({ type: z.literal('run.compare'), input: CompareInputSchema }),

@@ -1,0 +1,70 @@
+import { Download, Upload } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { useWords } from '@/components/i18n/words';
+import { download } from '@/components/workspace/transfer-client';
+import { exportPrompts, mergePrompts, parsePromptFile, type PromptFileProblem } from '@/lib/actions/prompt-file';
+import type { Settings } from '@/lib/settings/schema';
+import type { Words } from '@/lib/i18n/messages';
+import { Section } from './Section';
+
+/** A file's problem in words: which entry, and what is wrong with it, as the editors say it. */
+function problemText(w: Words, problem: PromptFileProblem): string {
+  if (problem.problem !== 'invalid_entry') return w.t(`promptsFile.${problem.problem}`);
+  const known: Record<string, string> = {
+    name_empty: w.t('actionsEditor.check.name_empty'),
+    name_long: w.t('actionsEditor.check.name_long'),
+    template_no_selection: w.t('actionsEditor.check.template_no_selection'),
+    preset_name_empty: w.t('presets.check.preset_name_empty'),
+    preset_name_long: w.t('presets.check.preset_name_long'),
+  };
+  return w.t('promptsFile.invalid_entry', {
+    what: w.t(problem.list === 'actions' ? 'promptsFile.action' : 'promptsFile.preset', { n: problem.index }),
+    why: known[problem.check] ?? w.t('promptsFile.badField', { field: problem.field || '-' }),
+  });
+}
+
+/**
+ * The prompts (actions and presets) in one place: what they are for, and their export and import
+ * as JSON. The editors below it are given afresh after an import (`onImported`).
+ */
+export function PromptsTransfer({ settings, onSave, onImported }: {
+  settings: Settings;
+  onSave(change: (settings: Settings) => Settings): Promise<string | undefined>;
+  onImported(): void;
+}) {
+  const w = useWords();
+  const file = useRef<HTMLInputElement>(null);
+  const [note, setNote] = useState<{ ok: boolean; text: string }>();
+
+  const importFile = async (chosen: File): Promise<void> => {
+    const parsed = parsePromptFile(await chosen.text());
+    if (!parsed.ok) {
+      setNote({ ok: false, text: problemText(w, parsed) });
+      return;
+    }
+    const failure = await onSave((now) => mergePrompts(now, parsed));
+    if (failure !== undefined) {
+      setNote({ ok: false, text: failure });
+      return;
+    }
+    setNote({ ok: true, text: w.t('promptsFile.imported', { actions: parsed.actions.length, presets: parsed.presets.length }) });
+    onImported();
+  };
+
+  return (
+    <Section id="prompts" title={w.t('options.section.prompts')} intro={w.t('promptsFile.intro')}>
+      <p className="flex flex-wrap gap-2">
+        <Button size="sm" onClick={() => download(exportPrompts(settings), 'gateway-chat-prompts.json', 'application/json')}><Download aria-hidden />{w.t('promptsFile.export')}</Button>
+        <Button size="sm" onClick={() => file.current?.click()}><Upload aria-hidden />{w.t('promptsFile.import')}</Button>
+        <input ref={file} type="file" accept="application/json,.json" className="sr-only" tabIndex={-1} aria-label={w.t('promptsFile.file')} onChange={(e) => {
+          const chosen = e.target.files?.[0];
+          e.target.value = '';
+          if (chosen !== undefined) void importFile(chosen);
+        }} />
+      </p>
+      {note !== undefined && <Callout role={note.ok ? 'status' : 'alert'} tone={note.ok ? 'success' : 'danger'}>{note.text}</Callout>}
+    </Section>
+  );
+}
