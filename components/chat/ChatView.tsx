@@ -21,7 +21,7 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
-import { MessageList } from './MessageList';
+import { findMessage, MessageList } from './MessageList';
 import { MessageView, type CompareActions, type MessageActions } from './MessageView';
 import { RetryButton } from './RetryButton';
 import { ComparePicker } from './ComparePicker';
@@ -212,7 +212,10 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     onConversationChange(undefined);
   }, [onConversationChange]);
 
-  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId);
+  // With replies compared side by side, following stops once the question reaches the top: the
+  // columns grow at their own pace and are read from their start.
+  const followStop = useRef<(() => number | undefined) | null>(null);
+  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId, followStop);
 
   // Compare: the next message goes to several models at once (undefined: compare mode is off).
   const [compareModels, setCompareModels] = useState<string[]>();
@@ -235,6 +238,15 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     [compareAt, comparison, tree],
   );
   const shown = useMemo(() => (compared === undefined ? branch : branch.slice(0, compareAt + 1)), [compared, branch, compareAt]);
+  const comparedQuestion = compared === undefined ? undefined : comparison?.userId;
+  useLayoutEffect(() => {
+    followStop.current = comparedQuestion === undefined ? null : () => {
+      const log = logRef.current;
+      const question = log === null ? null : findMessage(log, comparedQuestion);
+      if (log === null || question === null || question === undefined) return undefined;
+      return question.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop - 8;
+    };
+  }, [comparedQuestion, logRef]);
 
   // A reply that finished has cost something: the balance is read again (once for replies finishing together).
   const streamingId = view.streaming?.id;

@@ -210,7 +210,8 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
           <p className="compare-model flex items-center gap-1.5 border-b border-line pb-1.5 text-xs font-medium">
             <Sparkles aria-hidden className="size-3.5 shrink-0 text-accent" />
             <span className="min-w-0 flex-1 truncate" title={message.model}>{message.model}</span>
-            {streaming && <span aria-hidden className="size-1.5 shrink-0 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />}
+            {/* Still: four pulsing dots would repaint four cards every frame. */}
+            {streaming && <span aria-hidden className="size-1.5 shrink-0 rounded-full bg-accent" />}
           </p>
         )}
         {reasoning !== '' && (

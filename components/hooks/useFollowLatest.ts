@@ -20,8 +20,9 @@ export interface FollowLatest {
  * unless the reader scrolled up. `view` names what is shown (a conversation): a new one is
  * followed from its start. Growth is seen by a resize observer (after layout, before paint:
  * one scroll a frame however many deltas arrived), not by effects on every change of text.
+ * `stopAt` gives the furthest scroll position to follow to, when there is one.
  */
-export function useFollowLatest(view: string | undefined): FollowLatest {
+export function useFollowLatest(view: string | undefined, stopAt?: React.RefObject<(() => number | undefined) | null>): FollowLatest {
   const logRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<{ view: string | undefined; following: boolean }>({ view, following: true });
@@ -29,6 +30,8 @@ export function useFollowLatest(view: string | undefined): FollowLatest {
   // Read by scroll handlers and the resize observer between renders.
   const followsNow = useRef(following);
   const lastAuto = useRef(0);
+  // A ref object, the same for the view's life: kept as it was first given.
+  const stop = useRef(stopAt);
 
   const set = (value: boolean): void => {
     followsNow.current = value;
@@ -37,7 +40,9 @@ export function useFollowLatest(view: string | undefined): FollowLatest {
   const toBottom = (): void => {
     const el = logRef.current;
     if (el === null) return;
-    el.scrollTop = el.scrollHeight;
+    // Where following stops (replies compared side by side: the question at the top, the
+    // columns read from their start as they grow), else the end.
+    el.scrollTop = Math.min(el.scrollHeight, stop.current?.current?.() ?? Infinity);
     lastAuto.current = el.scrollTop;
   };
 

@@ -12,6 +12,7 @@ import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
 import { ACTION_PREFIX, ASK_PAGE_ID, MenuSync, buildMenu, type MenuEntry } from './menu';
 import { readTab } from '../page/page.adapter';
+import { readLimitFor } from '../page/page-access';
 import { askAboutPage } from '../page/ask-page';
 import type { Surface } from '../conversations/records';
 import { resolveLocale } from '../i18n/locale';
@@ -108,9 +109,9 @@ export function wireActions(deps: ActionsDeps) {
 
   /** Reads the tab's page (refused with the reason when it cannot be read) and starts a conversation about it. */
   const askPage = async (input: AskPageInput): Promise<{ conversationId: string; messageId: string }> => {
-    const read = await readTab(input.tabId);
-    if (!read.ok) throw new RunError('page_unreadable', { reason: read.reason, url: read.url, ...(read.detail === undefined ? {} : { detail: read.detail }) });
     const settings = await deps.loadSettings();
+    const read = await readTab(input.tabId, readLimitFor(settings.largeSelection.maxTokens));
+    if (!read.ok) throw new RunError('page_unreadable', { reason: read.reason, url: read.url, ...(read.detail === undefined ? {} : { detail: read.detail }) });
     if (input.actionId !== undefined) {
       const selection = (await readSelection(input.tabId, undefined))?.trim() ?? '';
       return startAction(deps.runs, settings, {

@@ -311,6 +311,12 @@ export class ConversationStore {
     });
   }
 
+  /** The text so far of replies streaming together (a comparison's), in one write. */
+  async updateMessageTexts(texts: readonly { id: string; text: string; reasoning: string }[]): Promise<void> {
+    if (texts.length === 1) return this.updateMessage(texts[0]!.id, { text: texts[0]!.text, reasoning: texts[0]!.reasoning });
+    await this.db.messages.bulkUpdate(texts.map(({ id, text, reasoning }) => ({ key: id, changes: { text, reasoning } })));
+  }
+
   /** Saves a change to a message; a reply's new status is noted on its conversation too. */
   async updateMessage(id: string, patch: Partial<Omit<Message, 'id' | 'conversationId'>>): Promise<void> {
     // A streaming reply's text, every half second: one row, nothing else read.

@@ -6,7 +6,7 @@
  */
 import type { Surface } from '../conversations/records';
 import type { Words } from '../i18n/messages';
-import { prepareSelection } from '../actions/large-selection';
+import { estimateTokens, prepareSelection } from '../actions/large-selection';
 import { renderTemplate } from '../actions/template';
 import { RunError, type RunManager } from '../runs/run-manager';
 import type { Settings } from '../settings/schema';
@@ -29,6 +29,12 @@ const TITLE_LENGTH = 80;
 /** The first message about a page: the question, then the page quoted. Also what the notice says when it was cut. */
 export function pageMessage(page: PageContent, question: string, maxTokens: number, words: Words): { text: string; notice?: { code: 'page_cut'; params: Record<string, number> } } {
   const prepared = prepareSelection(page.text, maxTokens);
+  // A page cut while it was read: the notice counts against all the page held.
+  const total = page.totalChars;
+  if (total !== undefined && total > prepared.text.length) {
+    const tokens = Math.round(estimateTokens(page.text) * (total / Math.max(1, page.text.length)));
+    prepared.notice = { code: 'selection_cut', params: { tokens, limit: maxTokens, sentChars: prepared.text.length, totalChars: total, percent: Math.max(1, Math.round((prepared.text.length / total) * 100)) } };
+  }
   const asked = question.trim() === '' ? words.t('page.defaultQuestion') : question.trim();
   const quoted = renderTemplate(words.t('page.quote'), {
     selection: prepared.text, title: page.title, url: page.url, language: '', untitled: words.t('actions.untitledPage'), noAddress: words.t('actions.noAddress'),

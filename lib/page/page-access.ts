@@ -30,3 +30,11 @@ export function unreadableReason(url: string | undefined): PageUnreadable | unde
   if (STORES.some(([host, path]) => parsed.hostname === host && parsed.pathname.startsWith(path))) return 'store_page';
   return undefined;
 }
+
+/** Where the background leaves, for the injected reader, how many characters are worth reading. */
+export const READ_LIMIT_GLOBAL = '__gatewayChatReadLimit';
+
+/** Characters worth reading from a page for a request of at most `maxTokens` (generous: a token is about 4 Latin characters, 1 CJK). */
+export function readLimitFor(maxTokens: number): number {
+  return maxTokens * 5;
+}

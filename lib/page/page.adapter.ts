@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { browser } from 'wxt/browser';
-import { unreadableReason, type PageUnreadable } from './page-access';
+import { READ_LIMIT_GLOBAL, unreadableReason, type PageUnreadable } from './page-access';
 import type { PageContent } from './read-page';
 
 const PageContentSchema = z.object({
@@ -14,6 +14,7 @@ const PageContentSchema = z.object({
   text: z.string(),
   method: z.enum(['article', 'body']),
   contentType: z.string(),
+  totalChars: z.optional(z.number()),
 });
 
 export type TabRead = { ok: true; page: PageContent } | { ok: false; reason: PageUnreadable; url: string; detail?: string };
@@ -24,7 +25,8 @@ export async function activeTabId(): Promise<number | undefined> {
   return tab?.id;
 }
 
-export async function readTab(tabId: number | undefined): Promise<TabRead> {
+/** Reads the page in tab `tabId`; no more than about `maxChars` characters of it are analysed. */
+export async function readTab(tabId: number | undefined, maxChars: number): Promise<TabRead> {
   if (tabId === undefined) return { ok: false, reason: 'no_tab', url: '' };
   const tab = await browser.tabs.get(tabId).catch(() => undefined);
   if (tab === undefined) return { ok: false, reason: 'no_tab', url: '' };
@@ -33,6 +35,7 @@ export async function readTab(tabId: number | undefined): Promise<TabRead> {
   if (known !== undefined) return { ok: false, reason: known, url };
   let raw: unknown;
   try {
+    await browser.scripting.executeScript({ target: { tabId }, func: (name: string, limit: number) => { (globalThis as Record<string, unknown>)[name] = limit; }, args: [READ_LIMIT_GLOBAL, maxChars] });
     const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/readability.js'] });
     raw = first?.result;
   } catch (error) {

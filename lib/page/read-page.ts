@@ -14,6 +14,19 @@ export interface PageContent {
   method: 'article' | 'body';
   /** The document's type (`application/pdf` in a browser's PDF viewer). */
   contentType: string;
+  /** Set when the page held more text than was read (`maxChars`): about how much it held. */
+  totalChars?: number;
+}
+
+export interface ReadOptions {
+  /** The body's text as the browser lays it out (`innerText`, which leaves hidden things out); without layout (tests), its structure. */
+  visibleText?: () => string;
+  /**
+   * Read no more than about this many characters: more than a request may carry is never
+   * analysed (a 2 MB page would keep Readability busy for most of a second, for text that
+   * would be cut anyway). The rest of the page is dropped from the copy Readability reads.
+   */
+  maxChars?: number;
 }
 
 /** Below this many characters an "article" is a fragment (a cookie banner, a caption): the body is read instead. */
@@ -96,10 +109,46 @@ export function blockText(root: Element): string {
  * Reads `doc`'s main content. `visibleText` is the body's text as the browser lays it out
  * (`innerText`, which leaves hidden things out); without layout (tests), the body's structure.
  */
+const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+/** The body's text nodes in document order (not scripts' or styles'). */
+function textNodes(doc: Document, root: Node): TreeWalker {
+  return doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */, {
+    acceptNode: (node) => (NOT_TEXT.has(node.parentElement?.tagName.toUpperCase() ?? '') ? 2 /* FILTER_REJECT */ : 1 /* FILTER_ACCEPT */),
+  });
+}
+
+/** About how many characters of text a part of the page holds (runs of spaces counted as one). */
+export function textSize(doc: Document, root: Node): number {
+  let size = 0;
+  const walker = textNodes(doc, root);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const value = node.nodeValue ?? '';
+    if (value.length < 80) size += value.trim() === '' ? 0 : value.trim().length + 1;
+    else size += value.replace(/\s+/g, ' ').length;
+  }
+  return size;
+}
+
+/** Drops everything after the first `maxChars` characters of text from `root` (a copy). */
+function cutAfter(doc: Document, root: Node, maxChars: number): void {
+  let size = 0;
+  const walker = textNodes(doc, root);
+  let node = walker.nextNode();
+  for (; node !== null; node = walker.nextNode()) {
+    size += (node.nodeValue ?? '').replace(/\s+/g, ' ').length;
+    if (size > maxChars) break;
+  }
+  for (let at: Node | null = node; at !== null && at !== root; at = at.parentNode) {
+    while (at.nextSibling !== null) at.parentNode!.removeChild(at.nextSibling);
+  }
+}
+
 /** Readability's article in a copy of the document (it takes apart what it is given), if it finds one. */
-function articleOf(doc: Document): { title: string; element: Element } | undefined {
+function articleOf(doc: Document, maxChars: number | undefined): { title: string; element: Element } | undefined {
   try {
     const copy = doc.cloneNode(true) as Document;
+    if (maxChars !== undefined && copy.body !== null) cutAfter(copy, copy.body, maxChars);
     const article = new Readability<Node>(copy, { maxElemsToParse: MAX_ELEMENTS, serializer: (node) => node }).parse();
     const element = article?.content;
     if (element === null || element === undefined || element.nodeType !== 1) return undefined;
@@ -110,12 +159,16 @@ function articleOf(doc: Document): { title: string; element: Element } | undefin
   }
 }
 
-export function readPage(doc: Document, url: string, visibleText?: () => string): PageContent {
+export function readPage(doc: Document, url: string, options: ReadOptions = {}): PageContent {
   const contentType = doc.contentType || 'text/html';
   const title = doc.title.trim();
-  const article = articleOf(doc);
+  // Only a page with more text than a request may carry is cut (and measured to say so).
+  const total = options.maxChars === undefined || doc.body === null ? undefined : textSize(doc, doc.body);
+  const cut = total !== undefined && options.maxChars !== undefined && total > options.maxChars ? options.maxChars : undefined;
+  const held = cut === undefined ? {} : { totalChars: total };
+  const article = articleOf(doc, cut);
   const text = article === undefined ? '' : blockText(article.element);
-  if (article !== undefined && text.length >= MIN_ARTICLE_CHARS) return { title: title || article.title, url, text, method: 'article', contentType };
-  const body = visibleText?.() ?? (doc.body === null ? '' : blockText(doc.body));
-  return { title, url, text: body.replace(/\n{3,}/g, '\n\n').trim(), method: 'body', contentType };
+  if (article !== undefined && text.length >= MIN_ARTICLE_CHARS) return { title: title || article.title, url, text, method: 'article', contentType, ...held };
+  const body = (options.visibleText?.() ?? (doc.body === null ? '' : blockText(doc.body))).replace(/\n{3,}/g, '\n\n').trim();
+  return { title, url, text: cut === undefined ? body : body.slice(0, cut), method: 'body', contentType, ...held };
 }

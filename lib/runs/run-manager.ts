@@ -144,7 +144,6 @@ interface ActiveRun {
   reasoning: string;
   pendingText: string;
   pendingReasoning: string;
-  flushTimer: ReturnType<typeof setTimeout> | undefined;
   lastSave: number;
   saving: Promise<void>;
   usage?: StoredUsage;
@@ -219,6 +218,8 @@ export class RunManager {
   /** Replies being asked again, reserved before their conversation is known. */
   private readonly retrying = new Set<string>();
   private readonly watchers = new Map<string, Set<(event: RunEvent) => void>>();
+  /** Each conversation's next flush of its replies' deltas to watchers. */
+  private readonly flushTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly flushIntervalMs: number;
   private readonly saveIntervalMs: number;
 
@@ -515,7 +516,7 @@ export class RunManager {
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
-      flushTimer: undefined, lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(), startedAt: Date.now(),
+      lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(), startedAt: Date.now(),
       // Images stay out: they can be megabytes, and storage delivers them a moment later.
       ...(records === undefined ? {} : { records: records.map(({ images: _images, ...m }) => m) }),
     };
@@ -621,38 +622,52 @@ export class RunManager {
     return undefined;
   }
 
+  /**
+   * One flush per interval for a conversation, whatever number of its replies stream (a
+   * comparison's): their deltas reach the page together, and it draws them in one frame.
+   */
   private scheduleFlush(run: ActiveRun): void {
-    if (run.flushTimer !== undefined) return;
     // The first words go out at once: coalescing is for the stream that follows them.
     if (!run.flushedOnce) {
       run.flushedOnce = true;
       this.flush(run);
       return;
     }
-    run.flushTimer = setTimeout(() => this.flush(run), this.flushIntervalMs);
+    if (this.flushTimers.has(run.conversationId)) return;
+    this.flushTimers.set(run.conversationId, setTimeout(() => {
+      this.flushTimers.delete(run.conversationId);
+      for (const other of this.active.values()) if (other.conversationId === run.conversationId) this.flush(other);
+    }, this.flushIntervalMs));
   }
 
   private flush(run: ActiveRun): void {
-    if (run.flushTimer !== undefined) clearTimeout(run.flushTimer);
-    run.flushTimer = undefined;
     if (run.pendingText === '' && run.pendingReasoning === '') return;
     this.emit(run.conversationId, { type: 'delta', conversationId: run.conversationId, messageId: run.messageId, text: run.pendingText, reasoning: run.pendingReasoning });
     run.pendingText = '';
     run.pendingReasoning = '';
   }
 
+  /**
+   * A streaming reply is saved every `saveIntervalMs`, with every other reply of its conversation
+   * streaming beside it (a comparison's) in the same write: pages watching it read it once.
+   */
   private maybeSave(run: ActiveRun): void {
     const now = Date.now();
     if (now - run.lastSave < this.saveIntervalMs) return;
-    run.lastSave = now;
-    const text = run.text;
-    const reasoning = run.reasoning;
+    const runs = [...this.active.values()].filter((r) => r.conversationId === run.conversationId);
+    const texts = runs.map((r) => ({ id: r.messageId, text: r.text, reasoning: r.reasoning }));
     // Saves are chained so that an older write never lands after a newer one.
-    run.saving = run.saving
-      .then(() => this.deps.store.updateMessage(run.messageId, { text, reasoning }))
+    const previous = Promise.all(runs.map((r) => r.saving));
+    const saving = previous
+      .then(() => this.deps.store.updateMessageTexts(texts))
       .catch((failure: unknown) => {
-        run.saveError = describeSaveFailure(failure);
+        const saveError = describeSaveFailure(failure);
+        for (const r of runs) r.saveError = saveError;
       });
+    for (const r of runs) {
+      r.lastSave = now;
+      r.saving = saving;
+    }
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * `npm run bench [-- name …]`: prints each figure, and for figures with a budget whether it
- * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, sidepanel, workspace.
+ * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, sidepanel, workspace, compare, readability.
  */
 import type { Figure } from './measure';
+import { benchCompare, benchReadability } from './compare';
 import { benchPopup } from './popup';
 import { benchSidePanel } from './sidepanel';
 import { benchStreamDecoding } from './stream-decoding';
@@ -15,6 +16,8 @@ const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] =
   { name: 'rendering', title: 'Streaming render (Chromium, e2e build)', run: benchStreamingRender },
   { name: 'sidepanel', title: 'Side panel with thousands (Chromium, e2e build)', run: benchSidePanel },
   { name: 'workspace', title: 'Chat page with a year of history (Chromium, e2e build)', run: benchWorkspace },
+  { name: 'compare', title: 'Four models compared at once (Chromium, e2e build)', run: benchCompare },
+  { name: 'readability', title: 'Ask about this page: reading a 2 MB page (Chromium, e2e build)', run: benchReadability },
 ];
 
 const wanted = process.argv.slice(2);

@@ -68,6 +68,8 @@ export interface ReferenceGatewayOptions {
   language?: GatewayLanguage;
   /** Starting balance of the demo account, in billing units (tokens × model price). */
   balance?: number;
+  /** Models served besides the reference ones (benches: several markdown writers to compare). */
+  extraModels?: readonly ReferenceModel[];
 }
 
 export interface ReferenceGateway {
@@ -174,6 +176,7 @@ const SITE_PAGE = (site: string) => `<!doctype html><html><head><title>Reference
 
 export async function startReferenceGateway(options: ReferenceGatewayOptions = {}): Promise<ReferenceGateway> {
   const startingBalance = options.balance ?? 1_000_000;
+  const servedModels: readonly ReferenceModel[] = [...REFERENCE_MODELS, ...(options.extraModels ?? [])];
   let pace: Pace = { ...DEFAULT_PACE, ...options.pace };
   let words = ERROR_WORDS[options.language ?? 'en'];
   const keys = new Map<string, KeyRecord>([
@@ -240,7 +243,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   }
 
   function findModel(id: string): ReferenceModel | undefined {
-    return withdrawn.has(id) ? undefined : REFERENCE_MODELS.find((m) => m.id === id);
+    return withdrawn.has(id) ? undefined : servedModels.find((m) => m.id === id);
   }
 
   let siteUrl = '';
@@ -340,7 +343,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       return sendJson(res, 200, JSON.stringify({ success: true, message: '', data: { system_name: 'Reference Gateway', server_address: siteUrl, ...amounts } }));
     }
     if (path === '/api/pricing' && billing.mode !== 'none') {
-      return sendJson(res, 200, JSON.stringify(pricing(REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id)), billing)));
+      return sendJson(res, 200, JSON.stringify(pricing(servedModels.filter((m) => !withdrawn.has(m.id)), billing)));
     }
     if (path === '/api/usage/token' && billing.mode === 'all') {
       res.writeHead(301, { location: '/api/usage/token/' });
@@ -382,7 +385,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, key, fault, logged);
     if (req.method === 'POST' && path === '/v1/responses') return responses(req, res, key, fault);
     if (req.method === 'POST' && path === ANTHROPIC_PATH) return serveMessages(core, served);
-    if (req.method === 'GET' && path === GEMINI_MODELS) return sendJson(res, 200, listGeminiModels(REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id))));
+    if (req.method === 'GET' && path === GEMINI_MODELS) return sendJson(res, 200, listGeminiModels(servedModels.filter((m) => !withdrawn.has(m.id))));
     const call = GEMINI_CALL.exec(path);
     if (req.method === 'POST' && call !== null) {
       return serveGemini(core, served, decodeURIComponent(call[1]!), call[2] as 'generateContent' | 'streamGenerateContent', url.searchParams.get('alt') === 'sse');
@@ -391,13 +394,13 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   }
 
   function listAnthropicModels(res: ServerResponse): void {
-    const data = REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id) && m.endpoints.includes('anthropic'))
+    const data = servedModels.filter((m) => !withdrawn.has(m.id) && m.endpoints.includes('anthropic'))
       .map((m) => ({ type: 'model', id: m.id, display_name: m.id, created_at: '2025-01-01T00:00:00Z' }));
     sendJson(res, 200, JSON.stringify({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }));
   }
 
   function listModels(res: ServerResponse): void {
-    const data = REFERENCE_MODELS.filter((m) => !withdrawn.has(m.id)).map((m) => ({
+    const data = servedModels.filter((m) => !withdrawn.has(m.id)).map((m) => ({
       id: m.id,
       object: 'model',
       created: 1_700_000_000,

@@ -42,7 +42,30 @@ describe('readPage', () => {
   it('a page with no article (a short app screen) gives the body\'s visible text', () => {
     const page = doc('<html><head><title>Dashboard</title></head><body><div>Balance: $12.00</div><div>Keys: 3</div><script>x()</script></body></html>');
     expect(readPage(page, 'https://app.example/')).toMatchObject({ method: 'body', text: 'Balance: $12.00\nKeys: 3' });
-    expect(readPage(page, 'https://app.example/', () => 'as laid out').text).toBe('as laid out');
+    expect(readPage(page, 'https://app.example/', { visibleText: () => 'as laid out' }).text).toBe('as laid out');
+  });
+});
+
+describe('a page larger than a request may carry', () => {
+  it('only its first part is read, and how much the page held is said', () => {
+    const paragraphs = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} of a very long article about tides, with enough words to count for something here.`);
+    const page = doc(articleHtml(paragraphs));
+    const whole = readPage(page, 'https://sea.example/long');
+    expect(whole.totalChars).toBeUndefined();
+    const read = readPage(page, 'https://sea.example/long', { maxChars: 5_000 });
+    expect(read.method).toBe('article');
+    expect(read.text.length).toBeLessThanOrEqual(5_200);
+    expect(read.text).toContain(paragraphs[0]);
+    expect(read.text).not.toContain(paragraphs[399]);
+    expect(read.totalChars).toBeGreaterThan(whole.text.length * 0.9);
+    // The page itself is untouched.
+    expect(page.body.textContent).toContain(paragraphs[399]);
+  });
+
+  it('the message\'s notice counts against the whole page', () => {
+    const en = wordsFor('en');
+    const { notice } = pageMessage({ title: 'T', url: 'https://x.example/', text: 'word '.repeat(1_000), method: 'article', contentType: 'text/html', totalChars: 500_000 }, 'q', 12_000, en);
+    expect(notice).toMatchObject({ code: 'page_cut', params: { sentChars: 4_999, totalChars: 500_000, percent: 1, limit: 12_000 } });
   });
 });
 

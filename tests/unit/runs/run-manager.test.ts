@@ -711,6 +711,38 @@ describe('compare: one question to several models at once', () => {
     expect((await store.messages(conversationId)).filter((m) => m.role === 'assistant' && m.parentId === chosen?.parentId)).toHaveLength(3);
   });
 
+  it('replies streaming together reach watchers together (one flush per interval for the conversation) and are saved in one write', async () => {
+    gateway.setPace({ delayMs: 4, chunkChars: 1 });
+    const runs = manager({ saveIntervalMs: 100 });
+    const writes: string[][] = [];
+    const real = store.updateMessageTexts.bind(store);
+    store.updateMessageTexts = async (texts) => {
+      writes.push(texts.map((t) => t.id));
+      return real(texts);
+    };
+    const conversationId = 'compared-together';
+    // Deltas emitted in one synchronous burst land in one batch.
+    const batches: Set<string>[] = [];
+    let open: Set<string> | undefined;
+    runs.watch(conversationId, (event) => {
+      if (event.type !== 'delta') return;
+      if (open === undefined) {
+        open = new Set();
+        batches.push(open);
+        queueMicrotask(() => { open = undefined; });
+      }
+      open.add(event.messageId);
+    });
+    const { messageIds } = await runs.compare({ surface: 'chat', newConversationId: conversationId, text: 'a question long enough to stream for a while in small pieces, two characters at a time', models: ['echo-1', 'legacy-1'] });
+    await runs.whenIdle();
+    // Alone: each reply's first words (sent at once) and its last piece (sent as it ends).
+    const both = batches.filter((b) => b.size === 2).length;
+    expect(both).toBeGreaterThanOrEqual(3);
+    expect(batches.length - both).toBeLessThanOrEqual(4);
+    expect(writes.length).toBeGreaterThan(0);
+    expect(writes.every((ids) => ids.length === 2 && messageIds.every((id) => ids.includes(id)))).toBe(true);
+  });
+
   it('a plain question while a comparison awaits a choice continues from the reply shown, and closes the comparison', async () => {
     const runs = manager();
     const { conversationId, messageIds } = await runs.compare({ surface: 'chat', text: 'first', models: ['echo-1', 'summarise-1'] });
