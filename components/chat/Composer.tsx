@@ -47,8 +47,9 @@ function PromptRow({ choice }: { choice: PromptChoice }) {
   return (
     <>
       <span className="flex size-4 shrink-0 items-center justify-center text-muted [&_svg]:size-3.5">{choice.kind === 'action' ? <Zap aria-hidden /> : <BookMarked aria-hidden />}</span>
-      <span className="min-w-0 flex-1 truncate">{choice.name}</span>
-      {choice.model !== undefined && <span className="shrink-0 truncate text-2xs text-muted">{choice.model}</span>}
+      {/* Spaces between the parts: the row reads as its name says ("Explain action"). */}
+      <span className="min-w-0 flex-1 truncate">{choice.name}</span>{' '}
+      {choice.model !== undefined && <><span className="shrink-0 truncate text-2xs text-muted">{choice.model}</span>{' '}</>}
       <Badge tone={choice.kind === 'action' ? 'accent' : 'neutral'}>{w.t(`prompts.${choice.kind}`)}</Badge>
     </>
   );
@@ -346,7 +347,8 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
               active={slashIndex}
               itemKey={(c: PromptChoice) => `${c.kind}:${c.id}`}
               renderItem={(c: PromptChoice) => <PromptRow choice={c} />}
-              itemLabel={(c: PromptChoice) => `${c.name} (${w.t(`prompts.${c.kind}`)})`}
+              // The row's visible words, in order (its name, its model, its kind).
+              itemLabel={(c: PromptChoice) => [c.name, c.model, w.t(`prompts.${c.kind}`)].filter((part) => part !== undefined).join(' ')}
               emptyText={w.t('prompts.empty', { query: slash.query })}
               footer={w.t('prompts.footer')}
               onActive={setSlashActive}

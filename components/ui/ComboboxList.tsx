@@ -54,6 +54,7 @@ export default function ComboboxList<T>({ anchor, label, items, active, itemKey,
       <Popover.Anchor virtualRef={anchor as RefObject<HTMLDivElement>} />
       <Popover.Portal>
         <Popover.Content
+          aria-label={label}
           align="start"
           sideOffset={4}
           collisionPadding={8}

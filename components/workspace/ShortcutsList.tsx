@@ -13,6 +13,9 @@ export function ShortcutsList() {
     ['Shift+Enter', w.t('shortcuts.newline')],
     ['Esc', w.t('shortcuts.stop')],
     ['↑', w.t('shortcuts.editLast')],
+    ['/', w.t('shortcuts.prompts')],
+    ['Alt+Shift+M', w.t('shortcuts.compare')],
+    ['Alt+Shift+A', w.t('shortcuts.askPage')],
     ['?', w.t('shortcuts.help')],
   ];
   return (

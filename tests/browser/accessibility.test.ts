@@ -51,6 +51,31 @@ const states: { name: string; surface: string; reach?: (page: Page) => Promise<v
   },
   // Checked (and pictured) once the conversation pane is drawn beside the rail.
   { name: 'chat page', surface: 'chat.html', reach: async (p) => { await p.getByRole('textbox', { name: 'Message', exact: true }).waitFor(); } },
+  {
+    name: 'chat page, three models compared',
+    surface: 'chat.html',
+    reach: async (p) => {
+      await p.getByRole('button', { name: 'Compare models' }).click();
+      for (const model of ['summarise-1', 'reasoner-1']) {
+        const add = p.getByRole('combobox', { name: 'Add a model to compare', exact: true });
+        await add.fill(model);
+        await p.getByRole('option', { name: model, exact: true }).waitFor();
+        await add.press('Enter');
+        await p.getByRole('button', { name: `Remove ${model} from the comparison` }).waitFor();
+      }
+      await send(p, 'Which of you explains tides best?');
+      await expect.poll(() => p.locator('[data-status="complete"]').count()).toBe(3);
+    },
+  },
+  {
+    name: 'chat page, the prompt list',
+    surface: 'chat.html',
+    reach: async (p) => {
+      await p.getByRole('textbox', { name: 'Message', exact: true }).fill('/');
+      await p.getByRole('listbox', { name: 'Prompts' }).waitFor();
+    },
+  },
+  { name: 'side panel, compare picker', surface: 'sidepanel.html', reach: async (p) => { await p.getByRole('button', { name: 'Compare models' }).click(); await p.getByRole('combobox', { name: 'Add a model to compare', exact: true }).waitFor(); } },
 ];
 
 describe('axe: no serious or critical violations', () => {

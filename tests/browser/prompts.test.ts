@@ -25,7 +25,7 @@ describe('the / prompt list', () => {
     const list = page.getByRole('listbox', { name: 'Prompts' });
     await list.waitFor();
     await expect(list.getByRole('option').evaluateAll((options) => options.map((o) => o.getAttribute('aria-label')))).resolves.toEqual([
-      'Summarise (action)', 'Explain (action)', expect.stringMatching(/^Translate to .+ \(action\)$/),
+      'Summarise action', 'Explain action', expect.stringMatching(/^Translate to .+ action$/),
     ]);
     await page.screenshot({ path: 'test-results/screens/light-chat-page-prompts.png' });
     await box.pressSequentially('expl');
@@ -65,7 +65,7 @@ describe('the / prompt list', () => {
     const page = await openChatPage(env.ext);
     const box = page.getByRole('textbox', { name: 'Message', exact: true });
     await box.fill('/shout quiet words');
-    await page.getByRole('option', { name: 'Shout it (action)' }).waitFor();
+    await page.getByRole('option', { name: 'Shout it action' }).waitFor();
     await box.press('Enter');
     await idle(page);
     await expect.poll(() => lastQuestion()).toBe('SHOUT THIS: ```text\nquiet words\n```');

@@ -34,10 +34,10 @@ describe('the / prompt list', () => {
     const box = screen.getByRole('textbox', { name: 'Message' });
     await userEvent.type(box, '/');
     await screen.findByRole('listbox', { name: 'Prompts' });
-    await waitFor(() => expect(options()).toEqual(['Summarise (action)', 'Explain (action)', 'Code review (preset)']));
+    await waitFor(() => expect(options()).toEqual(['Summarise action', 'Explain action', 'Code review coder-1 preset']));
     expect(box).toHaveAttribute('aria-autocomplete', 'list');
     await userEvent.type(box, 'ex');
-    await waitFor(() => expect(options()).toEqual(['Explain (action)']));
+    await waitFor(() => expect(options()).toEqual(['Explain action']));
     await userEvent.keyboard('{Enter}');
     expect(screen.getByRole('button', { name: 'Remove the prompt Explain' })).toBeTruthy();
     expect((box as HTMLTextAreaElement).value).toBe('');
