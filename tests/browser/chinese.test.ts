@@ -107,4 +107,28 @@ describe('in Simplified Chinese (--lang=zh-CN)', () => {
     await options.close();
     await panel.close();
   });
+  it('compare and the prompt list speak Chinese: two models answer side by side, / lists the shipped actions by their Chinese names', async () => {
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
+    const page = await env.ext.open('chat.html');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: '对比模型', exact: true }).click();
+    const add = page.getByRole('combobox', { name: '添加要对比的模型', exact: true });
+    await add.fill('legacy-1');
+    await page.getByRole('option', { name: 'legacy-1', exact: true }).waitFor();
+    await add.press('Enter');
+    await page.getByRole('button', { name: '从对比中移除 legacy-1' }).waitFor();
+    await sendChinese(page, '潮汐是怎么形成的？');
+    const compared = page.getByRole('region', { name: '对比的回复' }).getByRole('article', { name: '助手消息' });
+    await expect.poll(() => compared.count()).toBe(2);
+    await expect.poll(() => page.locator('[data-status="complete"]').count()).toBe(2);
+    await expect(compared.first().getByRole('button', { name: '用这个继续' }).count()).resolves.toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'zh-CN-compare.png') });
+
+    await page.getByRole('textbox', { name: '消息', exact: true }).fill('/');
+    const list = page.getByRole('listbox', { name: '提示词' });
+    await list.waitFor();
+    await expect(list.getByRole('option').evaluateAll((options) => options.map((o) => o.getAttribute('aria-label')))).resolves.toEqual(['总结 操作', '解释 操作', '翻译成简体中文 操作']);
+    await page.screenshot({ path: join(SHOTS, 'zh-CN-prompts.png') });
+    await page.close();
+  });
 });
