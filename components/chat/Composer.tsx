@@ -148,23 +148,28 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     }
   };
 
-  /** Runs a prompt on `input` (the typed text; empty: the page, where the surface has one). */
-  const runPrompt = async (choice: PromptChoice, input: string): Promise<void> => {
-    if (onPrompt === undefined || streaming || inFlight.current) return;
+  /** Sends once (a second Enter in the same tick is refused), the composer busy meanwhile; `done` runs once it was sent. */
+  const submit = async (go: () => Promise<boolean>, done: () => void): Promise<void> => {
     setProblem(undefined);
     inFlight.current = true;
     setSending(true);
-    let started: boolean;
+    let sent: boolean;
     try {
-      started = await onPrompt(choice, input);
+      sent = await go();
     } finally {
       inFlight.current = false;
       setSending(false);
     }
-    if (started) {
+    if (sent) done();
+  };
+
+  /** Runs a prompt on `input` (the typed text; empty: the page, where the surface has one). */
+  const runPrompt = async (choice: PromptChoice, input: string): Promise<void> => {
+    if (onPrompt === undefined || streaming || inFlight.current) return;
+    await submit(() => onPrompt(choice, input), () => {
       setText('');
       setChosen(undefined);
-    }
+    });
   };
 
   /** A prompt chosen from the `/` list: run now on the text after the command, or kept as a chip for the text to come. */
@@ -195,20 +200,10 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
       setProblem(() => (words: Words) => tooLargeText(words, tooLarge));
       return;
     }
-    setProblem(undefined);
-    inFlight.current = true;
-    setSending(true);
-    let sent: boolean;
-    try {
-      sent = await onSend(text, attached);
-    } finally {
-      inFlight.current = false;
-      setSending(false);
-    }
-    if (sent) {
+    await submit(() => onSend(text, attached), () => {
       setText('');
       setAttached([]);
-    }
+    });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {

@@ -10,11 +10,11 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { longMarkdown, REFERENCE_MODELS, type ReferenceModel } from '../gateway/models';
 import { startReferenceGateway } from '../gateway/server';
-import { median, pollPage, type Figure } from './measure';
+import { APPEND_STREAM, median, pollPage, taskDuration, type Figure } from './measure';
 import { READ_LIMIT_GLOBAL, readLimitFor } from '../../lib/page/page-access';
 import { LargeSelectionSchema } from '../../lib/actions/schema';
 import { build } from './popup';
@@ -47,55 +47,13 @@ function instrument(tail: string, selector: string): string {
     };`;
 }
 
-async function taskDuration(page: Page, context: BrowserContext): Promise<() => Promise<number>> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const read = async (): Promise<number> => {
-    const { metrics } = await cdp.send('Performance.getMetrics');
-    return metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
-  };
-  const start = await read();
-  return async () => ((await read()) - start) * 1000;
-}
-
 const FLOOR_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title>
 <style>body{font:14px/1.5 system-ui;margin:12px;display:grid;grid-template-columns:repeat(4,1fr);gap:12px}</style></head><body>
 <main class="col"></main><main class="col"></main><main class="col"></main><main class="col"></main>
-<script>
-async function stream(out, baseUrl, key, model, prompt) {
-  let line = document.createElement('div');
-  out.append(line);
-  const res = await fetch(baseUrl + '/chat/completions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key },
-    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: prompt }] }),
-  });
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut;
-    while ((cut = buffer.indexOf('\\n\\n')) !== -1) {
-      const event = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
-      const content = JSON.parse(event.slice(6)).choices[0]?.delta?.content ?? '';
-      const parts = content.split('\\n');
-      line.append(parts[0]);
-      for (const part of parts.slice(1)) {
-        line = document.createElement('div');
-        line.append(part);
-        out.append(line);
-      }
-    }
-  }
-}
+<script>${APPEND_STREAM}
 function run(baseUrl, key, models, prompt) {
   const columns = document.querySelectorAll('.col');
-  models.forEach((model, i) => stream(columns[i], baseUrl, key, model, prompt));
+  models.forEach((model, i) => appendStream(columns[i], baseUrl, key, model, prompt));
 }
 </script></body></html>`;
 

@@ -1,4 +1,5 @@
 /** Timing helpers for `npm run bench`: interleaved runs in one process, medians, budgets. */
+import type { BrowserContext, Page } from 'playwright-core';
 
 export interface Figure {
   label: string;
@@ -60,3 +61,52 @@ export async function pollPage(page: { evaluate(expression: string): Promise<unk
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** The page's main-thread busy time from now on (CDP Performance.getMetrics TaskDuration), read by the returned function. */
+export async function taskDuration(page: Page, context: BrowserContext): Promise<() => Promise<number>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const read = async (): Promise<number> => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
+  };
+  const start = await read();
+  return async () => ((await read()) - start) * 1000;
+}
+
+/**
+ * The floor pages' one job, as page script: a streamed reply fetched from the gateway and its
+ * text appended to `out` as plain-text lines, nothing else (no markdown, no framework).
+ */
+export const APPEND_STREAM = `
+async function appendStream(out, baseUrl, key, model, prompt) {
+  let line = document.createElement('div');
+  out.append(line);
+  const res = await fetch(baseUrl + '/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: prompt }] }),
+  });
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf('\\n\\n')) !== -1) {
+      const event = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
+      const content = JSON.parse(event.slice(6)).choices[0]?.delta?.content ?? '';
+      const parts = content.split('\\n');
+      line.append(parts[0]);
+      for (const part of parts.slice(1)) {
+        line = document.createElement('div');
+        line.append(part);
+        out.append(line);
+      }
+    }
+  }
+}`;

@@ -10,11 +10,11 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { longMarkdown } from '../gateway/models';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { median, pollPage, type Figure } from './measure';
+import { APPEND_STREAM, median, pollPage, taskDuration, type Figure } from './measure';
 import { build } from './popup';
 
 const REPLY_BYTES = 100 * 1024;
@@ -57,17 +57,6 @@ function instrument(finalTail: string): string {
     };`;
 }
 
-async function taskDuration(page: Page, context: BrowserContext): Promise<() => Promise<number>> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const read = async (): Promise<number> => {
-    const { metrics } = await cdp.send('Performance.getMetrics');
-    return metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
-  };
-  const start = await read();
-  return async () => ((await read()) - start) * 1000;
-}
-
 async function collect(page: Page, busy: () => Promise<number>, gateway: ReferenceGateway): Promise<Run> {
   await pollPage(page, 'window.__finalAt !== undefined', 60_000);
   await page.waitForTimeout(300);
@@ -92,38 +81,9 @@ async function firstWordsDelay(page: Page, gateway: ReferenceGateway): Promise<n
 
 const FLOOR_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>floor</title>
 <style>body{font:14px/1.5 system-ui;margin:12px;width:396px}</style></head><body><main id="out"></main>
-<script>
+<script>${APPEND_STREAM}
 async function run(baseUrl, key, prompt, onDone) {
-  const out = document.getElementById('out');
-  let line = document.createElement('div');
-  out.append(line);
-  const res = await fetch(baseUrl + '/chat/completions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + key },
-    body: JSON.stringify({ model: 'markdown-1', stream: true, messages: [{ role: 'user', content: prompt }] }),
-  });
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut;
-    while ((cut = buffer.indexOf('\\n\\n')) !== -1) {
-      const event = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
-      const content = JSON.parse(event.slice(6)).choices[0]?.delta?.content ?? '';
-      const parts = content.split('\\n');
-      line.append(parts[0]);
-      for (const part of parts.slice(1)) {
-        line = document.createElement('div');
-        line.append(part);
-        out.append(line);
-      }
-    }
-  }
+  await appendStream(document.getElementById('out'), baseUrl, key, 'markdown-1', prompt);
   onDone();
 }
 </script></body></html>`;

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ModelPicker } from '@/components/chat/ModelPicker';
+import { stubListLayout } from './list-layout';
 import type { Catalogue } from '@/components/stores/catalogue';
 import type { ModelInfo } from '@/lib/gateway';
 import { ProfileSchema, defaultSettings, type Profile } from '@/lib/settings/schema';
@@ -27,18 +28,7 @@ const options = () => screen.getAllByRole('option').map((o) => o.getAttribute('a
 
 beforeEach(() => {
   fakeBrowser.reset();
-  // jsdom lays nothing out: the open list gets the height a browser gives it (about 8 rows).
-  vi.restoreAllMocks();
-  // …and keeps it: jsdom's resize observer would report every box as 0 × 0.
-  const still = class { observe(): void {} unobserve(): void {} disconnect(): void {} };
-  vi.stubGlobal('ResizeObserver', still);
-  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = still;
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
-    return this.hasAttribute('cmdk-list') ? 320 : 0;
-  });
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
-    return this.hasAttribute('cmdk-list') ? 320 : 0;
-  });
+  stubListLayout();
 });
 
 describe('the model picker', () => {

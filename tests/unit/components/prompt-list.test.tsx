@@ -3,21 +3,12 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Composer } from '@/components/chat/Composer';
+import { stubListLayout } from './list-layout';
 
 const options = () => screen.getAllByRole('option').map((o) => o.getAttribute('aria-label'));
 
 beforeEach(() => {
-  // jsdom lays nothing out: the open list gets the height a browser gives it, and keeps it.
-  vi.restoreAllMocks();
-  const still = class { observe(): void {} unobserve(): void {} disconnect(): void {} };
-  vi.stubGlobal('ResizeObserver', still);
-  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = still;
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
-    return this.hasAttribute('cmdk-list') ? 320 : 0;
-  });
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
-    return this.hasAttribute('cmdk-list') ? 320 : 0;
-  });
+  stubListLayout();
 });
 
 describe('the / prompt list', () => {
