@@ -8,13 +8,11 @@
  *   (the readability script injected with scripting.executeScript, the text coming back),
  *   timed from the service worker; against the bare `document.body.innerText` read the same way.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { longMarkdown, REFERENCE_MODELS, type ReferenceModel } from '../gateway/models';
 import { startReferenceGateway } from '../gateway/server';
-import { APPEND_STREAM, median, pollPage, taskDuration, type Figure } from './measure';
+import { APPEND_STREAM, median, pollPage, servePage, taskDuration, type Figure } from './measure';
 import { READ_LIMIT_GLOBAL, readLimitFor } from '../../lib/page/page-access';
 import { LargeSelectionSchema } from '../../lib/actions/schema';
 import { build } from './popup';
@@ -77,12 +75,8 @@ export async function benchCompare(): Promise<Figure[]> {
   const chunkChars = Math.ceil(Array.from(text).length / DELTAS);
   const tail = (text.trimEnd().split('\n').at(-1) ?? '').replace(/^>\s*/, '');
   const gateway = await startReferenceGateway({ pace: { delayMs: DELTA_MS, chunkChars }, extraModels: writers(), balance: 1e12 });
-  const floorServer = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(FLOOR_PAGE);
-  });
-  await new Promise<void>((r) => floorServer.listen(0, '127.0.0.1', r));
-  const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`;
+  const floorPage = await servePage(FLOOR_PAGE);
+  const floorUrl = floorPage.url;
   const ext = await launchExtension();
   const prompt = `write ${REPLY_BYTES / 1024} kB`;
   try {
@@ -140,7 +134,7 @@ export async function benchCompare(): Promise<Figure[]> {
   } finally {
     await ext.close();
     await gateway.close();
-    await new Promise((r) => floorServer.close(r));
+    await floorPage.close();
   }
 }
 
@@ -167,12 +161,8 @@ export function articlePage(): string {
 export async function benchReadability(): Promise<Figure[]> {
   build('e2e');
   const html = articlePage();
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(html);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/study.html`;
+  const served = await servePage(html, '/study.html');
+  const url = served.url;
   const ext = await launchExtension();
   try {
     const tab = await ext.context.newPage();
@@ -224,6 +214,6 @@ export async function benchReadability(): Promise<Figure[]> {
     ];
   } finally {
     await ext.close();
-    await new Promise((r) => server.close(r));
+    await served.close();
   }
 }

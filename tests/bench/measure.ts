@@ -1,4 +1,6 @@
 /** Timing helpers for `npm run bench`: interleaved runs in one process, medians, budgets. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 
 export interface Figure {
@@ -110,3 +112,19 @@ async function appendStream(out, baseUrl, key, model, prompt) {
     }
   }
 }`;
+
+/** Serves one HTML page on the loopback (a floor page, a page to read): its address, and how to stop. */
+export async function servePage(html: string, path = '/'): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`,
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}

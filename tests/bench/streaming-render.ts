@@ -8,13 +8,11 @@
  * each sent from a freshly opened page, the delay from the gateway's first words to the frame
  * that shows them.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { longMarkdown } from '../gateway/models';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
-import { APPEND_STREAM, median, pollPage, taskDuration, type Figure } from './measure';
+import { APPEND_STREAM, median, pollPage, servePage, taskDuration, type Figure } from './measure';
 import { build } from './popup';
 
 const REPLY_BYTES = 100 * 1024;
@@ -95,12 +93,8 @@ export async function benchStreamingRender(): Promise<Figure[]> {
   // The last line ("> Note N: …") is unique to the end of the reply; markdown drops its "> ".
   const finalTail = (text.trimEnd().split('\n').at(-1) ?? '').replace(/^>\s*/, '');
   const gateway = await startReferenceGateway({ pace: { delayMs: DELTA_MS, chunkChars } });
-  const floorServer = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(FLOOR_PAGE);
-  });
-  await new Promise<void>((r) => floorServer.listen(0, '127.0.0.1', r));
-  const floorUrl = `http://127.0.0.1:${(floorServer.address() as AddressInfo).port}/`;
+  const floorServer = await servePage(FLOOR_PAGE);
+  const floorUrl = floorServer.url;
   const ext = await launchExtension();
   const prompt = `write ${REPLY_BYTES / 1024} kB`;
   try {
@@ -186,6 +180,6 @@ export async function benchStreamingRender(): Promise<Figure[]> {
   } finally {
     await ext.close();
     await gateway.close();
-    await new Promise((r) => floorServer.close(r));
+    await floorServer.close();
   }
 }
