@@ -257,7 +257,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   }, [streamingId, profile]);
 
   // Before spending: a request that may cost more than the balance left is held until the user says so.
-  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; cost: number; left: number; currency: string }>();
+  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; model?: string | undefined; cost: number; left: number; currency: string }>();
   const chatSettings = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.chat : undefined));
   const mayCostTooMuch = (text: string, images: string[], models: readonly string[]) => {
     if (models.length === 0) return undefined;
@@ -278,7 +278,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     }
     const models = comparing ? compareModels : model === undefined ? [] : [model];
     const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, models);
-    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, ...tooMuch });
+    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, model: modelOverride, ...tooMuch });
     if (tooMuch !== undefined) return false;
     jumpToLatest();
     const userMessageId = newId();
@@ -645,9 +645,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
               <p>{w.t('chat.overBudget', { cost: formatAmount(w, overBudgetSend.cost, overBudgetSend.currency), left: formatAmount(w, overBudgetSend.left, overBudgetSend.currency) })}</p>
               <p className="mt-1.5 flex gap-2">
                 <Button size="sm" variant="primary" onClick={() => {
-                  const { text, images } = overBudgetSend;
+                  const { text, images, model: override } = overBudgetSend;
                   // Sent from here: the composer is given afresh, as after any send.
-                  void send(text, images, true).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
+                  void send(text, images, true, override).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
                 }}>{w.t('chat.sendAnyway')}</Button>
                 <Button size="sm" variant="ghost" onClick={() => setOverBudgetSend(undefined)}>{w.t('common.cancel')}</Button>
               </p>

@@ -270,7 +270,7 @@ describe('the key stays with its address', () => {
 
     // Importing an address without a key clears the key too.
     await page.getByRole('textbox', { name: 'Paste to import' }).fill(`OPENAI_BASE_URL=${env.gateway.baseUrl}`);
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     expect(await page.getByLabel('API key').inputValue()).toBe('');
     // The site's public pages (`/api/status`, asked for the balance's currency) are asked with no key at all.
     const withKey = seenAtOther.filter((auth) => auth !== '');
