@@ -1,6 +1,9 @@
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'wxt';
 
+const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 96: 'icon/96.png', 128: 'icon/128.png' };
+const TOOLBAR_SIZES = [16, 32];
+
 // Least privilege: no host access at install. The gateway's origin is requested at runtime
 // (optional_host_permissions) when the user saves a profile. The e2e build, which browser
 // tests load, is pre-granted the loopback reference gateway because a headless browser
@@ -25,6 +28,16 @@ export default defineConfig({
     default_locale: 'en',
     name: '__MSG_app_name__',
     description: '__MSG_app_description__',
+    // Drawn from assets/*.svg by `npm run icons` (scripts/icons.ts). The toolbar shows the
+    // coloured icon (it reads on light and dark toolbars alike); Firefox, which lets a theme pick,
+    // gets the one-colour mark in a dark and a light glyph.
+    icons: ICONS,
+    [manifestVersion === 2 ? 'browser_action' : 'action']: {
+      default_icon: { 16: 'icon/16.png', 32: 'icon/32.png' },
+      ...(browser === 'firefox'
+        ? { theme_icons: TOOLBAR_SIZES.map((size) => ({ size, dark: `icon/toolbar-dark-${size}.png`, light: `icon/toolbar-light-${size}.png` })) }
+        : {}),
+    },
     // activeTab + scripting: the right-click actions, "Ask about this page", their shortcuts and
     // "capture visible tab" reach the page the user is looking at only when the user asks; no
     // content script is injected into every page.
