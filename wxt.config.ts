@@ -12,6 +12,9 @@ export default defineConfig({
   // @wxt-dev/i18n turns locales/*.json into the manifest's _locales (name, description, commands);
   // the pages read the same files themselves (lib/i18n), so the user's language choice applies.
   modules: ['@wxt-dev/module-react', '@wxt-dev/i18n/module'],
+  // `npm run zip`: gateway-chat-<version>-chrome.zip, -firefox.zip and, for Firefox's reviewers,
+  // -sources.zip (the repository as committed, without test output).
+  zip: { excludeSources: ['test-results/**', '.output/**'] },
   vite: ({ mode }) => {
     // The e2e build differs from production only by its pre-granted loopback host: same
     // React production bundle, so tests and benches measure what users run.
@@ -55,7 +58,10 @@ export default defineConfig({
       : { optional_permissions: ['https://*/*', 'http://*/*'] }),
     ...(mode === 'e2e' ? { host_permissions: ['http://127.0.0.1/*'] } : {}),
     ...(browser === 'firefox'
-      ? { browser_specific_settings: { gecko: { id: 'gateway-chat@example.org', strict_min_version: '128.0' } } }
+      // Nothing is sent to us or to any third party: what leaves the browser goes, at the user's
+      // direction, to the gateway the user configured (see PRIVACY.md). Firefox states that in its
+      // install prompt from 140 (ESR 140), 142 on Android.
+      ? { browser_specific_settings: { gecko: { id: 'gateway-chat@example.org', strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } }, gecko_android: { strict_min_version: '142.0' } } }
       : {}),
   }),
 });
