@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'wxt';
 
@@ -15,6 +16,14 @@ export default defineConfig({
   // `npm run zip`: gateway-chat-<version>-chrome.zip, -firefox.zip and, for Firefox's reviewers,
   // -sources.zip (the repository as committed, without test output).
   zip: { excludeSources: ['test-results/**', '.output/**'] },
+  // The changelog and the privacy statement travel inside the extension, as plain text the
+  // options page's About section opens (no address outside the extension is needed).
+  hooks: {
+    'build:publicAssets': (_wxt, files) => {
+      files.push({ absoluteSrc: resolve(import.meta.dirname, 'CHANGELOG.md'), relativeDest: 'CHANGELOG.txt' });
+      files.push({ absoluteSrc: resolve(import.meta.dirname, 'PRIVACY.md'), relativeDest: 'PRIVACY.txt' });
+    },
+  },
   vite: ({ mode }) => {
     // The e2e build differs from production only by its pre-granted loopback host: same
     // React production bundle, so tests and benches measure what users run.

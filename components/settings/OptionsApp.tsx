@@ -1,4 +1,4 @@
-import { BookMarked, Database, MessageSquare, MousePointerClick, Palette, Plus, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
+import { BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plus, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
@@ -20,6 +20,7 @@ import { Section } from './Section';
 import { ConnectionForm } from './ConnectionForm';
 import { PresetsEditor } from './PresetsEditor';
 import { PromptsTransfer } from './PromptsTransfer';
+import { About } from './About';
 import { LanguageSelect } from './LanguageSelect';
 import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
@@ -131,6 +132,7 @@ const SECTIONS = [
   { id: 'actions', icon: <MousePointerClick aria-hidden /> },
   { id: 'appearance', icon: <Palette aria-hidden /> },
   { id: 'data', icon: <Database aria-hidden /> },
+  { id: 'about', icon: <Info aria-hidden /> },
 ] as const;
 
 /** The section in view, for the sidebar's mark. */
@@ -299,6 +301,7 @@ export function OptionsApp() {
               <li>{w.t('options.data.origin')}</li>
             </ul>
           </Section>
+          <About />
         </div>
       </main>
       <ConfirmDialog

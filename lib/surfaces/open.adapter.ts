@@ -49,3 +49,15 @@ export async function openInSidePanel(conversationId: string | undefined, window
 export function conversationFromLocation(): string | undefined {
   return new URLSearchParams(location.search).get('conversation') ?? undefined;
 }
+
+/** This build's version (the manifest's, from package.json). */
+export function extensionVersion(): string {
+  return browser.runtime.getManifest().version;
+}
+
+/** A text file shipped inside the extension (the changelog, the privacy statement). */
+export function bundledTextUrl(name: 'CHANGELOG.txt' | 'PRIVACY.txt'): string {
+  // Copied in at build time (wxt.config.ts), so WXT's list of public files does not know them.
+  const getURL = browser.runtime.getURL as (path: string) => string;
+  return getURL(`/${name}`);
+}
