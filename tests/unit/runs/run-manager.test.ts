@@ -712,8 +712,24 @@ describe('compare: one question to several models at once', () => {
   });
 
   it('replies streaming together reach watchers together (one flush per interval for the conversation) and are saved in one write', async () => {
-    gateway.setPace({ delayMs: 4, chunkChars: 1 });
-    const runs = manager({ saveIntervalMs: 100 });
+    // Each model's stream is fed by the test: what arrives when is known exactly.
+    const feeds = new Map<string, { push(event: StreamEvent): void }>();
+    const fed: GatewayClient = {
+      baseUrl: 'x', siteUrl: 'x',
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null,
+      async *streamChat(request) {
+        const queue: StreamEvent[] = [];
+        let wake: (() => void) | undefined;
+        feeds.set(request.model, { push: (event) => { queue.push(event); wake?.(); } });
+        for (;;) {
+          while (queue.length === 0) await new Promise<void>((r) => { wake = r; });
+          const event = queue.shift()!;
+          yield event;
+          if (event.type === 'done') return;
+        }
+      },
+    };
+    const runs = manager({ clientFor: () => fed, flushIntervalMs: 40, saveIntervalMs: 1 });
     const writes: string[][] = [];
     const real = store.updateMessageTexts.bind(store);
     store.updateMessageTexts = async (texts) => {
@@ -721,7 +737,7 @@ describe('compare: one question to several models at once', () => {
       return real(texts);
     };
     const conversationId = 'compared-together';
-    // Deltas emitted in one synchronous burst land in one batch.
+    // Deltas emitted in one go (no await between them) land in one batch.
     const batches: Set<string>[] = [];
     let open: Set<string> | undefined;
     runs.watch(conversationId, (event) => {
@@ -733,14 +749,28 @@ describe('compare: one question to several models at once', () => {
       }
       open.add(event.messageId);
     });
-    const { messageIds } = await runs.compare({ surface: 'chat', newConversationId: conversationId, text: 'a question long enough to stream for a while in small pieces, two characters at a time', models: ['echo-1', 'legacy-1'] });
-    await runs.whenIdle();
-    // Alone: each reply's first words (sent at once) and its last piece (sent as it ends).
-    const both = batches.filter((b) => b.size === 2).length;
-    expect(both).toBeGreaterThanOrEqual(3);
-    expect(batches.length - both).toBeLessThanOrEqual(4);
+    const { messageIds } = await runs.compare({ surface: 'chat', newConversationId: conversationId, text: 'q', models: ['a-1', 'b-1'] });
+    const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    while (feeds.size < 2) await settle(1);
+    const [a, b] = [feeds.get('a-1')!, feeds.get('b-1')!];
+    // First words go out at once.
+    a.push({ type: 'text', text: 'A1' });
+    b.push({ type: 'text', text: 'B1' });
+    await settle(10);
+    const before = batches.length;
+    expect(before).toBeGreaterThan(0);
+    // What follows, from both, goes out in one flush (a timer per reply would make two).
+    a.push({ type: 'text', text: 'A2' });
+    b.push({ type: 'text', text: 'B2' });
+    await settle(100);
+    expect(batches.slice(before).map((batch) => [...batch].sort())).toEqual([[...messageIds].sort()]);
+    // Each save wrote both replies at once.
     expect(writes.length).toBeGreaterThan(0);
     expect(writes.every((ids) => ids.length === 2 && messageIds.every((id) => ids.includes(id)))).toBe(true);
+    a.push({ type: 'done' });
+    b.push({ type: 'done' });
+    await runs.whenIdle();
+    expect((await store.messages(conversationId)).filter((m) => m.role === 'assistant').map((m) => m.text)).toEqual(['A1A2', 'B1B2']);
   });
 
   it('a plain question while a comparison awaits a choice continues from the reply shown, and closes the comparison', async () => {
