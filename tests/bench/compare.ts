@@ -9,7 +9,7 @@
  *   timed from the service worker; against the bare `document.body.innerText` read the same way.
  */
 import type { Page } from 'playwright-core';
-import { launchExtension, profileFor, writeSettings } from '../browser/harness';
+import { compareWith, launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { longMarkdown, REFERENCE_MODELS, type ReferenceModel } from '../gateway/models';
 import { startReferenceGateway } from '../gateway/server';
 import { APPEND_STREAM, median, pollPage, servePage, taskDuration, type Figure } from './measure';
@@ -89,15 +89,7 @@ export async function benchCompare(): Promise<Figure[]> {
     await ours.setViewportSize({ width: 1280, height: 800 });
     await ours.addInitScript({ content: instrument(tail, 'section[aria-label="Replies compared"] article .markdown') });
     await ours.goto(`chrome-extension://${ext.extensionId}/chat.html`);
-    await ours.getByRole('button', { name: 'Compare models' }).click();
-    const add = ours.getByRole('combobox', { name: 'Add a model to compare', exact: true });
-    for (const model of WRITERS.slice(1)) {
-      await add.click();
-      await add.fill(model);
-      await ours.getByRole('option', { name: model, exact: true }).waitFor();
-      await add.press('Enter');
-      await ours.getByRole('button', { name: `Remove ${model} from the comparison` }).waitFor();
-    }
+    await compareWith(ours, WRITERS.slice(1));
     await ours.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
     await ours.waitForTimeout(500);
     await ours.evaluate('window.__longTasks.length = 0; window.__watchAll()');

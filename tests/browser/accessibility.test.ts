@@ -7,7 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { gatewayAndExtensionPerFile } from './fixture';
-import { clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+import { clearConversations, compareWith, lastReply, profileFor, resetSettings, send } from './harness';
 
 const env = gatewayAndExtensionPerFile();
 
@@ -55,14 +55,7 @@ const states: { name: string; surface: string; reach?: (page: Page) => Promise<v
     name: 'chat page, three models compared',
     surface: 'chat.html',
     reach: async (p) => {
-      await p.getByRole('button', { name: 'Compare models' }).click();
-      for (const model of ['summarise-1', 'reasoner-1']) {
-        const add = p.getByRole('combobox', { name: 'Add a model to compare', exact: true });
-        await add.fill(model);
-        await p.getByRole('option', { name: model, exact: true }).waitFor();
-        await add.press('Enter');
-        await p.getByRole('button', { name: `Remove ${model} from the comparison` }).waitFor();
-      }
+      await compareWith(p, ['summarise-1', 'reasoner-1']);
       await send(p, 'Which of you explains tides best?');
       await expect.poll(() => p.locator('[data-status="complete"]').count()).toBe(3);
     },

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearConversations, profileFor, resetSettings } from './harness';
+import { clearConversations, compareWith, profileFor, resetSettings } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile({ lang: 'zh-CN' });
@@ -107,16 +107,12 @@ describe('in Simplified Chinese (--lang=zh-CN)', () => {
     await options.close();
     await panel.close();
   });
+
   it('compare and the prompt list speak Chinese: two models answer side by side, / lists the shipped actions by their Chinese names', async () => {
     await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey));
     const page = await env.ext.open('chat.html');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByRole('button', { name: '对比模型', exact: true }).click();
-    const add = page.getByRole('combobox', { name: '添加要对比的模型', exact: true });
-    await add.fill('legacy-1');
-    await page.getByRole('option', { name: 'legacy-1', exact: true }).waitFor();
-    await add.press('Enter');
-    await page.getByRole('button', { name: '从对比中移除 legacy-1' }).waitFor();
+    await compareWith(page, ['legacy-1'], { button: '对比模型', add: '添加要对比的模型', remove: (m) => `从对比中移除 ${m}` });
     await sendChinese(page, '潮汐是怎么形成的？');
     const compared = page.getByRole('region', { name: '对比的回复' }).getByRole('article', { name: '助手消息' });
     await expect.poll(() => compared.count()).toBe(2);

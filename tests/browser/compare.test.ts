@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearConversations, idle, openChatPage, profileFor, resetSettings, send } from './harness';
+import { clearConversations, compareWith, idle, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -17,16 +17,8 @@ beforeEach(async () => {
 });
 
 const ADD = 'Add a model to compare';
-
-/** Adds a model to the comparison with its picker, as a user does: type, Enter. */
-async function addModel(page: Page, model: string): Promise<void> {
-  const picker = page.getByRole('combobox', { name: ADD, exact: true });
-  await picker.click();
-  await picker.fill(model);
-  await page.getByRole('listbox', { name: ADD }).getByRole('option', { name: model, exact: true }).waitFor();
-  await picker.press('Enter');
-  await page.getByRole('button', { name: `Remove ${model} from the comparison` }).waitFor();
-}
+/** Adds a model to the comparison already open. */
+const addModel = (page: Page, model: string): Promise<void> => compareWith(page, [model], undefined, false);
 
 const compared = (page: Page) => page.getByRole('region', { name: 'Replies compared' }).getByRole('article', { name: 'Assistant message' });
 const column = (page: Page, model: string) => compared(page).filter({ hasText: model });

@@ -153,6 +153,22 @@ export async function chooseModel(page: Page, model: string, name = 'Model'): Pr
   throw new Error(`the model picker never showed ${model}`);
 }
 
+/**
+ * Turns compare mode on (when `open`) and adds models with its picker, as a user does: type,
+ * Enter, until each model's chip is there. The names are the English UI's unless given.
+ */
+export async function compareWith(page: Page, models: readonly string[], words = { button: 'Compare models', add: 'Add a model to compare', remove: (m: string) => `Remove ${m} from the comparison` }, open = true): Promise<void> {
+  if (open) await page.getByRole('button', { name: words.button, exact: true }).click();
+  const picker = page.getByRole('combobox', { name: words.add, exact: true });
+  for (const model of models) {
+    await picker.click();
+    await picker.fill(model);
+    await page.getByRole('listbox', { name: words.add }).getByRole('option', { name: model, exact: true }).waitFor();
+    await picker.press('Enter');
+    await page.getByRole('button', { name: words.remove(model) }).waitFor();
+  }
+}
+
 export const lastReply = (page: Page) => page.getByRole('article', { name: 'Assistant message' }).last();
 
 /** The full-tab chat page at a laptop's size, once its composer is there. */

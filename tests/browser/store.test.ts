@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
+import { clearConversations, compareWith, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -89,14 +89,7 @@ describe('store screenshots', () => {
       // The chat page: three models compared.
       await themed(theme);
       const chat = await openChatPage(env.ext);
-      await chat.getByRole('button', { name: 'Compare models' }).click();
-      for (const model of ['reasoner-1', 'claude-ref-1']) {
-        const add = chat.getByRole('combobox', { name: 'Add a model to compare', exact: true });
-        await add.fill(model);
-        await chat.getByRole('option', { name: model, exact: true }).waitFor();
-        await add.press('Enter');
-        await chat.getByRole('button', { name: `Remove ${model} from the comparison` }).waitFor();
-      }
+      await compareWith(chat, ['reasoner-1', 'claude-ref-1']);
       await send(chat, 'In one sentence: why do tides happen twice a day?');
       await expect.poll(() => chat.getByRole('region', { name: 'Replies compared' }).getByRole('article').count()).toBe(3);
       await idle(chat);
