@@ -91,21 +91,31 @@ export function wireActions(deps: ActionsDeps) {
     return sync.apply(menu);
   };
 
-  /** `pick` names the action once the settings are read (after the panel has opened). */
-  const run = async (pick: (settings: Settings) => string, tab: TabLike | undefined, selectionText: string | undefined, frameId: number | undefined): Promise<string> => {
+  /**
+   * A menu choice or a shortcut: the side panel opens at once on a new conversation, which
+   * `start` fills; what could not start lands there as a note saying what to do.
+   */
+  const inPanel = async (tab: TabLike | undefined, start: (conversationId: string) => Promise<unknown>): Promise<string> => {
     const conversationId = newId();
     const opened = openInSidePanel(conversationId, tab?.windowId);
-    const selection = (await readSelection(tab?.id, frameId)) || selectionText || '';
-    const settings = await deps.loadSettings();
     try {
-      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, words: await backgroundWords(settings) });
+      await start(conversationId);
     } catch (error) {
+      const settings = await deps.loadSettings();
       const refusal = error instanceof RunError ? { problem: error.problem, params: error.params } : { problem: 'internal', params: { detail: String(error) } };
       await recordActionRefusal(deps.store, settings, conversationId, refusal, await backgroundWords(settings)).catch(() => undefined);
     }
     await opened;
     return conversationId;
   };
+
+  /** `pick` names the action once the settings are read (after the panel has opened). */
+  const run = (pick: (settings: Settings) => string, tab: TabLike | undefined, selectionText: string | undefined, frameId: number | undefined): Promise<string> =>
+    inPanel(tab, async (conversationId) => {
+      const selection = (await readSelection(tab?.id, frameId)) || selectionText || '';
+      const settings = await deps.loadSettings();
+      await startAction(deps.runs, settings, { actionId: pick(settings), selection, page: { title: tab?.title, url: tab?.url }, conversationId, words: await backgroundWords(settings) });
+    });
 
   /** Reads the tab's page (refused with the reason when it cannot be read) and starts a conversation about it. */
   const askPage = async (input: AskPageInput): Promise<{ conversationId: string; messageId: string }> => {
@@ -130,19 +140,8 @@ export function wireActions(deps: ActionsDeps) {
   };
 
   /** "Ask about this page" from the menu or its shortcut: the side panel opens on a new conversation about the tab's page. */
-  const askPageInPanel = async (tab: TabLike | undefined): Promise<string> => {
-    const conversationId = newId();
-    const opened = openInSidePanel(conversationId, tab?.windowId);
-    try {
-      await askPage({ surface: 'action', tabId: tab?.id, question: '', conversationId });
-    } catch (error) {
-      const settings = await deps.loadSettings();
-      const refusal = error instanceof RunError ? { problem: error.problem, params: error.params } : { problem: 'internal', params: { detail: String(error) } };
-      await recordActionRefusal(deps.store, settings, conversationId, refusal, await backgroundWords(settings)).catch(() => undefined);
-    }
-    await opened;
-    return conversationId;
-  };
+  const askPageInPanel = (tab: TabLike | undefined): Promise<string> =>
+    inPanel(tab, (conversationId) => askPage({ surface: 'action', tabId: tab?.id, question: '', conversationId }));
 
   const handleMenuClick = async (info: { menuItemId: string | number; selectionText?: string; frameId?: number }, tab?: TabLike): Promise<string | undefined> => {
     const id = String(info.menuItemId);
