@@ -109,7 +109,7 @@ describe('ask about this page', () => {
     const article = await tabOn(articleUrl);
     const worker = await env.ext.worker();
     const id = await worker.evaluate(`(async () => {
-      const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(articleUrl)} });
+      const tab = (await chrome.tabs.query({ url: ${JSON.stringify(articleUrl)} })).sort((a, b) => b.id - a.id)[0];
       return globalThis.__gatewayChatTest.handleMenuClick({ menuItemId: 'ask-page' }, tab);
     })()`) as string;
     const panel = await env.ext.open(`sidepanel.html?conversation=${encodeURIComponent(id)}`);
