@@ -161,7 +161,6 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const picker = useRef<HTMLInputElement>(null);
   // A profile without a default model still has one: the gateway's first chat model.
   const model = chosenModel ?? view.conversation?.model ?? profile.defaultModel ?? firstChatModel(catalogue.models);
-  const chosenOrOwnModel = model;
   // The user's message and the reply's place are shown the moment it is sent, under the ids the
   // run will save them with (so the saved ones take their places without a redraw); a refused
   // send takes them back.
@@ -271,24 +270,25 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     setNotice(undefined);
     const comparing = compareModels !== undefined;
     // An action that names its model asks that one (this message only: the conversation then keeps it).
-    const model = modelOverride ?? chosenOrOwnModel;
+    const asked = modelOverride ?? model;
     if (comparing && compareModels.length < COMPARE_MODELS.min) {
       setNotice({ problem: 'compare_models', params: { ...COMPARE_MODELS } });
       return false;
     }
-    const models = comparing ? compareModels : model === undefined ? [] : [model];
-    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, models);
+    // One reply per model: the compared ones, or the one asked.
+    const replyModels = comparing ? compareModels : [asked];
+    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, replyModels.filter((m) => m !== undefined));
     setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, model: modelOverride, ...tooMuch });
     if (tooMuch !== undefined) return false;
     jumpToLatest();
     const userMessageId = newId();
-    const replyIds = (comparing ? compareModels : [model]).map(() => newId());
+    const replyIds = replyModels.map(() => newId());
     const seq = messages.reduce((max, m) => Math.max(max, m.seq), -1) + 1;
     const createdAt = Date.now();
     setEcho([
       { id: userMessageId, conversationId: watched, seq, role: 'user', parentId: last?.id ?? null, text: text.trim(), reasoning: '', status: 'complete', createdAt, ...(images.length > 0 ? { images } : {}) },
       ...replyIds.map((id, i): Message => {
-        const replyModel = comparing ? compareModels[i] : model;
+        const replyModel = replyModels[i];
         return { id, conversationId: watched, seq: seq + 1 + i, role: 'assistant', parentId: userMessageId, text: '', reasoning: '', status: 'streaming', createdAt, ...(replyModel === undefined ? {} : { model: replyModel }) };
       }),
     ]);
@@ -301,7 +301,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     };
     const result = comparing
       ? await askBackground({ type: 'run.compare', input: { ...shared, models: compareModels, replyMessageIds: replyIds } }).then((r) => (r.ok ? { ...r, messageId: r.messageIds[0] ?? '' } : r))
-      : await askBackground({ type: 'run.start', input: { ...shared, model, replyMessageId: replyIds[0] } });
+      : await askBackground({ type: 'run.start', input: { ...shared, model: asked, replyMessageId: replyIds[0] } });
     // What follows can wait for the reply's first words (a transition yields to them): the next
     // new conversation's id, this one's id in the surface, the recent models.
     startTransition(() => {
@@ -321,7 +321,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       void (comparing ? askBackground({ type: 'conversation.stop', conversationId: result.conversationId }) : askBackground({ type: 'run.stop', messageId: result.messageId }));
     }
     stopWanted.current = undefined;
-    if (!comparing && model !== undefined && profile.recentModels?.[0] !== model) void updateProfile(profile.id, (p) => withRecentModel(p, model));
+    if (!comparing && asked !== undefined && profile.recentModels?.[0] !== asked) void updateProfile(profile.id, (p) => withRecentModel(p, asked));
     return true;
   };
 

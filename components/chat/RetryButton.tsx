@@ -14,7 +14,7 @@ function useCountdown(at: number | undefined): number {
 }
 
 /** Retry, once per click: ignored while a retry is starting, and waiting out a Retry-After. */
-export function RetryButton({ retryAt, onRetry, label }: { retryAt: number | undefined; onRetry(): Promise<void>; label?: string }) {
+export function RetryButton({ retryAt, onRetry }: { retryAt: number | undefined; onRetry(): Promise<void> }) {
   const w = useWords();
   const wait = useCountdown(retryAt);
   const [starting, setStarting] = useState(false);
@@ -31,7 +31,7 @@ export function RetryButton({ retryAt, onRetry, label }: { retryAt: number | und
     }
   };
   return (
-    <Button size="sm" variant="primary" className="retry" disabled={starting || wait > 0} aria-busy={starting} aria-label={label} onClick={() => void click()}>
+    <Button size="sm" variant="primary" className="retry" disabled={starting || wait > 0} aria-busy={starting} onClick={() => void click()}>
       {wait > 0 ? w.t('chat.retryIn', { seconds: wait }) : w.t('chat.retry')}
     </Button>
   );
