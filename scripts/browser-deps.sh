@@ -13,7 +13,8 @@ missing_packages() {
   local out=()
   [ -x "$chromium" ] || out+=(chromium)
   [ -x "$firefox" ] || out+=(firefox-esr)
-  fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || out+=(fonts-noto-cjk)
+  # grep reads to the end (no -q): with pipefail, fc-list cut off by an early exit would fail the check.
+  fc-list 2>/dev/null | grep -i 'Noto Sans CJK' >/dev/null || out+=(fonts-noto-cjk)
   echo "${out[*]:-}"
 }
 
