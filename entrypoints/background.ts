@@ -8,7 +8,7 @@ import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
-import { loadCatalogue, loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
+import { loadCatalogue, loadSettings, loadUnservedApis, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
   const store = new ConversationStore();
@@ -22,6 +22,9 @@ export default defineBackground(() => {
     onActiveRunsChange: createKeepAlive(),
     // The catalogue says which interface a model prefers (new-api's supported_endpoint_types).
     modelInfo: async (profileId, model) => (await loadCatalogue(profileId))?.models.find((m) => m.id === model),
+    // A gateway that lists an interface it does not serve is remembered (a day, at its address).
+    unservedApis: loadUnservedApis,
+    noteUnserved: saveUnservedApi,
   });
 
 

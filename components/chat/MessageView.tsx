@@ -1,4 +1,4 @@
-import { Check, ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Sparkles, Square, Trash2 } from 'lucide-react';
+import { Check, ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Route, Sparkles, Square, Trash2 } from 'lucide-react';
 import { memo, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/Button';
 import { IconButton } from '@/components/ui/IconButton';
@@ -231,6 +231,9 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
         )}
         {(message.status === 'stopped' || message.status === 'interrupted') && <p className="status-note text-xs text-muted">{w.t(`message.note.${message.status}`)}</p>}
         {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} modelListed={modelListed} />}
+        {message.notice !== undefined && (
+          <p role="note" className="reply-notice flex items-start gap-1 text-2xs text-muted"><Route aria-hidden className="mt-px size-3 shrink-0" />{noticeText(w, message.notice)}</p>
+        )}
         {(message.usage !== undefined || message.timing !== undefined || switcher !== null || (!streaming && (message.text !== '' || actions !== undefined))) && (
           <div className="flex min-h-7 flex-wrap items-center gap-x-2">
             {switcher}

@@ -7,6 +7,8 @@ import type { AddressProblem } from '@/lib/gateway/address';
 import type { ImportProblem, ImportSource } from '@/lib/connection/import';
 import type { KeyIssue } from '@/lib/connection/key-check';
 import type { Notice, StoredError } from '@/lib/conversations/records';
+import { isApiStyle } from '@/lib/gateway/interfaces/names';
+import { API_NAME } from './apiNames';
 import type { Words } from '@/lib/i18n/messages';
 import type { MessageTooLarge } from '@/lib/runs/limits';
 import type { SaveFailure } from '@/lib/runs/run-manager';
@@ -146,6 +148,10 @@ export function noticeText(w: Words, notice: Notice): string {
       return w.t('notice.page_cut', notice.params);
     case 'action_refused':
       return refusalText(w, { problem: String(notice.params.problem ?? ''), params: notice.params });
+    case 'sent_through_chat': {
+      const api = notice.params.api;
+      return w.t('notice.sent_through_chat', { api: isApiStyle(api) ? w.t(API_NAME[api]) : String(api ?? '') });
+    }
     case 'legacy':
       return notice.text ?? '';
   }

@@ -69,11 +69,13 @@ export type StoredError = z.infer<typeof StoredErrorShape>;
 
 /**
  * What happened to a message on the way, as a code and its numbers: the selection (or the page
- * asked about) was cut to fit (`selection_cut`, `page_cut`), or an action could not start (`action_refused`, with the run's
- * problem code). Older builds saved an English sentence: it is kept as `legacy` text.
+ * asked about) was cut to fit (`selection_cut`, `page_cut`), an action could not start (`action_refused`, with the run's
+ * problem code), or a reply was asked through Chat Completions because the gateway does not serve
+ * the interface the catalogue named (`sent_through_chat`, `params.api`). Older builds saved an
+ * English sentence: it is kept as `legacy` text.
  */
 const NoticeShape = z.object({
-  code: z.enum(['selection_cut', 'page_cut', 'action_refused', 'legacy']),
+  code: z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'legacy']),
   params: z._default(ParamsSchema, {}),
   text: z.optional(z.string()),
 });

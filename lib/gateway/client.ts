@@ -17,7 +17,7 @@ import {
 } from './billing';
 import { parseModelList } from './models';
 import { bearer } from './interfaces/interface';
-import { WIRE_INTERFACES } from './interfaces';
+import { WIRE_INTERFACES, type WireInterface } from './interfaces';
 import { readSse, StreamTimeout, StreamTooLarge } from './sse';
 import type { ChatRequest, ModelInfo, StreamEvent } from './types';
 
@@ -102,6 +102,16 @@ function mayHoldFence(raw: string): boolean {
 
 function isPiece(event: StreamEvent): boolean {
   return event.type === 'text' || event.type === 'reasoning';
+}
+
+/**
+ * The status with which a gateway said it has no route for an interface (404 or 405 naming no
+ * model: a missing model is the model's problem, not the route's), or undefined for any other
+ * failure. Said before any reply, so asking again elsewhere repeats nothing.
+ */
+export function routeNotServed(error: unknown): number | undefined {
+  if (!(error instanceof GatewayError) || error.kind !== 'bad_address') return undefined;
+  return error.status === 404 || error.status === 405 ? error.status : undefined;
 }
 
 /** One request in flight: its abort controller, why it was aborted, and its clean-up. */
@@ -310,19 +320,35 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     }
   }
 
+  /** Asks for a reply through one interface: the 2xx response, or the classified error thrown. */
+  function ask(call: Call, wire: WireInterface, request: ChatRequest, stream: boolean): Promise<{ response: Response; ctx: ClassifyContext }> {
+    return open(call, wire.url({ baseUrl, siteUrl }, request.model, stream), {
+      method: 'POST',
+      body: JSON.stringify(wire.body(request, stream)),
+      accept: stream ? 'text/event-stream' : 'application/json',
+      auth: wire.headers(apiKey),
+    });
+  }
+
   async function* streamChat(request: ChatRequest, callOptions: CallOptions = {}): AsyncGenerator<StreamEvent> {
-    const wire = WIRE_INTERFACES[request.api ?? 'chat'];
+    let wire = WIRE_INTERFACES[request.api ?? 'chat'];
     const stream = request.stream ?? true;
-    const body = wire.body(request, stream);
     const call = new Call(callOptions.signal);
     const started = Date.now();
     try {
-      const { response, ctx } = await open(call, wire.url({ baseUrl, siteUrl }, request.model, stream), {
-        method: 'POST',
-        body: JSON.stringify(body),
-        accept: stream ? 'text/event-stream' : 'application/json',
-        auth: wire.headers(apiKey),
-      });
+      let opened: { response: Response; ctx: ClassifyContext };
+      try {
+        opened = await ask(call, wire, request, stream);
+      } catch (error) {
+        // A vendor interface is a hint from the catalogue; Chat Completions is the contract. A
+        // gateway that lists the interface but has no route for it is asked again that way.
+        const status = wire.name === 'chat' ? undefined : routeNotServed(error);
+        if (status === undefined) throw error;
+        yield { type: 'rerouted', from: wire.name, status };
+        wire = WIRE_INTERFACES.chat;
+        opened = await ask(call, wire, request, stream);
+      }
+      const { response, ctx } = opened;
       const contentType = response.headers.get('content-type') ?? '';
       if (!stream || /json/i.test(contentType) || response.body === null) {
         // Not streamed (asked so, or the gateway ignored `stream`): the same events, all at once.

@@ -55,6 +55,11 @@ export type StreamEvent =
    */
   | { type: 'reasoning'; text: string; movedFromText?: true }
   | { type: 'usage'; usage: Usage }
+  /**
+   * The request went through Chat Completions because this gateway does not serve `from`'s
+   * route (it answered `status` there before any reply): what follows is the reply as usual.
+   */
+  | { type: 'rerouted'; from: ApiStyle; status: number }
   | { type: 'error'; error: GatewayError }
   /** `signature`: the reply's thinking as signed by the interface (Anthropic), to be sent back with it. */
   | { type: 'done'; finishReason?: string; signature?: string };

@@ -14,6 +14,7 @@ import { activeProfile, presetSettings, type Profile, type Settings } from '../s
 import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
 import { checkMessageSize, COMPARE_MODELS, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
+import { reroutedFrom, routeAround, withNotice, type Route } from './unserved-routes';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -117,6 +118,10 @@ export interface RunManagerDeps {
   messageLimits?: MessageLimits;
   /** What the profile's catalogue says of a model (the interfaces it is served through), when it is known. */
   modelInfo?(profileId: string, model: string): Promise<{ preferredApi?: ApiStyle | undefined } | undefined>;
+  /** The interfaces this profile's gateway was lately found not to serve (asked through Chat Completions instead). */
+  unservedApis?(profile: Profile): Promise<readonly ApiStyle[]>;
+  /** Remembers that this profile's gateway does not serve `api` (its route answered 404 or 405). */
+  noteUnserved?(profile: Profile, api: ApiStyle): Promise<void>;
   now?: () => number;
 }
 
@@ -331,8 +336,11 @@ export class RunManager {
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', parentId: history.at(-1)?.id ?? null, text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
-      const replies = (comparing ? models : [model]).map((m, i): Message => ({
+      const asked = comparing ? models : [model];
+      const routes = await Promise.all(asked.map((m) => this.routeOf(profile, m, conversation!)));
+      const replies = asked.map((m, i): Message => ({
         id: replyIds[i] ?? newId(), conversationId: conversation!.id, seq: seq + 1 + i, role: 'assistant', parentId: user.id, text: '', reasoning: '', status: 'streaming', model: m, createdAt: now,
+        ...withNotice(routes[i]!),
       }));
       // The branch goes through the first reply until the user continues with another.
       conversation = { ...conversation, leafId: replies[0]!.id };
@@ -341,12 +349,11 @@ export class RunManager {
       await this.deps.store.addTurn({ conversation, created, messages: [user, ...replies], ...(compare === undefined ? {} : { compare }) });
 
       const client = this.deps.clientFor(profile, settings);
-      const infos = await Promise.all(replies.map((r) => this.modelInfo(profile, r.model!)));
       // Each run's own start: the comparison's runs share the conversation, one reservation each.
       const held = this.busy.get(conversationId);
       if (held !== undefined) Object.assign(held, { count: replies.length, shared: comparing });
       replies.forEach((reply, i) => {
-        this.launch(conversation!.id, reply.id, client, profile.apiKey, this.request(settings, profile, reply.model!, [...history, user], conversation!, infos[i]), i === 0 ? [user, reply] : [reply]);
+        this.launch(conversation!.id, reply.id, client, profile, this.request(settings, profile, reply.model!, [...history, user], conversation!, routes[i]!.api), i === 0 ? [user, reply] : [reply]);
       });
       return { conversationId: conversation.id, messageIds: replies.map((r) => r.id) };
     } catch (error) {
@@ -419,7 +426,8 @@ export class RunManager {
       let seq = maxSeq(all) + 1;
       const written: Message[] = [];
       if (user !== undefined) written.push({ ...user, seq: seq++ });
-      const reply: Message = { id: options.replyMessageId ?? newId(), conversationId: conversation.id, seq, role: 'assistant', parentId: parent, text: '', reasoning: '', status: 'streaming', model: chosen, createdAt: now };
+      const route = await this.routeOf(profile, chosen, conversation);
+      const reply: Message = { id: options.replyMessageId ?? newId(), conversationId: conversation.id, seq, role: 'assistant', parentId: parent, text: '', reasoning: '', status: 'streaming', model: chosen, createdAt: now, ...withNotice(route) };
       written.push(reply);
       // A column's new version takes its place in the comparison; the branch shown stays as it was.
       const moved: Conversation = column
@@ -427,7 +435,7 @@ export class RunManager {
         : { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
       const compare = column ? { swap: [messageId, reply.id] as [string, string] } : conversation.compare === undefined ? undefined : 'close' as const;
       await this.deps.store.addTurn({ conversation: moved, created: false, messages: written, ...(compare === undefined ? {} : { compare }) });
-      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile.apiKey, this.request(settings, profile, chosen, history, moved, await this.modelInfo(profile, chosen)), written);
+      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile, this.request(settings, profile, chosen, history, moved, route.api), written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
       if (reserved !== undefined) this.release(reserved);
@@ -485,13 +493,21 @@ export class RunManager {
     throw new RunError('profile_missing');
   }
 
-  /** The catalogue's word on a model; a catalogue that cannot be read says nothing. */
-  private async modelInfo(profile: Profile, model: string): Promise<{ preferredApi?: ApiStyle | undefined } | undefined> {
-    return this.deps.modelInfo?.(profile.id, model).catch(() => undefined);
+  /**
+   * The interface a reply goes through (the conversation's choice, else the catalogue's word on
+   * the model, else the profile's default), unless the gateway was found not to serve it; a
+   * catalogue or memory that cannot be read says nothing.
+   */
+  private async routeOf(profile: Profile, model: string, conversation: Conversation): Promise<Route> {
+    const [info, unserved] = await Promise.all([
+      this.deps.modelInfo?.(profile.id, model).catch(() => undefined),
+      this.deps.unservedApis?.(profile).catch(() => []),
+    ]);
+    return routeAround(chooseApi(conversation.settings?.apiStyle, info, profile.apiStyle), unserved ?? []);
   }
 
   /** The request for a branch: the conversation's own settings over the global ones. */
-  private request(settings: Settings, profile: Profile, model: string, history: Message[], conversation: Conversation, info?: { preferredApi?: ApiStyle | undefined }): ChatRequest {
+  private request(settings: Settings, profile: Profile, model: string, history: Message[], conversation: Conversation, api: ApiStyle): ChatRequest {
     const own = conversation.settings ?? {};
     const systemPrompt = own.systemPrompt ?? settings.chat.systemPrompt;
     const messages: ChatMessage[] = [];
@@ -500,7 +516,7 @@ export class RunManager {
       if (m.text === '' && (m.images === undefined || m.images.length === 0)) continue;
       messages.push(toRequestMessage(m));
     }
-    const request: ChatRequest = { model, messages, api: chooseApi(own.apiStyle, info, profile.apiStyle) };
+    const request: ChatRequest = { model, messages, api };
     const temperature = own.temperature ?? settings.chat.temperature;
     const maxTokens = own.maxTokens ?? settings.chat.maxTokens;
     if (temperature !== undefined) request.temperature = temperature;
@@ -512,7 +528,7 @@ export class RunManager {
     for (const listener of this.watchers.get(conversationId) ?? []) listener(event);
   }
 
-  private launch(conversationId: string, messageId: string, client: GatewayClient, apiKey: string, request: ChatRequest, records?: Message[]): void {
+  private launch(conversationId: string, messageId: string, client: GatewayClient, profile: Profile, request: ChatRequest, records?: Message[]): void {
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
@@ -522,17 +538,18 @@ export class RunManager {
     };
     this.active.set(messageId, run);
     this.emit(conversationId, { type: 'snapshot', conversationId, messageId, text: '', reasoning: '', ...(run.records === undefined ? {} : { records: run.records }) });
-    run.done = this.execute(run, client, request, apiKey);
+    run.done = this.execute(run, client, request, profile);
   }
 
-  private async execute(run: ActiveRun, client: GatewayClient, request: ChatRequest, apiKey: string): Promise<void> {
+  private async execute(run: ActiveRun, client: GatewayClient, request: ChatRequest, profile: Profile): Promise<void> {
+    const apiKey = profile.apiKey;
     let status: MessageStatus = 'interrupted';
     let error: StoredError | undefined;
     let finishReason: string | undefined;
     let signature: string | undefined;
     try {
       for await (const event of client.streamChat(request, { signal: run.controller.signal })) {
-        const end = this.apply(run, event, apiKey);
+        const end = this.apply(run, event, profile);
         if (end !== undefined) {
           ({ status, error, finishReason, signature } = end);
           break;
@@ -585,7 +602,7 @@ export class RunManager {
     return stored;
   }
 
-  private apply(run: ActiveRun, event: StreamEvent, apiKey: string): { status: MessageStatus; error?: StoredError; finishReason?: string; signature?: string } | undefined {
+  private apply(run: ActiveRun, event: StreamEvent, profile: Profile): { status: MessageStatus; error?: StoredError; finishReason?: string; signature?: string } | undefined {
     if ((event.type === 'text' || event.type === 'reasoning') && run.firstTokenAt === undefined && event.text !== '') run.firstTokenAt = Date.now();
     switch (event.type) {
       case 'text':
@@ -608,8 +625,15 @@ export class RunManager {
       case 'usage':
         run.usage = storedUsage(event.usage);
         return undefined;
+      case 'rerouted': {
+        // Said on the reply at once (the next requests to this gateway go straight there).
+        const { notice } = reroutedFrom(event.from);
+        run.saving = run.saving.then(() => this.deps.store.updateMessage(run.messageId, { notice })).catch(() => undefined);
+        void this.deps.noteUnserved?.(profile, event.from).catch(() => undefined);
+        return undefined;
+      }
       case 'error':
-        return { status: statusForError(event.error), error: this.stored(event.error, apiKey) };
+        return { status: statusForError(event.error), error: this.stored(event.error, profile.apiKey) };
       case 'done': {
         const end: { status: MessageStatus; finishReason?: string; signature?: string } = { status: 'complete' };
         if (event.finishReason !== undefined) end.finishReason = event.finishReason;

@@ -9,7 +9,8 @@ import type { Balance, ModelInfo, PriceList } from '../gateway';
 import { BALANCE_SOURCES } from '../gateway/billing';
 import { parseSettings, type ParsedSettings } from './migrations';
 import { SettingsSchema, type Profile, type Settings } from './schema';
-import { API_STYLES } from '../gateway/interfaces/names';
+import { API_STYLES, type ApiStyle } from '../gateway/interfaces/names';
+import { UnservedRoutesSchema, unservedAt, withUnserved } from '../runs/unserved-routes';
 
 const SETTINGS_KEY = 'local:settings';
 
@@ -93,6 +94,24 @@ export async function removeCatalogue(profileId: string): Promise<void> {
   await storage.removeItem(catalogueKey(profileId));
   await storage.removeItem(balanceKey(profileId));
   await storage.removeItem(pricingKey(profileId));
+  await storage.removeItem(routesKey(profileId));
+}
+
+const routesKey = (profileId: string) => `local:routes:${profileId}` as const;
+
+async function loadRoutes(profileId: string) {
+  const parsed = UnservedRoutesSchema.safeParse(await storage.getItem(routesKey(profileId)));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The interfaces this profile's gateway was lately found not to serve, at its current address. */
+export async function loadUnservedApis(profile: { id: string; baseUrl: string }): Promise<ApiStyle[]> {
+  return unservedAt(await loadRoutes(profile.id), profile.baseUrl, Date.now());
+}
+
+/** Notes that this profile's gateway does not serve `api` (its route answered 404 or 405). */
+export async function saveUnservedApi(profile: { id: string; baseUrl: string }, api: ApiStyle): Promise<void> {
+  await storage.setItem(routesKey(profile.id), withUnserved(await loadRoutes(profile.id), profile.baseUrl, api, Date.now()));
 }
 
 const BalanceSchema = z.object({

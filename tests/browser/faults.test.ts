@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, StreamLog } from '../gateway/server';
 import { gatewayAndExtensionPerFile } from './fixture';
-import { clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+import { chooseModel, clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
 
 const env = gatewayAndExtensionPerFile();
 
@@ -117,7 +117,7 @@ async function record(page: Page, fault: string, sent: string, expectedStatus: s
   await expect.poll(() => shown(page)).toBe(sent);
   const kept = await shown(page);
   await expect.poll(async () => (await saved(page)).text, { timeout: 5_000 }).toBe(sent);
-  const statusNote = (await lastReply(page).locator('.status-note, .callout-title').first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '';
+  const statusNote = (await lastReply(page).locator('.status-note, .callout-title, .reply-notice').first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '';
   const row: Row = { fault, sent: sent.length, kept: kept.length, status: `${expectedStatus}${statusNote === '' ? '' : ` ("${statusNote}")`}`, retry: '' };
   row.retry = await retry(page);
   table.push(row);
@@ -202,6 +202,18 @@ describe('fault matrix: one reply through every fault', () => {
     await send(page, PROMPT);
     await hasText(lastReply(page).getByRole('alert'), 'The gateway failed');
     await record(page, '500 mid-run (in-stream error, then [DONE])', lastStream().sentText, 'error');
+    await page.close();
+  });
+
+  it('the preferred interface missing: the catalogue lists `anthropic` first, /v1/messages answers 404', async () => {
+    env.gateway.setUnserved(['anthropic']);
+    const page = await fresh('popup.html');
+    await chooseModel(page, 'claude-ref-1');
+    await send(page, PROMPT);
+    await expect.poll(() => status(page), { timeout: 15_000 }).toBe('complete');
+    expect(env.gateway.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/messages', '/v1/chat/completions']);
+    await record(page, 'preferred interface missing (404 on /v1/messages)', lastStream().sentText, 'complete', async () => 'not needed: answered through Chat Completions');
+    expect(lastStream().sentText).toBe(`Claude: ${PROMPT}`);
     await page.close();
   });
 

@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { chooseModel, clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
+import { chooseModel, clearConversations, compareWith, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
 const env = gatewayAndExtensionPerFile();
@@ -103,5 +103,52 @@ describe('an image through each interface', () => {
       expect(asked().at(-1)).toMatchObject({ path: way.path, keyIn: way.keyIn, key: env.gateway.demoKey });
     }
     expectKeyOnlyInHeaders();
+  });
+});
+
+describe('an interface the gateway lists but does not serve (issue 28)', () => {
+  const note = (reply: ReturnType<typeof lastReply>) => reply.getByRole('note').filter({ hasText: 'Sent through Chat Completions' });
+
+  it('Anthropic\'s route answering 404: the reply arrives through Chat Completions with a quiet note; the next turn goes straight there', async () => {
+    // As a new user meets it: the catalogue lists `anthropic` first for the model, the route is missing.
+    env.gateway.setUnserved(['anthropic']);
+    const page = await chatPage();
+    await chooseModel(page, 'claude-ref-1');
+    await send(page, 'first question');
+    await expect.poll(() => replyText(page)).toBe('Claude: first question');
+    await idle(page);
+    await expect(lastReply(page).getAttribute('data-status')).resolves.toBe('complete');
+    await expect.poll(() => note(lastReply(page)).textContent()).toBe('Sent through Chat Completions: this gateway does not serve the Anthropic Messages interface.');
+    expect(await lastReply(page).getByRole('alert').count()).toBe(0);
+    expect(asked().map((r) => [r.path, r.key])).toEqual([['/v1/messages', env.gateway.demoKey], ['/v1/chat/completions', env.gateway.demoKey]]);
+
+    await send(page, 'second question');
+    await expect.poll(() => replyText(page)).toBe('Claude: second question');
+    await idle(page);
+    expect(asked().slice(2).map((r) => r.path)).toEqual(['/v1/chat/completions']);
+    await expect.poll(() => note(lastReply(page)).count()).toBe(1);
+    await page.screenshot({ path: 'test-results/screens/light-chat-page-rerouted.png' });
+    expectKeyOnlyInHeaders();
+  });
+
+  it('in a three-model comparison every column answers, none says the address is wrong', async () => {
+    env.gateway.setUnserved(['anthropic', 'gemini']);
+    const page = await chatPage();
+    await chooseModel(page, 'claude-ref-1');
+    await compareWith(page, ['gemini-ref-1', 'echo-1']);
+    await send(page, 'side by side');
+    const columns = page.getByRole('region', { name: 'Replies compared' }).getByRole('article', { name: 'Assistant message' });
+    await expect.poll(() => columns.count()).toBe(3);
+    await idle(page);
+    const answers = async () => Promise.all([0, 1, 2].map(async (i) => [
+      ((await columns.nth(i).locator('.markdown').first().textContent().catch(() => '')) ?? '').trim(),
+      await columns.nth(i).getAttribute('data-status'),
+    ]));
+    await expect.poll(answers).toEqual([['Claude: side by side', 'complete'], ['Gemini: side by side', 'complete'], ['Echo: side by side', 'complete']]);
+    await expect(page.getByText('The gateway address is wrong').count()).resolves.toBe(0);
+    await expect.poll(() => note(columns.nth(0)).count()).toBe(1);
+    await expect.poll(() => note(columns.nth(1)).count()).toBe(1);
+    expect(await note(columns.nth(2)).count()).toBe(0);
+    await page.screenshot({ path: 'test-results/screens/light-chat-page-compare-rerouted.png' });
   });
 });

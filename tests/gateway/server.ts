@@ -10,7 +10,8 @@
  * Control it in-process (the returned object) or over HTTP under `/__admin/` (for browser
  * tests and `npm run gateway`): `POST /__admin/fault`, `/__admin/pace`, `/__admin/withdraw`,
  * `/__admin/restore`, `/__admin/balance`, `/__admin/language` (`{"language":"zh-CN"}`: new-api's
- * Chinese error messages, same statuses and codes), `/__admin/reset`; `GET /__admin/requests`.
+ * Chinese error messages, same statuses and codes), `/__admin/unserved` (`{"interfaces":["anthropic"]}`:
+ * routes the catalogue lists but the gateway does not serve), `/__admin/reset`; `GET /__admin/requests`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,11 +97,29 @@ export interface ReferenceGateway {
   usedBy(account: string): number;
   /** Which balance endpoints it serves and how its site shows amounts (until reset). */
   setBilling(settings: Partial<BillingSettings>): void;
+  /**
+   * Interfaces the catalogue still lists but whose routes are not served (until reset): a
+   * request to one is answered `status` (404 by default) as a gateway without that route
+   * answers, `Invalid URL (POST /v1/messages)`, whatever the key.
+   */
+  setUnserved(interfaces: readonly UnservedInterface[], status?: 404 | 405): void;
   reset(): void;
   close(): Promise<void>;
 }
 
 const DEFAULT_PACE: Pace = { delayMs: 0, chunkChars: 8 };
+
+/** The interfaces besides Chat Completions, by their `supported_endpoint_types` word. */
+export const UnservedInterface = z.enum(['openai-response', 'anthropic', 'gemini']);
+export type UnservedInterface = z.infer<typeof UnservedInterface>;
+
+/** The interface a request's route belongs to, when it is one that may go unserved. */
+function routeInterface(path: string): UnservedInterface | undefined {
+  if (path === '/v1/responses') return 'openai-response';
+  if (path === ANTHROPIC_PATH) return 'anthropic';
+  if (GEMINI_CALL.test(path)) return 'gemini';
+  return undefined;
+}
 
 const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 const ImagePart = z.object({
@@ -189,6 +208,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   const balances = new Map<string, number>();
   const used = new Map<string, number>();
   let billing: BillingSettings = DEFAULT_BILLING;
+  let unserved: { interfaces: ReadonlySet<UnservedInterface>; status: 404 | 405 } = { interfaces: new Set(), status: 404 };
   const UNLIMITED_ACCOUNTS = new Set(['unlimited']);
   const accountOf = (key: KeyRecord): AccountState => ({
     remaining: balances.get(key.account) ?? 0, used: used.get(key.account) ?? 0, unlimited: UNLIMITED_ACCOUNTS.has(key.account),
@@ -207,6 +227,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     balances.set('unlimited', 0);
     used.clear();
     billing = DEFAULT_BILLING;
+    unserved = { interfaces: new Set(), status: 404 };
     withdrawn.clear();
     faults.length = 0;
     requests.length = 0;
@@ -337,6 +358,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (/\/v1\/v1(\/|$)/.test(path)) {
       // Seed part 4, rule 3: a doubled /v1 is always 404, whatever the key.
       return sendJson(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
+    }
+    const route = routeInterface(path);
+    if (route !== undefined && unserved.interfaces.has(route)) {
+      // The router has no such route: answered before the key is looked at, as new-api's is.
+      return sendJson(res, unserved.status, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', ''));
     }
     if (path === '/api/status') {
       const amounts = billing.mode === 'none' ? {} : statusFields(billing);
@@ -722,6 +748,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
         gateway.setBalance(parsed.data.account, parsed.data.balance);
         return ok();
       }
+      case '/__admin/unserved': {
+        const parsed = z.object({ interfaces: z.array(UnservedInterface), status: z.union([z.literal(404), z.literal(405)]).optional() }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_unserved'));
+        gateway.setUnserved(parsed.data.interfaces, parsed.data.status);
+        return ok();
+      }
       case '/__admin/language': {
         const parsed = z.object({ language: z.enum(['en', 'zh-CN']) }).safeParse(body);
         if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_language'));
@@ -777,6 +809,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     },
     setBilling(settings) {
       billing = BillingSettings.parse({ ...billing, ...settings });
+    },
+    setUnserved(interfaces, status = 404) {
+      unserved = { interfaces: new Set(interfaces), status };
     },
     reset: resetState,
     close() {

@@ -5,6 +5,7 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { RunError, RunManager, type RunEvent } from '@/lib/runs/run-manager';
 import { defaultSettings, type Profile, type Settings } from '@/lib/settings/schema';
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
+import { UNSERVED_FOR_MS, unservedAt, withUnserved, type UnservedRoutes } from '@/lib/runs/unserved-routes';
 
 let gateway: ReferenceGateway;
 let store: ConversationStore;
@@ -626,6 +627,76 @@ describe('each model through its own interface', () => {
     await runs.whenIdle();
     expect(gateway.requests.at(-1)?.path).toBe('/v1/chat/completions');
     expect((await store.messages(first.conversationId)).at(-1)).toMatchObject({ text: 'Claude: two', status: 'complete' });
+  });
+});
+
+describe('an interface the gateway lists but does not serve', () => {
+  /** The background's wiring, with the remembered routes kept here instead of in storage. */
+  function remembering() {
+    let record: UnservedRoutes | undefined;
+    const noted: string[] = [];
+    const runs = manager({
+      modelInfo: async (_profileId, model) => (await createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey }).listModels()).find((m) => m.id === model),
+      unservedApis: async (p) => unservedAt(record, p.baseUrl, Date.now()),
+      noteUnserved: async (p, api) => {
+        noted.push(api);
+        record = withUnserved(record, p.baseUrl, api, Date.now());
+      },
+    });
+    return { runs, noted };
+  }
+  const routes = () => gateway.requests.filter((r) => r.method === 'POST').map((r) => r.path);
+
+  it('a reply asked through Anthropic\'s route that 404s arrives through Chat Completions, says so, and the next turn goes straight there', async () => {
+    gateway.setUnserved(['anthropic']);
+    const { runs, noted } = remembering();
+    const first = await runs.start({ surface: 'sidepanel', text: 'first', model: 'claude-ref-1' });
+    await runs.whenIdle();
+    const reply = (await store.messages(first.conversationId))[1]!;
+    expect(reply).toMatchObject({ text: 'Claude: first', status: 'complete', notice: { code: 'sent_through_chat', params: { api: 'anthropic' } } });
+    expect(reply.error).toBeUndefined();
+    expect(routes()).toEqual(['/v1/messages', '/v1/chat/completions']);
+    expect(noted).toEqual(['anthropic']);
+
+    const second = await runs.start({ surface: 'sidepanel', conversationId: first.conversationId, text: 'second' });
+    await runs.whenIdle();
+    expect(routes().slice(2)).toEqual(['/v1/chat/completions']);
+    expect(await store.getMessage(second.messageId)).toMatchObject({ text: 'Claude: second', status: 'complete', notice: { code: 'sent_through_chat', params: { api: 'anthropic' } } });
+  });
+
+  it('the same in a three-model comparison, a retry and an edit: every reply completes', async () => {
+    gateway.setUnserved(['anthropic', 'gemini']);
+    const { runs } = remembering();
+    const compared = await runs.compare({ surface: 'chat', text: 'side by side', models: ['claude-ref-1', 'gemini-ref-1', 'echo-1'] });
+    await runs.whenIdle();
+    const replies = await Promise.all(compared.messageIds.map((id) => store.getMessage(id)));
+    expect(replies.map((m) => [m?.text, m?.status, m?.notice?.params.api])).toEqual([
+      ['Claude: side by side', 'complete', 'anthropic'],
+      ['Gemini: side by side', 'complete', 'gemini'],
+      ['Echo: side by side', 'complete', undefined],
+    ]);
+
+    const retried = await runs.retry(compared.messageIds[1]!);
+    await runs.whenIdle();
+    expect(await store.getMessage(retried.messageId)).toMatchObject({ text: 'Gemini: side by side', status: 'complete', notice: { params: { api: 'gemini' } } });
+
+    const question = (await store.messages(compared.conversationId)).find((m) => m.role === 'user')!;
+    const edited = await runs.edit({ messageId: question.id, text: 'edited', model: 'claude-ref-1' });
+    await runs.whenIdle();
+    expect(await store.getMessage(edited.messageId)).toMatchObject({ text: 'Claude: edited', status: 'complete' });
+    // Once known, neither route is asked again.
+    expect(routes().filter((path) => path !== '/v1/chat/completions')).toEqual(['/v1/messages', '/v1beta/models/gemini-ref-1:streamGenerateContent']);
+  });
+
+  it('what is remembered belongs to an address and lasts a day', () => {
+    const at = 1_000_000;
+    const record = withUnserved(undefined, 'https://a.example/v1', 'anthropic', at);
+    expect(unservedAt(record, 'https://a.example/v1', at + 1000)).toEqual(['anthropic']);
+    expect(unservedAt(record, 'https://b.example/v1', at + 1000)).toEqual([]);
+    expect(unservedAt(record, 'https://a.example/v1', at + UNSERVED_FOR_MS)).toEqual([]);
+    // Noting one at a new address forgets the old address's.
+    expect(withUnserved(record, 'https://b.example/v1', 'gemini', at).apis.map((e) => e.api)).toEqual(['gemini']);
+    expect(withUnserved(record, 'https://a.example/v1', 'gemini', at + 5).apis.map((e) => e.api)).toEqual(['anthropic', 'gemini']);
   });
 });
 
