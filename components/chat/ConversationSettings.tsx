@@ -4,6 +4,7 @@ import { Dialog } from '@/components/ui/Dialog';
 import { Field } from '@/components/ui/Field';
 import { Input, Textarea } from '@/components/ui/Input';
 import { NativeSelect } from '@/components/ui/NativeSelect';
+import { Switch } from '@/components/ui/Switch';
 import { conversationStore } from '@/components/data';
 import { useWords } from '@/components/i18n/words';
 import type { Conversation, ConversationSettings, Message } from '@/lib/conversations/records';
@@ -13,6 +14,7 @@ import type { ModelInfo } from '@/lib/gateway';
 import { API_NAME } from '@/components/i18n/apiNames';
 import { formatAmount } from '@/components/i18n/money';
 import { PricesContext } from '@/components/stores/pricing';
+import { useSettings } from '@/components/stores/settings';
 import { replyCost, type PriceList, type ReplyCost } from '@/lib/gateway/billing';
 
 /** Tokens of the shown branch's replies, summed (prompt, completion, reasoning). */
@@ -54,7 +56,12 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
   const offered: readonly ApiStyle[] = model?.apis ?? API_STYLES;
   const preferred = model?.preferredApi;
   const own = conversation.settings ?? {};
-  const [ownPrompt, setOwnPrompt] = useState(own.systemPrompt !== undefined);
+  const parsed = useSettings();
+  const globalPrompt = parsed?.ok === true ? parsed.settings.chat.systemPrompt : '';
+  // Following the global prompt, the box shows it as its placeholder; whatever is typed there is
+  // this conversation's own. What the box held is kept while the switch is on, so switching it
+  // off again gives it back (an own prompt left empty sends none).
+  const [useGlobal, setUseGlobal] = useState(own.systemPrompt === undefined);
   const [prompt, setPrompt] = useState(own.systemPrompt ?? '');
   const [temperature, setTemperature] = useState(own.temperature === undefined ? '' : String(own.temperature));
   const [maxTokens, setMaxTokens] = useState(own.maxTokens === undefined ? '' : String(own.maxTokens));
@@ -70,7 +77,7 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
   const save = (): void => {
     if (temperatureBad || maxTokensBad) return;
     const settings: ConversationSettings = {};
-    if (ownPrompt) settings.systemPrompt = prompt;
+    if (!useGlobal) settings.systemPrompt = prompt;
     if (t !== undefined) settings.temperature = t;
     if (m !== undefined) settings.maxTokens = m;
     if (apiStyle !== '') settings.apiStyle = apiStyle;
@@ -92,13 +99,34 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
         </>
       )}
     >
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={ownPrompt} onChange={(e) => setOwnPrompt(e.target.checked)} />
-        {w.t('chat.settings.ownPrompt')}
-      </label>
-      <Field label={w.t('chat.settings.systemPrompt')} hint={ownPrompt ? w.t('chat.settings.systemPromptHint') : w.t('chat.settings.followsGlobal')}>
-        {(control) => <Textarea {...control} rows={4} disabled={!ownPrompt} value={prompt} onChange={(e) => setPrompt(e.target.value)} />}
-      </Field>
+      <div className="flex flex-col gap-1.5">
+        <Field
+          label={w.t('chat.settings.systemPrompt')}
+          aside={(
+            <Field inline label={w.t('chat.settings.useGlobal')}>
+              {(control) => <Switch {...control} checked={useGlobal} onCheckedChange={setUseGlobal} />}
+            </Field>
+          )}
+          hint={useGlobal ? w.t('chat.settings.followsGlobal') : prompt.trim() === '' ? w.t('chat.settings.noPromptHint') : w.t('chat.settings.systemPromptHint')}
+        >
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={4}
+              value={useGlobal ? '' : prompt}
+              placeholder={useGlobal ? globalPrompt.trim() === '' ? w.t('chat.settings.noGlobalPrompt') : globalPrompt : undefined}
+              onChange={(e) => {
+                setPrompt(e.target.value);
+                setUseGlobal(false);
+              }}
+            />
+          )}
+        </Field>
+        {(useGlobal || prompt === '') && globalPrompt.trim() !== '' && (
+          // A placeholder cannot be edited: this gives the global prompt to the box, to change for this conversation.
+          <p><Button variant="link" size="sm" onClick={() => { setPrompt(globalPrompt); setUseGlobal(false); }}>{w.t('chat.settings.copyGlobal')}</Button></p>
+        )}
+      </div>
       <div className="grid grid-cols-2 gap-3">
         <Field label={w.t('chat.settings.temperature')} hint={w.t('chat.settings.emptyFollows')} error={temperatureBad ? w.t('chat.settings.temperatureBad') : undefined}>
           {(control) => <Input {...control} inputMode="decimal" value={temperature} onChange={(e) => setTemperature(e.target.value)} />}

@@ -3,16 +3,22 @@ import { browser } from 'wxt/browser';
 import { ConnectionForm } from '@/components/settings/ConnectionForm';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
-import { defaultSettings, type Profile } from '@/lib/settings/schema';
-import { saveSettings } from '@/lib/settings/storage.adapter';
+import { withProfile, type Profile } from '@/lib/settings/schema';
+import { updateSettings } from '@/lib/settings/storage.adapter';
 import { settingsSaveText } from '@/components/i18n/problems';
 import { useWords } from '@/components/i18n/words';
 
-/** First run: what a gateway is, where the key is, paste to import; ends connected. */
+/**
+ * First run: what a gateway is, where the key is, paste to import; ends connected. "First" only
+ * means no profile: the user may have deleted their last one and kept presets, actions and a
+ * system prompt, or another page may save a profile meanwhile, so the new profile is added to
+ * the settings as stored at that moment. Unreadable settings are refused there, never replaced
+ * (the popup shows their problem instead of this form).
+ */
 export default function FirstRun({ onConnected }: { onConnected(models: number | undefined): void }) {
   const w = useWords();
   const save = async (profile: Profile): Promise<string | undefined> => {
-    const result = await saveSettings({ ...defaultSettings(), profiles: [profile], activeProfileId: profile.id });
+    const result = await updateSettings((now) => withProfile(now, profile));
     return result.ok ? undefined : settingsSaveText(w, result);
   };
   return (

@@ -12,7 +12,7 @@ import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';
 import { useCatalogue } from '@/components/stores/catalogue';
 import { useSettings } from '@/components/stores/settings';
-import { activeProfile, withRecentModel, type ChatPreferences, type Deadlines, type Profile, type Settings } from '@/lib/settings/schema';
+import { activeProfile, withProfile, withRecentModel, type ChatPreferences, type Deadlines, type Profile, type Settings } from '@/lib/settings/schema';
 import { releaseGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { removeCatalogue, saveSettings, updateProfile, updateSettings } from '@/lib/settings/storage.adapter';
 import { ActionsEditor } from './ActionsEditor';
@@ -207,11 +207,7 @@ export function OptionsApp() {
   const current = editing === 'new' ? undefined : settings.profiles.find((p) => p.id === editing) ?? active;
 
   const saveProfile = async (profile: Profile): Promise<string | undefined> => {
-    const failure = await save((now) => {
-      const exists = now.profiles.some((p) => p.id === profile.id);
-      const profiles = exists ? now.profiles.map((p) => (p.id === profile.id ? profile : p)) : [...now.profiles, profile];
-      return { ...now, profiles, activeProfileId: profile.id };
-    });
+    const failure = await save((now) => withProfile(now, profile));
     if (failure === undefined) setEditing(profile.id);
     return failure;
   };

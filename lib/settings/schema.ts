@@ -124,6 +124,16 @@ export function withFavouriteModel(profile: Profile, model: string, favourite: b
   return { ...profile, favouriteModels: favourite ? [...rest, model] : rest };
 }
 
+/**
+ * The settings with `profile` added (or, by id, put in place of the one saved) and made the
+ * active one; everything else the user has (other profiles, presets, actions, prompts) kept.
+ */
+export function withProfile(settings: Settings, profile: Profile): Settings {
+  const exists = settings.profiles.some((p) => p.id === profile.id);
+  const profiles = exists ? settings.profiles.map((p) => (p.id === profile.id ? profile : p)) : [...settings.profiles, profile];
+  return { ...settings, profiles, activeProfileId: profile.id };
+}
+
 export function activeProfile(settings: Settings): Profile | undefined {
   return settings.profiles.find((p) => p.id === settings.activeProfileId) ?? settings.profiles[0];
 }

@@ -68,6 +68,16 @@ const states: { name: string; surface: string; reach?: (page: Page) => Promise<v
       await p.getByRole('listbox', { name: 'Prompts' }).waitFor();
     },
   },
+  {
+    name: 'chat page, conversation settings',
+    surface: 'chat.html',
+    reach: async (p) => {
+      await send(p, 'hello');
+      await expect.poll(() => lastReply(p).getAttribute('data-status')).toBe('complete');
+      await p.getByRole('button', { name: 'Conversation settings' }).click();
+      await p.getByRole('switch', { name: 'Use the global prompt' }).waitFor();
+    },
+  },
   { name: 'side panel, compare picker', surface: 'sidepanel.html', reach: async (p) => { await p.getByRole('button', { name: 'Compare models' }).click(); await p.getByRole('combobox', { name: 'Add a model to compare', exact: true }).waitFor(); } },
 ];
 

@@ -162,7 +162,7 @@ describe("a conversation's own settings", () => {
     await send(page, 'first in mine');
     await idle(page);
     await page.getByRole('button', { name: 'Conversation settings' }).click();
-    await page.getByRole('checkbox', { name: 'Use a system prompt of its own' }).check();
+    // Typing in the box is enough to give the conversation a prompt of its own.
     await page.getByRole('textbox', { name: 'System prompt' }).fill('You are a terse pirate.');
     await page.getByRole('button', { name: 'Save' }).click();
     await send(page, 'second in mine');

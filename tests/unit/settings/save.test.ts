@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { defaultSettings } from '@/lib/settings/schema';
-import { loadSettings, saveSettings, updateProfile } from '@/lib/settings/storage.adapter';
+import { defaultSettings, withProfile, type Profile } from '@/lib/settings/schema';
+import { loadSettings, saveSettings, updateProfile, updateSettings } from '@/lib/settings/storage.adapter';
 
 const damaged = { version: 1, profiles: [{ id: 'p1', name: 'Mine', siteUrl: 42 }], chat: {} };
 
@@ -27,5 +27,19 @@ describe('damaged or newer settings are never overwritten by accident', () => {
     await fakeBrowser.storage.local.set({ settings: damaged });
     expect(await saveSettings(defaultSettings(), { replaceUnreadable: true })).toEqual({ ok: true });
     expect((await loadSettings()).ok).toBe(true);
+  });
+});
+
+describe('saving a profile (the first-run form and the options page alike)', () => {
+  const profile = (id: string, name: string): Profile => ({ id, name, siteUrl: `https://${id}.example`, baseUrl: `https://${id}.example/v1`, apiKey: 'sk-x', apiStyle: 'chat', confirmedImageModels: [] });
+
+  it('adds a new profile after the others, or puts an edited one in its place, and makes it the active one', async () => {
+    await saveSettings({ ...defaultSettings(), profiles: [profile('a', 'A'), profile('b', 'B')], activeProfileId: 'a', chat: { systemPrompt: 'Be brief.' } });
+    expect(await updateSettings((now) => withProfile(now, profile('c', 'C')))).toEqual({ ok: true });
+    expect(await updateSettings((now) => withProfile(now, profile('a', 'A, renamed')))).toEqual({ ok: true });
+    const loaded = await loadSettings();
+    expect(loaded.settings.profiles.map((p) => p.name)).toEqual(['A, renamed', 'B', 'C']);
+    expect(loaded.settings.activeProfileId).toBe('a');
+    expect(loaded.settings.chat.systemPrompt).toBe('Be brief.');
   });
 });
