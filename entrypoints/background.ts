@@ -2,15 +2,17 @@ import { browser } from 'wxt/browser';
 import { wireActions } from '@/lib/actions/actions.adapter';
 import { ConversationStore } from '@/lib/conversations/store';
 import { createGatewayClient } from '@/lib/gateway';
-import { handleRequest, serveRunsPort } from '@/lib/protocol/handlers';
-import { RUNS_PORT } from '@/lib/protocol/messages';
+import { handleRequest, serveAccessPort, serveRunsPort } from '@/lib/protocol/handlers';
+import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
+import { keepGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { loadCatalogue, loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
+  const access = keepGatewayAccess();
   const store = new ConversationStore();
   const runs = new RunManager({
     store,
@@ -54,6 +56,8 @@ export default defineBackground(() => {
   }
 
   browser.runtime.onConnect.addListener((port) => {
-    if (port.name === RUNS_PORT && port.sender?.id === browser.runtime.id) serveRunsPort(runs, port);
+    if (port.sender?.id !== browser.runtime.id) return;
+    if (port.name === RUNS_PORT) serveRunsPort(runs, port);
+    else if (port.name === ACCESS_PORT) serveAccessPort(access, port);
   });
 });

@@ -9,6 +9,15 @@ import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSch
 
 export const RUNS_PORT = 'runs';
 
+/**
+ * A connection form keeps host access to the address it is working on over this port: the
+ * background gives nothing back that a form holds, and reconciles when the port closes (the
+ * form saved, moved to another origin, or went away with its page).
+ */
+export const ACCESS_PORT = 'gateway-access';
+export const AccessHoldSchema = z.object({ type: z.literal('hold'), baseUrl: z.string() });
+export type AccessHold = z.infer<typeof AccessHoldSchema>;
+
 const StartRunInputSchema = z.object({
   surface: z.enum(SURFACES),
   conversationId: z.optional(z.string()),
