@@ -4,14 +4,18 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { createGatewayClient } from '@/lib/gateway';
 import { handleRequest, serveAccessPort, serveRunsPort } from '@/lib/protocol/handlers';
 import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
+import { fromOwnPage } from '@/lib/protocol/senders';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
 import { keepGatewayAccess } from '@/lib/settings/permissions.adapter';
-import { loadCatalogue, loadSettings, watchSettings } from '@/lib/settings/storage.adapter';
+import { loadCatalogue, loadSettings, restrictStorageToExtension, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
+  // Settings hold API keys: no script injected into a web page may read them.
+  void restrictStorageToExtension();
+  const own = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
   const access = keepGatewayAccess();
   const store = new ConversationStore();
   const runs = new RunManager({
@@ -40,8 +44,9 @@ export default defineBackground(() => {
       watchSettings((parsed) => onChange(parsed.settings));
     },
   });
+  // Only the extension's own pages command it (never a script injected into a page, whose id is ours too).
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
-    if (sender.id !== browser.runtime.id) return false;
+    if (!fromOwnPage(sender, own)) return false;
     void handleRequest(runs, message, { askPage: actions.askPage }).then(sendResponse);
     return true;
   });
@@ -56,7 +61,10 @@ export default defineBackground(() => {
   }
 
   browser.runtime.onConnect.addListener((port) => {
-    if (port.sender?.id !== browser.runtime.id) return;
+    if (!fromOwnPage(port.sender, own)) {
+      port.disconnect();
+      return;
+    }
     if (port.name === RUNS_PORT) serveRunsPort(runs, port);
     else if (port.name === ACCESS_PORT) serveAccessPort(access, port);
   });

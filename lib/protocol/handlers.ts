@@ -1,7 +1,8 @@
 /**
  * The background's side of the protocol, framework-free: requests in, responses out, a
  * `runs` port that relays a conversation's run events, and the port on which connection forms
- * hold host access. The entrypoint only wires `browser.runtime` to these.
+ * hold host access. The entrypoint only wires `browser.runtime` to these, for the senders
+ * `fromOwnPage` (./senders.ts) accepts.
  */
 import { RunError, type RunManager } from '../runs/run-manager';
 import type { AccessKeeper } from '../settings/access-keeper';

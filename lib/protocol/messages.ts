@@ -1,7 +1,8 @@
 /**
  * The one protocol between extension parts. Pages send requests to the background with
  * `runtime.sendMessage` and watch conversations over a `runs` port. Both sides parse what
- * they receive with these schemas.
+ * they receive with these schemas; the background answers only the extension's own pages
+ * (`./senders.ts`).
  */
 import * as z from 'zod/mini';
 import { STORE_PROBLEMS } from '../conversations/problems';
