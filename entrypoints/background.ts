@@ -2,15 +2,21 @@ import { browser } from 'wxt/browser';
 import { wireActions } from '@/lib/actions/actions.adapter';
 import { ConversationStore } from '@/lib/conversations/store';
 import { createGatewayClient } from '@/lib/gateway';
-import { handleRequest, serveRunsPort } from '@/lib/protocol/handlers';
-import { RUNS_PORT } from '@/lib/protocol/messages';
+import { handleRequest, serveAccessPort, serveRunsPort } from '@/lib/protocol/handlers';
+import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
+import { fromOwnPage } from '@/lib/protocol/senders';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
-import { loadCatalogue, loadSettings, loadUnservedApis, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
+import { keepGatewayAccess } from '@/lib/settings/permissions.adapter';
+import { loadCatalogue, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
+  // Settings hold API keys: no script injected into a web page may read them.
+  void restrictStorageToExtension();
+  const own = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
+  const access = keepGatewayAccess();
   const store = new ConversationStore();
   const runs = new RunManager({
     store,
@@ -41,8 +47,9 @@ export default defineBackground(() => {
       watchSettings((parsed) => onChange(parsed.settings));
     },
   });
+  // Only the extension's own pages command it (never a script injected into a page, whose id is ours too).
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
-    if (sender.id !== browser.runtime.id) return false;
+    if (!fromOwnPage(sender, own)) return false;
     void handleRequest(runs, message, { askPage: actions.askPage }).then(sendResponse);
     return true;
   });
@@ -57,6 +64,11 @@ export default defineBackground(() => {
   }
 
   browser.runtime.onConnect.addListener((port) => {
-    if (port.name === RUNS_PORT && port.sender?.id === browser.runtime.id) serveRunsPort(runs, port);
+    if (!fromOwnPage(port.sender, own)) {
+      port.disconnect();
+      return;
+    }
+    if (port.name === RUNS_PORT) serveRunsPort(runs, port);
+    else if (port.name === ACCESS_PORT) serveAccessPort(access, port);
   });
 });

@@ -71,7 +71,8 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
       const reason = PAGE_UNREADABLE.find((r) => r === p.reason) ?? 'refused';
       // The address, where the browser let us see it.
       const where = typeof p.url === 'string' && p.url !== '' ? w.t('refusal.page.where', { url: p.url }) : '';
-      return reason === 'refused' ? withDetail(w.t('refusal.page.refused', { where })) : w.t(`refusal.page.${reason}`, { where });
+      if (reason === 'refused') return withDetail(w.t('refusal.page.refused', { where }));
+      return reason === 'busy' ? w.t('refusal.page.busy', { where, seconds: num('seconds') }) : w.t(`refusal.page.${reason}`, { where });
     }
     case 'compare_models':
       return w.t('refusal.compare_models', { min: num('min'), max: num('max') });

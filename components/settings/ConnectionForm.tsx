@@ -14,6 +14,7 @@ import { GatewayError, createGatewayClient, endpointUrl, sendsKeyInClear, tryRes
 import { newId } from '@/lib/conversations/ids';
 import type { Profile } from '@/lib/settings/schema';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
+import { gatewayAccessHolder, type AccessHolder } from '@/lib/protocol/background.adapter';
 import { saveBalance, saveCatalogue } from '@/lib/settings/storage.adapter';
 import { firstChatModel } from '@/lib/catalogue/filter';
 import { useWords } from '@/components/i18n/words';
@@ -80,6 +81,35 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     setTest({ state: 'idle' });
   };
   useEffect(() => () => testRun.current?.controller.abort(), []);
+
+  // Host access asked for by a Test (or a Save on its way) is this form's while it works on that
+  // address: the background gives it back once the form saved it, moved to another origin, or
+  // went away (unmounted, or its page closed) without saving.
+  const access = useRef<{ holder: AccessHolder; origin?: string } | undefined>(undefined);
+  useEffect(() => {
+    const holder = gatewayAccessHolder();
+    access.current = { holder };
+    return () => holder.release();
+  }, []);
+  useEffect(() => {
+    const held = access.current;
+    if (held?.origin !== undefined && held.origin !== origin) {
+      held.holder.release();
+      held.origin = undefined;
+    }
+  }, [origin]);
+  const holdAccess = (baseUrl: string): void => {
+    const held = access.current;
+    if (held === undefined) return;
+    held.holder.hold(baseUrl);
+    held.origin = originOf(baseUrl);
+  };
+  const releaseAccess = (): void => {
+    const held = access.current;
+    if (held === undefined) return;
+    held.holder.release();
+    held.origin = undefined;
+  };
 
   const changeAddress = (value: string): void => {
     setAddress(value);
@@ -153,7 +183,8 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     testRun.current?.controller.abort();
     const run = { controller: new AbortController() };
     testRun.current = run;
-    // Asked first, while the click still counts as a user gesture.
+    // Asked first, while the click still counts as a user gesture (holding it first costs no time).
+    holdAccess(draft.baseUrl);
     const granted = await requestGatewayAccess(draft.baseUrl);
     if (testRun.current !== run) return;
     if (!granted) {
@@ -192,6 +223,8 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
       return;
     }
     setConfirmSave(false);
+    // Held until saved: the background must not give it back between the grant and the save.
+    holdAccess(draft.baseUrl);
     const granted = await requestGatewayAccess(draft.baseUrl);
     if (!granted) {
       setSaveNote({ ok: false, text: (words) => words.t('connection.save.noAccess', { origin: new URL(draft.baseUrl).origin }) });
@@ -200,6 +233,8 @@ export function ConnectionForm({ profile, onSave, onSaved }: ConnectionFormProps
     const failure = await onSave(draft);
     // One status per form: the save's replaces the test's.
     if (failure === undefined) {
+      // Saved, the profile keeps the access in use.
+      releaseAccess();
       onSaved?.(draft, test.state === 'ok' ? test.count : undefined);
       setTest({ state: 'idle' });
     }

@@ -13,7 +13,6 @@ import { cx } from '@/components/ui/cx';
 import { useCatalogue } from '@/components/stores/catalogue';
 import { useSettings } from '@/components/stores/settings';
 import { activeProfile, withProfile, withRecentModel, type ChatPreferences, type Deadlines, type Profile, type Settings } from '@/lib/settings/schema';
-import { releaseGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { removeCatalogue, saveSettings, updateProfile, updateSettings } from '@/lib/settings/storage.adapter';
 import { ActionsEditor } from './ActionsEditor';
 import { Section } from './Section';
@@ -212,18 +211,16 @@ export function OptionsApp() {
     return failure;
   };
 
-  /** A deleted profile leaves nothing behind: its cached catalogue and, unless shared, its host access. */
+  /**
+   * A deleted profile leaves nothing behind: its cached catalogue and, unless another profile
+   * uses its origin, its host access (the background gives that back when the settings change).
+   */
   const remove = async (id: string): Promise<void> => {
-    const removed = settings.profiles.find((p) => p.id === id);
-    let profiles: Profile[] = [];
     const failure = await persist((now) => {
-      profiles = now.profiles.filter((p) => p.id !== id);
+      const profiles = now.profiles.filter((p) => p.id !== id);
       return { ...now, profiles, activeProfileId: now.activeProfileId === id ? profiles[0]?.id : now.activeProfileId };
     }, w);
-    if (failure === undefined && removed !== undefined) {
-      await removeCatalogue(id);
-      await releaseGatewayAccess(removed, profiles);
-    }
+    if (failure === undefined) await removeCatalogue(id);
     setEditing(undefined);
     setFormKey((k) => k + 1);
   };

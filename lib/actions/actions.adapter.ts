@@ -12,7 +12,7 @@ import { openInSidePanel } from '../surfaces/open.adapter';
 import { activeProfile, type Settings } from '../settings/schema';
 import { ACTION_PREFIX, ASK_PAGE_ID, MenuSync, buildMenu, type MenuEntry } from './menu';
 import { readTab } from '../page/page.adapter';
-import { readLimitFor } from '../page/page-access';
+import { LATE, PAGE_READ_DEADLINE_MS, readLimitFor, within } from '../page/page-access';
 import { askAboutPage } from '../page/ask-page';
 import type { Surface } from '../conversations/records';
 import { resolveLocale } from '../i18n/locale';
@@ -45,14 +45,19 @@ export async function backgroundWords(settings: Settings): Promise<Words> {
   return wordsFor(locale);
 }
 
-/** The whole selection, read from the page on the user's click (activeTab); the menu's copy is a fallback. */
+/**
+ * The whole selection, read from the page on the user's click (activeTab); the menu's copy is a
+ * fallback, also when the page is too busy to answer in time.
+ */
 async function readSelection(tabId: number | undefined, frameId: number | undefined): Promise<string | undefined> {
   if (tabId === undefined) return undefined;
   try {
-    const [result] = await browser.scripting.executeScript({
+    const read = await within(PAGE_READ_DEADLINE_MS, browser.scripting.executeScript({
       target: frameId === undefined || frameId === 0 ? { tabId } : { tabId, frameIds: [frameId] },
       func: () => globalThis.getSelection()?.toString() ?? '',
-    });
+    }));
+    if (read === LATE) return undefined;
+    const [result] = read;
     return typeof result?.result === 'string' ? result.result : undefined;
   } catch {
     // Browser pages, the PDF viewer, the web store: no script may run there.
@@ -121,7 +126,11 @@ export function wireActions(deps: ActionsDeps) {
   const askPage = async (input: AskPageInput): Promise<{ conversationId: string; messageId: string }> => {
     const settings = await deps.loadSettings();
     const read = await readTab(input.tabId, readLimitFor(settings.largeSelection.maxTokens));
-    if (!read.ok) throw new RunError('page_unreadable', { reason: read.reason, url: read.url, ...(read.detail === undefined ? {} : { detail: read.detail }) });
+    if (!read.ok) {
+      throw new RunError('page_unreadable', {
+        reason: read.reason, url: read.url, ...(read.detail === undefined ? {} : { detail: read.detail }), ...(read.seconds === undefined ? {} : { seconds: read.seconds }),
+      });
+    }
     if (input.actionId !== undefined) {
       const selection = (await readSelection(input.tabId, undefined))?.trim() ?? '';
       return startAction(deps.runs, settings, {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { browser } from 'wxt/browser';
-import { READ_LIMIT_GLOBAL, unreadableReason, type PageUnreadable } from './page-access';
+import { LATE, PAGE_READ_DEADLINE_MS, READ_LIMIT_GLOBAL, unreadableReason, within, type PageUnreadable } from './page-access';
 import type { PageContent } from './read-page';
 
 const PageContentSchema = z.object({
@@ -17,7 +17,8 @@ const PageContentSchema = z.object({
   totalChars: z.optional(z.number()),
 });
 
-export type TabRead = { ok: true; page: PageContent } | { ok: false; reason: PageUnreadable; url: string; detail?: string };
+/** `seconds`: how long a `busy` page was given. */
+export type TabRead = { ok: true; page: PageContent } | { ok: false; reason: PageUnreadable; url: string; detail?: string; seconds?: number };
 
 /** The page in front in the current window (the popup's or the side panel's), when there is one. */
 export async function activeTabId(): Promise<number | undefined> {
@@ -25,8 +26,11 @@ export async function activeTabId(): Promise<number | undefined> {
   return tab?.id;
 }
 
-/** Reads the page in tab `tabId`; no more than about `maxChars` characters of it are analysed. */
-export async function readTab(tabId: number | undefined, maxChars: number): Promise<TabRead> {
+/**
+ * Reads the page in tab `tabId`; no more than about `maxChars` characters of it are analysed. A
+ * page that does not let the reader run within `deadlineMs` (its own script holds it) is `busy`.
+ */
+export async function readTab(tabId: number | undefined, maxChars: number, deadlineMs = PAGE_READ_DEADLINE_MS): Promise<TabRead> {
   if (tabId === undefined) return { ok: false, reason: 'no_tab', url: '' };
   const tab = await browser.tabs.get(tabId).catch(() => undefined);
   if (tab === undefined) return { ok: false, reason: 'no_tab', url: '' };
@@ -35,9 +39,13 @@ export async function readTab(tabId: number | undefined, maxChars: number): Prom
   if (known !== undefined) return { ok: false, reason: known, url };
   let raw: unknown;
   try {
-    await browser.scripting.executeScript({ target: { tabId }, func: (name: string, limit: number) => { (globalThis as Record<string, unknown>)[name] = limit; }, args: [READ_LIMIT_GLOBAL, maxChars] });
-    const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/readability.js'] });
-    raw = first?.result;
+    const read = await within(deadlineMs, (async () => {
+      await browser.scripting.executeScript({ target: { tabId }, func: (name: string, limit: number) => { (globalThis as Record<string, unknown>)[name] = limit; }, args: [READ_LIMIT_GLOBAL, maxChars] });
+      const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/readability.js'] });
+      return first?.result;
+    })());
+    if (read === LATE) return { ok: false, reason: 'busy', url, seconds: Math.round(deadlineMs / 1000) };
+    raw = read;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     // The address said nothing (the browser hides it without access), the refusal does.

@@ -4,7 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import type { RunEvent } from '../runs/run-manager';
-import { RESPONSES, RUNS_PORT, RunEventSchema, type PortRequest, type Request, type ResponseFor } from './messages';
+import { ACCESS_PORT, RESPONSES, RUNS_PORT, RunEventSchema, type AccessHold, type PortRequest, type Request, type ResponseFor } from './messages';
 
 export async function askBackground<R extends Request>(request: R): Promise<ResponseFor<R['type']>> {
   let raw: unknown;
@@ -49,5 +49,58 @@ export function watchRuns(conversationId: string, onEvent: (event: RunEvent) => 
   return () => {
     closed = true;
     port?.disconnect();
+  };
+}
+
+/** A connection form's hold on host access to the address it works on (see ACCESS_PORT). */
+export interface AccessHolder {
+  /** Keeps access to `baseUrl`'s origin from being given back while the form works on it (call before asking for it). */
+  hold(baseUrl: string): void;
+  /** Lets go: the background gives the access back unless a saved profile uses that origin. */
+  release(): void;
+}
+
+export function gatewayAccessHolder(): AccessHolder {
+  let held: string | undefined;
+  let port: ReturnType<typeof browser.runtime.connect> | undefined;
+  const tell = (to: NonNullable<typeof port>, baseUrl: string): void => {
+    const message: AccessHold = { type: 'hold', baseUrl };
+    to.postMessage(message);
+  };
+  const connect = (): void => {
+    try {
+      port = browser.runtime.connect({ name: ACCESS_PORT });
+    } catch {
+      // No background to tell (the extension is being reloaded): nothing it could give back either.
+      return;
+    }
+    const mine = port;
+    mine.onDisconnect.addListener(() => {
+      if (port !== mine) return;
+      port = undefined;
+      // The worker stopped (Chrome stops an idle one): a new one must learn of the hold again.
+      setTimeout(() => {
+        if (held !== undefined && port === undefined) connect();
+      }, 250);
+    });
+    if (held !== undefined) tell(mine, held);
+  };
+  return {
+    hold(baseUrl) {
+      held = baseUrl;
+      if (port === undefined) return connect();
+      try {
+        tell(port, baseUrl);
+      } catch {
+        port = undefined;
+        connect();
+      }
+    },
+    release() {
+      held = undefined;
+      const open = port;
+      port = undefined;
+      open?.disconnect();
+    },
   };
 }

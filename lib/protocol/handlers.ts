@@ -1,10 +1,12 @@
 /**
- * The background's side of the protocol, framework-free: requests in, responses out, and
- * a `runs` port that relays a conversation's run events. The entrypoint only wires
- * `browser.runtime` to these.
+ * The background's side of the protocol, framework-free: requests in, responses out, a
+ * `runs` port that relays a conversation's run events, and the port on which connection forms
+ * hold host access. The entrypoint only wires `browser.runtime` to these, for the senders
+ * `fromOwnPage` (./senders.ts) accepts.
  */
 import { RunError, type RunManager } from '../runs/run-manager';
-import { PortRequestSchema, RequestSchema, type ResponseFor, type Request } from './messages';
+import type { AccessKeeper } from '../settings/access-keeper';
+import { AccessHoldSchema, PortRequestSchema, RequestSchema, type ResponseFor, type Request } from './messages';
 
 /** What the background adds to the runs (reading pages needs the browser: an adapter passes it). */
 export interface RequestExtras {
@@ -67,5 +69,21 @@ export function serveRunsPort(runs: RunManager, port: PortLike): void {
   port.onDisconnect.addListener(() => {
     for (const unwatch of watches.values()) unwatch();
     watches.clear();
+  });
+}
+
+/** A connection form's hold on the address it is working on: one per port, given up when the port closes. */
+export function serveAccessPort(keeper: Pick<AccessKeeper, 'hold'>, port: PortLike): void {
+  let letGo: (() => void) | undefined;
+  port.onMessage.addListener((raw) => {
+    const parsed = AccessHoldSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const previous = letGo;
+    letGo = keeper.hold(parsed.data.baseUrl);
+    previous?.();
+  });
+  port.onDisconnect.addListener(() => {
+    letGo?.();
+    letGo = undefined;
   });
 }

@@ -1,13 +1,23 @@
 /**
  * The one protocol between extension parts. Pages send requests to the background with
  * `runtime.sendMessage` and watch conversations over a `runs` port. Both sides parse what
- * they receive with these schemas.
+ * they receive with these schemas; the background answers only the extension's own pages
+ * (`./senders.ts`).
  */
 import * as z from 'zod/mini';
 import { STORE_PROBLEMS } from '../conversations/problems';
 import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';
+
+/**
+ * A connection form keeps host access to the address it is working on over this port: the
+ * background gives nothing back that a form holds, and reconciles when the port closes (the
+ * form saved, moved to another origin, or went away with its page).
+ */
+export const ACCESS_PORT = 'gateway-access';
+export const AccessHoldSchema = z.object({ type: z.literal('hold'), baseUrl: z.string() });
+export type AccessHold = z.infer<typeof AccessHoldSchema>;
 
 const StartRunInputSchema = z.object({
   surface: z.enum(SURFACES),

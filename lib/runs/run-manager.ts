@@ -45,7 +45,7 @@ export type RunProblem =
   | 'text_too_long' | 'too_many_images' | 'images_too_large'
   /** A comparison needs two to four different models: `params.min`, `params.max`. */
   | 'compare_models'
-  /** The page asked about cannot be read: `params.reason` (a PageUnreadable code), `params.url`, `params.detail`. */
+  /** The page asked about cannot be read: `params.reason` (a PageUnreadable code), `params.url`, `params.detail`, `params.seconds` (how long a busy page was given). */
   | 'page_unreadable';
 
 /** A reply that could not be saved: why (storage's problem code) and the platform's words. */

@@ -11,20 +11,37 @@ export function originPattern(baseUrl: string, withPort = true): string {
   return `${url.protocol}//${url.hostname}${port}/*`;
 }
 
-/**
- * The patterns to give back when a profile is deleted: its own, unless another profile still
- * uses the same one.
- */
-export function patternsToRelease(removed: { baseUrl: string }, remaining: readonly { baseUrl: string }[], withPort = true): string[] {
-  const pattern = safePattern(removed.baseUrl, withPort);
-  if (pattern === undefined) return [];
-  return remaining.some((p) => safePattern(p.baseUrl, withPort) === pattern) ? [] : [pattern];
-}
-
-function safePattern(baseUrl: string, withPort: boolean): string | undefined {
+/** A pattern of the shape we ask for (one scheme, one host, maybe a port, every path), read back. */
+function gatewayPattern(pattern: string): URL | undefined {
+  const shape = /^(https?):\/\/([^/*]+)\/\*$/.exec(pattern);
+  if (shape === null) return undefined;
   try {
-    return originPattern(baseUrl, withPort);
+    return new URL(`${shape[1]}://${shape[2]}/`);
   } catch {
     return undefined;
   }
+}
+
+/** Whether `pattern` (one host) grants access to `address`: same scheme and host, and the port when the pattern names one. */
+function covers(pattern: URL, address: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return false;
+  }
+  return url.protocol === pattern.protocol && url.hostname === pattern.hostname && (pattern.port === '' || url.port === pattern.port);
+}
+
+/**
+ * The granted host patterns to give back: those of one host (the only kind we ask for) that no
+ * address in use falls under. Addresses in use are the saved profiles' and those a connection
+ * form is still working on. A pattern with a wildcard host (`<all_urls>`, every https site: the
+ * user can grant those in the browser's own menus) is never ours to take back.
+ */
+export function patternsToRelease(granted: readonly string[], inUse: readonly string[]): string[] {
+  return granted.filter((pattern) => {
+    const host = gatewayPattern(pattern);
+    return host !== undefined && !inUse.some((address) => covers(host, address));
+  });
 }

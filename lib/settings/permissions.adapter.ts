@@ -1,12 +1,21 @@
 /**
  * Host access for exactly one gateway origin, asked for at runtime (optional host
- * permissions): nothing broad is granted at install. Patterns: `./origins.ts`.
+ * permissions): nothing broad is granted at install, and what no profile uses any more is given
+ * back (`./access-keeper.ts`). Patterns: `./origins.ts`.
  */
 import { browser } from 'wxt/browser';
-import { originPattern as patternFor, patternsToRelease } from './origins';
+import { AccessKeeper } from './access-keeper';
+import { originPattern as patternFor } from './origins';
+import { loadSettings, watchSettings } from './storage.adapter';
 
 /** Firefox's match patterns take no port. */
 const WITH_PORT = !import.meta.env.FIREFOX;
+
+/**
+ * How long a new background waits before its first reconcile: forms whose port the stopped
+ * worker closed connect again within a quarter of a second, and must be heard first.
+ */
+const START_GRACE_MS = 2000;
 
 export function originPattern(baseUrl: string): string {
   return patternFor(baseUrl, WITH_PORT);
@@ -21,13 +30,21 @@ export async function requestGatewayAccess(baseUrl: string): Promise<boolean> {
   }
 }
 
-/** Gives back a deleted profile's host access when no other profile uses that origin. */
-export async function releaseGatewayAccess(removed: { baseUrl: string }, remaining: readonly { baseUrl: string }[]): Promise<void> {
-  const origins = patternsToRelease(removed, remaining, WITH_PORT);
-  if (origins.length === 0) return;
-  try {
-    await browser.permissions.remove({ origins });
-  } catch {
-    // Access granted in the manifest itself (the e2e build) cannot be removed: nothing to give back.
-  }
+/**
+ * The background's keeper of host access: reconciles whenever the settings change and once
+ * after it starts (access left behind by a page that closed while no background ran, or by an
+ * older version). Forms hold the address they work on through it (`serveAccessPort`).
+ */
+export function keepGatewayAccess(): AccessKeeper {
+  const keeper = new AccessKeeper({
+    savedAddresses: async () => {
+      const loaded = await loadSettings();
+      return loaded.ok ? loaded.settings.profiles.map((p) => p.baseUrl) : undefined;
+    },
+    granted: async () => (await browser.permissions.getAll()).origins ?? [],
+    release: (pattern) => browser.permissions.remove({ origins: [pattern] }),
+  });
+  watchSettings(() => void keeper.reconcile());
+  setTimeout(() => void keeper.reconcile(), START_GRACE_MS);
+  return keeper;
 }

@@ -4,6 +4,7 @@
  * written back once.
  */
 import { storage } from '@wxt-dev/storage';
+import { browser } from 'wxt/browser';
 import * as z from 'zod/mini';
 import type { Balance, ModelInfo, PriceList } from '../gateway';
 import { BALANCE_SOURCES } from '../gateway/billing';
@@ -13,6 +14,24 @@ import { API_STYLES, type ApiStyle } from '../gateway/interfaces/names';
 import { UnservedRoutesSchema, unservedAt, withUnserved } from '../runs/unserved-routes';
 
 const SETTINGS_KEY = 'local:settings';
+
+/**
+ * Keeps `storage.local` (settings, API keys) from the scripts we inject into web pages: only the
+ * extension's own pages and its background may read it. Chromium added the switch for `local` in
+ * 2025 (it had it for `session` only before; tests/browser/own-pages.test.ts checks it works);
+ * Firefox has it for `session` only. Where the browser has no such switch, our injected scripts
+ * still never touch storage. Resolves whether it applied.
+ */
+export async function restrictStorageToExtension(): Promise<boolean> {
+  const local = browser.storage.local;
+  if (typeof local.setAccessLevel !== 'function') return false;
+  try {
+    await local.setAccessLevel({ accessLevel: 'TRUSTED_CONTEXTS' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function loadSettings(): Promise<ParsedSettings> {
   const parsed = parseSettings(await storage.getItem(SETTINGS_KEY));

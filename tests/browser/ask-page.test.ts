@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearConversations, idle, lastReply, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
+import { PAGE_READ_DEADLINE_MS } from '../../lib/page/page-access';
 
 const env = gatewayAndExtensionPerFile();
 
@@ -23,10 +24,18 @@ const FOOTER = 'Copyright 2026 The Sea Gazette';
 
 let site: Server;
 let articleUrl: string;
+let busyUrl: string;
 
 beforeAll(async () => {
-  site = createServer((_req, res) => {
+  site = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    if (req.url === '/busy.html') {
+      // A page whose own script, once told, holds its main thread longer than the reader's deadline.
+      res.end(`<!doctype html><html><head><title>Busy page</title><script>
+        function spin() { const end = Date.now() + ${PAGE_READ_DEADLINE_MS + 8000}; while (Date.now() < end) {} }
+      </script></head><body><p>${PARAGRAPHS[0]}</p></body></html>`);
+      return;
+    }
     res.end(`<!doctype html><html><head><title>Tides explained</title></head><body>
       <nav><a href="/">Home</a> · <a href="/news">News</a> · ${NAVIGATION}</nav>
       <main><article><h1>Tides explained</h1>${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('')}</article></main>
@@ -34,6 +43,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   articleUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/tides.html`;
+  busyUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/busy.html`;
 });
 afterAll(async () => {
   site?.closeAllConnections();
@@ -118,6 +128,28 @@ describe('ask about this page', () => {
     expect(sentMessages().at(-1)!.content).toContain(PARAGRAPHS[2]);
     await panel.close();
     await article.close();
+  });
+
+  it('on a page busy with its own script: the ask ends at the deadline, saying so and what to do, and asks the gateway nothing (issue 28, item 10)', async () => {
+    const busy = await tabOn(busyUrl);
+    const panel = await beside('sidepanel.html', { width: 400, height: 800 }, busy);
+    // From now on the page's main thread is its script's (scheduled, so this call returns).
+    await busy.evaluate(() => void setTimeout(() => (globalThis as unknown as { spin(): void }).spin(), 0));
+    await panel.waitForTimeout(300);
+    const asked0 = Date.now();
+    await panel.getByRole('button', { name: 'Ask about this page' }).click();
+    const alert = panel.getByRole('alert').filter({ hasText: 'did not answer within' });
+    await alert.waitFor({ timeout: PAGE_READ_DEADLINE_MS + 5000 });
+    const waited = Date.now() - asked0;
+    expect(waited).toBeGreaterThanOrEqual(PAGE_READ_DEADLINE_MS - 500);
+    expect(waited).toBeLessThan(PAGE_READ_DEADLINE_MS + 5000);
+    await expect(alert.textContent()).resolves.toContain(`This page did not answer within ${PAGE_READ_DEADLINE_MS / 1000} seconds (${busyUrl}): a script of its own is keeping it busy.`);
+    expect(asked()).toHaveLength(0);
+    // The composer is usable again.
+    await expect(panel.getByRole('button', { name: 'Ask about this page' }).isEnabled()).resolves.toBe(true);
+    await panel.screenshot({ path: 'test-results/screens/light-side-panel-ask-page-busy.png' });
+    await panel.close();
+    await busy.close();
   });
 
   it('on a chrome:// page: says why it cannot be read and what to do, and asks the gateway nothing', async () => {

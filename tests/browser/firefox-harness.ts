@@ -20,7 +20,11 @@ export interface BackgroundWindow {
     menu(): { id: string; title: string }[];
     handleMenuClick(info: { menuItemId: string; selectionText?: string }, tab?: { id?: number; windowId?: number; title?: string; url?: string }): Promise<string | undefined>;
   };
-  browser: { tabs: { query(q: object): Promise<{ id?: number; windowId?: number; title?: string; url?: string }[]> }; storage: { local: { clear(): Promise<void>; set(v: object): Promise<void>; get(k: string): Promise<Record<string, unknown>> } } };
+  browser: {
+    tabs: { query(q: object): Promise<{ id?: number; windowId?: number; title?: string; url?: string }[]> };
+    storage: { local: { clear(): Promise<void>; set(v: object): Promise<void>; get(k: string): Promise<Record<string, unknown>> } };
+    permissions: { getAll(): Promise<{ origins?: string[] }> };
+  };
 }
 
 export interface FirefoxExtension {
@@ -58,7 +62,8 @@ async function findPage(browser: Browser, path: string, timeoutMs = 15_000): Pro
   throw new Error(`no tab showed ${want} within ${timeoutMs} ms`);
 }
 
-export async function launchFirefoxExtension(): Promise<FirefoxExtension> {
+/** `prefs`: more Firefox preferences (about:config), e.g. to grant optional permissions without a prompt. */
+export async function launchFirefoxExtension(prefs: Record<string, unknown> = {}): Promise<FirefoxExtension> {
   if (!existsSync(resolve(FIREFOX_EXTENSION_DIR, 'manifest.json'))) {
     throw new Error(`No Firefox build at ${FIREFOX_EXTENSION_DIR}: run "npm run build:e2e" first (npm run test:browser does).`);
   }
@@ -67,7 +72,7 @@ export async function launchFirefoxExtension(): Promise<FirefoxExtension> {
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
-    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }) },
+    extraPrefsFirefox: { 'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }), ...prefs },
   });
   await browser.installExtension(FIREFOX_EXTENSION_DIR);
   const control = await findPage(browser, 'options.html');

@@ -178,3 +178,64 @@ describe('one status per form, and a saved gateway that can chat (issue 9, item 
     expect(onSave.mock.calls[0]?.[0].defaultModel).toBe('gpt-4o-mini');
   });
 });
+
+describe('host access the form works on (issue 28, item 10)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** The background's end of the form's access port, as the background sees it: what was held, when it let go. */
+  function backgroundPorts() {
+    const events: string[] = [];
+    vi.spyOn(fakeBrowser.runtime, 'connect').mockImplementation(((info?: { name?: string }) => {
+      events.push(`connect ${info?.name}`);
+      return {
+        name: info?.name ?? '',
+        postMessage: (m: { baseUrl: string }) => void events.push(`hold ${m.baseUrl}`),
+        disconnect: () => void events.push('let go'),
+        onDisconnect: { addListener: () => undefined },
+        onMessage: { addListener: () => undefined },
+      };
+    }) as unknown as typeof fakeBrowser.runtime.connect);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => {
+      events.push('asked');
+      return true;
+    });
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify({ data: [{ id: 'm1' }] }), { headers: { 'content-type': 'application/json' } }));
+    return events;
+  }
+
+  it('a Test holds its address before asking for it; moving to another origin lets go; the same origin keeps it', async () => {
+    const events = backgroundPorts();
+    render(<ConnectionForm profile={saved} onSave={async () => undefined} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText(/Connected: 1 model available/)).toBeInTheDocument();
+    expect(events).toEqual(['connect gateway-access', 'hold https://a.example/v1', 'asked']);
+    const address = screen.getByRole('textbox', { name: 'Gateway address' });
+    await userEvent.type(address, 'beta');
+    expect(events.at(-1)).toBe('asked');
+    await userEvent.clear(address);
+    await userEvent.type(address, 'https://b.example/v1');
+    expect(events.filter((e) => e === 'let go')).toHaveLength(1);
+  });
+
+  it('leaving the form without saving lets go', async () => {
+    const events = backgroundPorts();
+    const { unmount } = render(<ConnectionForm profile={saved} onSave={async () => undefined} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText(/Connected/)).toBeInTheDocument();
+    unmount();
+    expect(events.at(-1)).toBe('let go');
+  });
+
+  it('Save holds the address until it is saved, then lets the saved profile keep it', async () => {
+    const events = backgroundPorts();
+    const onSave = vi.fn(async () => {
+      events.push('saved');
+      return undefined;
+    });
+    render(<ConnectionForm profile={saved} onSave={onSave} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(events).toEqual(['connect gateway-access', 'hold https://a.example/v1', 'asked', 'saved', 'let go']));
+  });
+});

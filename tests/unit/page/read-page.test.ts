@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blockText, readPage } from '@/lib/page/read-page';
-import { unreadableReason } from '@/lib/page/page-access';
+import { LATE, PAGE_READ_DEADLINE_MS, unreadableReason, within } from '@/lib/page/page-access';
+import { refusalText } from '@/components/i18n/problems';
 import { pageMessage } from '@/lib/page/ask-page';
 import { splitQuotedSelections } from '@/lib/actions/template';
 import { wordsFor } from '@/lib/i18n/messages';
@@ -95,6 +96,33 @@ describe('pages that cannot be read', () => {
     expect(unreadableReason('file:///home/me/notes.html')).toBe('file_page');
     expect(unreadableReason('https://example.org/article')).toBeUndefined();
     expect(unreadableReason('https://chrome.google.com/search')).toBeUndefined();
+  });
+});
+
+describe('a page too busy to be read (issue 28, item 10)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a read that never settles ends at the deadline; one that settles in time gives its result or its error', async () => {
+    vi.useFakeTimers();
+    const never = within(PAGE_READ_DEADLINE_MS, new Promise<string>(() => undefined));
+    await vi.advanceTimersByTimeAsync(PAGE_READ_DEADLINE_MS - 1);
+    let settled: unknown = 'pending';
+    void never.then((v) => (settled = v));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(never).resolves.toBe(LATE);
+    await expect(within(PAGE_READ_DEADLINE_MS, Promise.resolve('read'))).resolves.toBe('read');
+    await expect(within(PAGE_READ_DEADLINE_MS, Promise.reject(new Error('Cannot access contents of the page')))).rejects.toThrow('Cannot access contents');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('the refusal names the page, how long it was given, and what to do, in both languages', () => {
+    const refusal = { problem: 'page_unreadable', params: { reason: 'busy', url: 'http://127.0.0.1:9/busy.html', seconds: 10 } };
+    expect(refusalText(wordsFor('en'), refusal)).toBe('This page did not answer within 10 seconds (http://127.0.0.1:9/busy.html): a script of its own is keeping it busy. Wait until the page responds again (or reload it), then try again; or copy the text you want and paste it into the message box.');
+    expect(refusalText(wordsFor('zh-CN'), refusal)).toBe('此页面在 10 秒内没有响应（http://127.0.0.1:9/busy.html）：它自己的脚本正占用着它。请等页面恢复响应（或重新加载页面）后再试，或复制需要的文字并粘贴到消息框中。');
   });
 });
 
