@@ -134,7 +134,8 @@ export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
   const byType = type === undefined ? undefined : ownValue(TYPE_KINDS, type);
   if (byType !== undefined) return byType;
 
-  if (/\/v\d+[a-z0-9]*\/v\d+[a-z0-9]*(\/|$)/i.test(safePath(url))) return 'bad_address';
+  // A doubled version (`/v1/v1`). `v\d[a-z0-9]*`, not `v\d+[a-z0-9]*`: the same words, without backtracking over digits.
+  if (/\/v\d[a-z0-9]*\/v\d[a-z0-9]*(\/|$)/i.test(safePath(url))) return 'bad_address';
   // Anthropic names a missing model as `not_found_error` "model: <id>".
   const namesModel = facts.param === 'model' || MODEL_MISSING.test(message) || (type === 'not_found_error' && /^model:/i.test(message));
 
