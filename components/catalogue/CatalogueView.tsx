@@ -17,6 +17,7 @@ import type { Catalogue } from '@/components/stores/catalogue';
 import { VirtualList } from '@/components/VirtualList';
 import { CAPABILITY_FILTERS, CatalogueIndex, INTERFACE_FILTERS, isFree, servesThrough, type CapabilityFilter } from '@/lib/catalogue/filter';
 import type { ModelInfo, ModelPrice } from '@/lib/gateway';
+import { priceOf } from '@/lib/gateway/billing';
 import { formatAmount } from '@/components/i18n/money';
 import { usePricing } from '@/components/stores/pricing';
 import { withFavouriteModel, type Profile } from '@/lib/settings/schema';
@@ -226,7 +227,7 @@ export function CatalogueView({ profile, catalogue }: { profile: Profile; catalo
         items={results}
         estimateSize={84}
         itemKey={(m) => m.id}
-        renderItem={(m) => <ModelRow model={m} price={prices?.[m.id]} isDefault={m.id === profile.defaultModel} isAction={m.id === profile.actionModel} starred={favourites.has(m.id)} onUse={use} onStar={star} />}
+        renderItem={(m) => <ModelRow model={m} price={priceOf(prices, m.id)} isDefault={m.id === profile.defaultModel} isAction={m.id === profile.actionModel} starred={favourites.has(m.id)} onUse={use} onStar={star} />}
       />
     </section>
   );

@@ -38,7 +38,7 @@ import { BalanceContext, scheduleBalanceRefresh, useBalance } from '@/components
 import { PricesContext, usePricing } from '@/components/stores/pricing';
 import { formatAmount } from '@/components/i18n/money';
 import { estimateTokens } from '@/lib/actions/large-selection';
-import { overBudgetAll } from '@/lib/gateway/billing';
+import { overBudgetAll, priceOf } from '@/lib/gateway/billing';
 import { cx } from '@/components/ui/cx';
 import { promptChoices, type PromptChoice } from '@/lib/actions/prompts';
 import { actionLanguage, renderTemplate } from '@/lib/actions/template';
@@ -263,7 +263,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     const own = view.conversation?.settings;
     const system = own?.systemPrompt ?? chatSettings?.systemPrompt ?? '';
     const prompt = [system, ...branch.map((m) => m.text), text].reduce((n, t) => n + estimateTokens(t), 0) + images.length * 85;
-    return overBudgetAll(balance, models.map((m) => prices?.[m]), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
+    return overBudgetAll(balance, models.map((m) => priceOf(prices, m)), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
   };
 
   const send = async (text: string, images: string[], anyway = false, modelOverride?: string): Promise<boolean> => {

@@ -15,7 +15,7 @@ import { API_NAME } from '@/components/i18n/apiNames';
 import { formatAmount } from '@/components/i18n/money';
 import { PricesContext } from '@/components/stores/pricing';
 import { useSettings } from '@/components/stores/settings';
-import { replyCost, type PriceList, type ReplyCost } from '@/lib/gateway/billing';
+import { priceOf, replyCost, type PriceList, type ReplyCost } from '@/lib/gateway/billing';
 
 /** Tokens of the shown branch's replies, summed (prompt, completion, reasoning). */
 /** What the replies shown cost in all (in the currency of the first one priced), estimated if any one is. */
@@ -23,7 +23,7 @@ export function conversationCost(branch: readonly Message[], prices: PriceList |
   let total: ReplyCost | undefined;
   for (const m of branch) {
     if (m.role !== 'assistant') continue;
-    const cost = replyCost(m.usage, m.model === undefined ? undefined : prices?.[m.model]);
+    const cost = replyCost(m.usage, priceOf(prices, m.model));
     if (cost === undefined || (total !== undefined && cost.currency !== total.currency)) continue;
     total = total === undefined ? { ...cost } : { amount: total.amount + cost.amount, currency: total.currency, estimated: total.estimated || cost.estimated };
   }

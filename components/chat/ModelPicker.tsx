@@ -12,7 +12,7 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { API_NAME } from '@/components/i18n/apiNames';
 import { formatAmount } from '@/components/i18n/money';
 import { usePricing } from '@/components/stores/pricing';
-import type { ModelPrice } from '@/lib/gateway/billing';
+import { priceOf, type ModelPrice } from '@/lib/gateway/billing';
 import { catalogueAge } from '@/components/i18n/problems';
 import { useWords } from '@/components/i18n/words';
 
@@ -104,7 +104,7 @@ export const ModelPicker = memo(function ModelPicker({ catalogue, profile, value
         placeholder={catalogue.loading ? w.t('picker.loading') : placeholder ?? w.t('picker.choose')}
         search={search}
         itemKey={(row) => row.id}
-        renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} price={prices?.[row.id]} />}
+        renderItem={(row) => <Row row={row} favourite={favourites.has(row.id)} price={priceOf(prices, row.id)} />}
         itemLabel={(row) => `${row.id}${favourites.has(row.id) ? ` (${w.t('picker.starred')})` : ''}${row.model === undefined ? ` (${w.t('picker.notInCatalogue')})` : ''}`}
         onSelect={(row) => onChange(row.id)}
         onItemKey={onItemKey}

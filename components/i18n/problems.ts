@@ -102,6 +102,7 @@ export function keyIssueText(w: Words, issue: KeyIssue): string {
 }
 
 export function addressProblemText(w: Words, problem: AddressProblem, input: string, params: Params = {}): string {
+  if (problem === 'too_long') return w.t('address.too_long', { length: Number(params.length), limit: Number(params.limit) });
   return w.t(`address.${problem}`, { address: input, ...params });
 }
 
@@ -113,6 +114,8 @@ export function importProblemText(w: Words, problem: ImportProblem, params: Para
   switch (problem) {
     case 'empty':
       return w.t('import.empty');
+    case 'too_long':
+      return w.t('import.too_long', { length: Number(params.length), limit: Number(params.limit) });
     case 'bad_json':
       return w.t('import.bad_json');
     case 'nothing_found':

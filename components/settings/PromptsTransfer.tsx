@@ -7,6 +7,7 @@ import { download } from '@/components/workspace/transfer-client';
 import { exportPrompts, mergePrompts, parsePromptFile, type PromptFileProblem } from '@/lib/actions/prompt-file';
 import type { Settings } from '@/lib/settings/schema';
 import type { Words } from '@/lib/i18n/messages';
+import { ownValue } from '@/lib/shared/own-keys';
 import { Section } from './Section';
 
 /** A file's problem in words: which entry, and what is wrong with it, as the editors say it. */
@@ -21,7 +22,7 @@ function problemText(w: Words, problem: PromptFileProblem): string {
   };
   return w.t('promptsFile.invalid_entry', {
     what: w.t(problem.list === 'actions' ? 'promptsFile.action' : 'promptsFile.preset', { n: problem.index }),
-    why: known[problem.check] ?? w.t('promptsFile.badField', { field: problem.field || '-' }),
+    why: ownValue(known, problem.check) ?? w.t('promptsFile.badField', { field: problem.field || '-' }),
   });
 }
 

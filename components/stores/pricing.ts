@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect } from 'react';
 import { create } from 'zustand';
-import type { ModelPrice, PriceList } from '@/lib/gateway';
+import { priceOf, type ModelPrice, type PriceList } from '@/lib/gateway/billing';
 import type { Profile } from '@/lib/settings/schema';
 import { loadPricing, savePricing } from '@/lib/settings/storage.adapter';
 
@@ -56,5 +56,5 @@ export const PricesContext = createContext<PriceList | null | undefined>(undefin
 
 export function useModelPrice(model: string | undefined): ModelPrice | undefined {
   const prices = useContext(PricesContext);
-  return model === undefined ? undefined : prices?.[model];
+  return priceOf(prices, model);
 }

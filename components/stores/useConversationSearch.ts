@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Conversation } from '@/lib/conversations/records';
 import type { Snippet } from '@/lib/search/tokens';
+import { ownValue } from '@/lib/shared/own-keys';
 import { useConversationList } from './conversations';
 import { searchClient, useSearchIndex } from './search-client';
 
@@ -63,7 +64,7 @@ export function useConversationSearchState(query: string): { results: SearchResu
         return conversation === undefined ? [] : [{ conversation }];
       });
       const withWhere = (where: Awaited<typeof asked.where>): SearchResult[] => found.map((r) => {
-        const match = where[r.conversation.id];
+        const match = ownValue(where, r.conversation.id);
         return match === undefined ? r : { ...r, ...match };
       });
       if (ready !== undefined) {

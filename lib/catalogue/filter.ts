@@ -4,6 +4,7 @@
  * match of id or owner ranks before a fuzzy one (the query's letters in order in the id).
  */
 import type { ModelInfo, ModelPrice, PriceList } from '../gateway';
+import { priceOf } from '../gateway/billing';
 import { API_STYLES, isApiStyle, type ApiStyle } from '../gateway/interfaces/names';
 
 /** The interfaces a model can be asked through, as filters. */
@@ -55,7 +56,7 @@ export function servesThrough(model: ModelInfo, api: ApiStyle): boolean {
 
 function hasCapability(model: ModelInfo, filter: CapabilityFilter, prices: PriceList | null | undefined): boolean {
   if (isApiStyle(filter)) return servesThrough(model, filter);
-  if (filter === 'free') return isFree(prices?.[model.id]);
+  if (filter === 'free') return isFree(priceOf(prices, model.id));
   return filter === 'unknown' ? statesNothing(model) : model.capabilities[filter] === true;
 }
 
@@ -108,8 +109,8 @@ export class CatalogueIndex {
     }
     const byName = (a: Entry, b: Entry): number => a.id.localeCompare(b.id);
     const byPrice = (a: Entry, b: Entry): number => {
-      const [ra, pa] = priceRank(q.prices?.[a.model.id]);
-      const [rb, pb] = priceRank(q.prices?.[b.model.id]);
+      const [ra, pa] = priceRank(priceOf(q.prices, a.model.id));
+      const [rb, pb] = priceRank(priceOf(q.prices, b.model.id));
       return ra - rb || pa - pb || byName(a, b);
     };
     const byKey = q.sort === 'owner' ? (a: Entry, b: Entry) => a.owner.localeCompare(b.owner) || byName(a, b) : q.sort === 'price' ? byPrice : byName;

@@ -27,11 +27,20 @@ export interface ImportedConnection {
   keyIssue?: KeyIssue;
 }
 
-export type ImportProblem = 'empty' | 'nothing_found' | 'bad_json' | 'bad_link_data' | 'bad_address';
+/** `too_long`: over `params.limit` characters (`params.length`), both written as numbers. */
+export type ImportProblem = 'empty' | 'too_long' | 'nothing_found' | 'bad_json' | 'bad_link_data' | 'bad_address';
 
 export type ImportResult =
   | { ok: true; found: ImportedConnection }
   | { ok: false; problem: ImportProblem; params: Record<string, string> };
+
+/**
+ * The longest text the paste box reads. What gateway sites hand out is short: a "Use Key" link
+ * (its settings or data carried inside) or new-api's connection info is well under 2 kB, a curl
+ * command with its body or a block of configuration lines a few kB. 20,000 characters leaves
+ * room for a whole config file; past it the text is something else pasted by mistake.
+ */
+export const PASTE_MAX_CHARS = 20_000;
 
 interface Raw {
   source: ImportSource;
@@ -136,6 +145,25 @@ function fromCurl(text: string): Raw | undefined {
   return { source: { kind: 'curl' }, address, key };
 }
 
+/** A line's name and its `=` or `:` (anchored, and each part ends where the next must begin: linear). */
+const ASSIGNED_NAME = /^\s*(?:export\s+|set\s+|\$env:)?["']?([A-Za-z_][\w.]*)["']?\s*[:=]/;
+/** `.` in a regex: anything but these. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * What follows the `=` or `:`, without the spaces around it and one `,` or `;` at its end (that
+ * of a config or JSON line); undefined when there is nothing. Scanned, not matched: the pattern
+ * `\s*(.+?)\s*[,;]?\s*$` it replaces backtracked cubically over spaces before a last word
+ * (`a=b`, 2,000 spaces, `c` held the page for 5 s).
+ */
+function assignedValue(rest: string): string | undefined {
+  let value = rest.trim();
+  if (value === '') return undefined;
+  // One `,` or `;` goes, unless it is all there is.
+  if (value.endsWith(',') || value.endsWith(';')) value = value.slice(0, -1).trimEnd() || value;
+  return LINE_BREAK.test(value) ? undefined : value;
+}
+
 /**
  * `OPENAI_BASE_URL=…`, `export OPENAI_API_KEY="…"`, `set …`, `$env:…`, and config lines such as
  * `base_url = "…"`, `api_key: …`, `"baseURL": "…"` in a snippet that is not whole JSON.
@@ -145,10 +173,12 @@ function fromAssignments(text: string): Raw | undefined {
   let key: string | undefined;
   let sawEnv = false;
   for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*(?:export\s+|set\s+|\$env:)?["']?([A-Za-z_][\w.]*)["']?\s*[:=]\s*(.+?)\s*[,;]?\s*$/.exec(line);
+    const m = ASSIGNED_NAME.exec(line);
     if (m === null) continue;
+    const assigned = assignedValue(line.slice(m[0].length));
+    if (assigned === undefined) continue;
     const name = m[1]!.toLowerCase();
-    const value = m[2]!.replace(/^['"`]|['"`]$/g, '').trim();
+    const value = assigned.replace(/^['"`]|['"`]$/g, '').trim();
     if (value === '') continue;
     if (/^openai_/.test(name)) sawEnv = true;
     if (/(base_?url|api_?base|base_?path|endpoint|^url$|openai_base_url|openai_api_base|host)$/.test(name)) address ??= value;
@@ -183,7 +213,9 @@ function fromBareValue(text: string): Raw | undefined {
   return undefined;
 }
 
-export function importConnection(text: string): ImportResult {
+/** The address and key in a pasted text; text over `maxChars` is refused unread (every reader is linear whatever the limit). */
+export function importConnection(text: string, { maxChars = PASTE_MAX_CHARS }: { maxChars?: number } = {}): ImportResult {
+  if (text.length > maxChars) return fail('too_long', { length: String(text.length), limit: String(maxChars) });
   const input = text.trim();
   if (input === '') return fail('empty');
 

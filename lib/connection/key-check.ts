@@ -2,6 +2,7 @@
  * Checking a pasted API key for the signs of a bad copy (seed part 3: a key "incomplete when
  * copied" is invalid) before it is ever sent, each with its own code.
  */
+import { trimEnds } from '../shared/trim';
 
 export type KeyProblem =
   | 'empty'
@@ -20,11 +21,11 @@ export interface KeyIssue {
 /** The shortest key seen from real gateways is well above this (new-api: sk- + 48). */
 const MIN_KEY_LENGTH = 16;
 
+const QUOTES = /['"`‘’“”]/;
+
 /** Trim spaces and quotes, and a `Bearer ` prefix copied from a header. */
 export function normalizeApiKey(input: string): string {
-  return input
-    .trim()
-    .replace(/^['"`‘’“”]+|['"`‘’“”]+$/g, '')
+  return trimEnds(input.trim(), QUOTES)
     .trim()
     .replace(/^(authorization:\s*)?bearer\s+/i, '')
     .trim();

@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl, type GatewayError } from '../gateway/errors';
 import type { Usage } from '../gateway';
 import { API_STYLES } from '../gateway/interfaces/names';
+import { ownValue } from '../shared/own-keys';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -39,7 +40,7 @@ const StoredErrorShape = z.object({
  * [{ label, url }] }`. Those are dropped (the kind says it all, in any language) and the links'
  * English labels become their ids.
  */
-const LEGACY_LINK_LABELS: Record<string, (typeof REMEDY_LINKS)[number]> = {
+const LEGACY_LINK_LABELS: Readonly<Record<string, (typeof REMEDY_LINKS)[number]>> = {
   'Keys page': 'keys',
   'Address called': 'address',
   'Model catalogue': 'catalogue',
@@ -56,7 +57,7 @@ export function upgradeStoredError(raw: unknown): unknown {
   const upgraded: Record<string, unknown> = {
     ...rest,
     links: links.flatMap((l: { label?: unknown; url?: unknown }) => {
-      const id = typeof l.label === 'string' ? LEGACY_LINK_LABELS[l.label] : undefined;
+      const id = typeof l.label === 'string' ? ownValue(LEGACY_LINK_LABELS, l.label) : undefined;
       return id === undefined || typeof l.url !== 'string' ? [] : [{ id, url: l.url }];
     }),
   };

@@ -7,6 +7,7 @@
  * spaces, quotes or trailing slashes. A base that already ends in a version segment other
  * than `v1` (Gemini's `/v1beta/openai`, z.ai's `/api/paas/v4`) is kept as it is.
  */
+import { trimEndOf, trimEnds } from '../shared/trim';
 
 export interface GatewayAddress {
   /** {site_url}: where the keys page, the catalogue page and the dashboard live. */
@@ -17,6 +18,8 @@ export interface GatewayAddress {
 
 export type AddressProblem =
   | 'empty'
+  /** Longer than `params.limit` characters (`params.length`, both written as numbers): not an address. */
+  | 'too_long'
   | 'looks_like_key'
   | 'unsupported_scheme'
   | 'credentials'
@@ -40,6 +43,13 @@ export type AddressResult =
   | ({ ok: true } & GatewayAddress)
   | { ok: false; error: GatewayAddressError };
 
+/**
+ * The longest text the address field reads. A gateway's base address is well under a hundred
+ * characters, and 2,048 is the longest URL every browser and server is known to accept; past it
+ * the text is something else pasted by mistake (a page, a file), refused before it is read.
+ */
+export const ADDRESS_MAX_CHARS = 2048;
+
 /** Endpoint paths (relative to a base) that users paste by mistake; longest first. */
 const ENDPOINT_TAILS: readonly (readonly string[])[] = [
   ['chat', 'completions'],
@@ -60,8 +70,10 @@ const SITE_PAGES = new Set([
   'topup', 'detail', 'log', 'setting', 'about', 'playground', 'chat',
 ]);
 
-const VERSION_SEGMENT = /^v\d+[a-z0-9]*$/i;
-const QUOTES = /^[\s'"`‘’“”«»<>]+|[\s'"`‘’“”«»<>]+$/g;
+// `v\d+[a-z0-9]*` would say the same and backtrack over every digit of a long "v111…1!".
+const VERSION_SEGMENT = /^v\d[a-z0-9]*$/i;
+/** What users paste around an address: spaces, quotes, angle brackets. */
+const WRAPPING = /[\s'"`‘’“”«»<>]/;
 
 function fail(problem: AddressProblem, input: string, params: Record<string, string> = {}): never {
   throw new GatewayAddressError(problem, input, params);
@@ -73,10 +85,13 @@ function looksLikeLocalHost(text: string): boolean {
 
 /**
  * Resolve a pasted address into `{ siteUrl, baseUrl }`, or throw a `GatewayAddressError`
- * whose problem code says what is wrong (the UI says what to enter instead).
+ * whose problem code says what is wrong (the UI says what to enter instead). Text over `maxChars`
+ * is refused unread; the parsing below is linear in the length whatever the limit.
  */
-export function resolveGatewayAddress(input: string): GatewayAddress {
-  const text = String(input ?? '').replace(QUOTES, '').trim();
+export function resolveGatewayAddress(input: string, { maxChars = ADDRESS_MAX_CHARS }: { maxChars?: number } = {}): GatewayAddress {
+  const given = String(input ?? '');
+  if (given.length > maxChars) fail('too_long', '', { length: String(given.length), limit: String(maxChars) });
+  const text = trimEnds(given, WRAPPING);
   if (text === '') {
     fail('empty', text);
   }
@@ -116,24 +131,24 @@ export function resolveGatewayAddress(input: string): GatewayAddress {
   if (segments.length > 0 && !segments.some((s) => VERSION_SEGMENT.test(s)) && isSitePage(segments)) {
     segments.length = 0;
   }
-  collapseRepeatedVersions(segments);
+  const path = collapseRepeatedVersions(segments);
 
   const origin = url.origin;
-  const versionAt = lastVersionIndex(segments);
+  const versionAt = lastVersionIndex(path);
   if (versionAt === -1) {
-    const site = joinPath(origin, segments);
+    const site = joinPath(origin, path);
     return { siteUrl: site, baseUrl: `${site}/v1` };
   }
   return {
-    siteUrl: joinPath(origin, segments.slice(0, versionAt)),
-    baseUrl: joinPath(origin, segments),
+    siteUrl: joinPath(origin, path.slice(0, versionAt)),
+    baseUrl: joinPath(origin, path),
   };
 }
 
 /** The same rules as `resolveGatewayAddress`, as a result value for forms that validate as the user types. */
-export function tryResolveGatewayAddress(input: string): AddressResult {
+export function tryResolveGatewayAddress(input: string, options?: { maxChars?: number }): AddressResult {
   try {
-    return { ok: true, ...resolveGatewayAddress(input) };
+    return { ok: true, ...resolveGatewayAddress(input, options) };
   } catch (error) {
     if (error instanceof GatewayAddressError) return { ok: false, error };
     throw error;
@@ -142,7 +157,7 @@ export function tryResolveGatewayAddress(input: string): AddressResult {
 
 /** The full address of an endpoint: {base_url} followed by the path (seed part 4, rule 1). */
 export function endpointUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  return `${trimEndOf(baseUrl, /\//)}/${path.replace(/^\/+/, '')}`;
 }
 
 function stripEndpointTail(segments: string[]): void {
@@ -163,16 +178,12 @@ function isSitePage(segments: string[]): boolean {
 }
 
 /** `/v1/v1` (seed part 4, rule 3: always a 404) becomes `/v1`. */
-function collapseRepeatedVersions(segments: string[]): void {
-  for (let i = segments.length - 1; i > 0; i--) {
-    const here = segments[i] ?? '';
-    if (VERSION_SEGMENT.test(here) && here.toLowerCase() === segments[i - 1]?.toLowerCase()) {
-      segments.splice(i, 1);
-    }
-  }
+function collapseRepeatedVersions(segments: readonly string[]): string[] {
+  // One pass, not a splice per repeat (quadratic in a pasted `/v1/v1/…/v1`).
+  return segments.filter((here, i) => i === 0 || !VERSION_SEGMENT.test(here) || here.toLowerCase() !== segments[i - 1]!.toLowerCase());
 }
 
-function lastVersionIndex(segments: string[]): number {
+function lastVersionIndex(segments: readonly string[]): number {
   for (let i = segments.length - 1; i >= 0; i--) {
     if (VERSION_SEGMENT.test(segments[i] ?? '')) return i;
   }

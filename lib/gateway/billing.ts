@@ -15,6 +15,7 @@
  * - OpenRouter `/models` `pricing`: USD per token as strings; `-1` means variable (no price).
  */
 import * as z from 'zod/mini';
+import { keyedTable, ownValue } from '../shared/own-keys';
 
 export const BALANCE_SOURCES = ['new-api-token-usage', 'dashboard-billing', 'openrouter-key'] as const;
 export type BalanceSource = (typeof BALANCE_SOURCES)[number];
@@ -38,7 +39,13 @@ export interface ModelPrice {
   currency: string;
 }
 
+/** Prices by model id: ids are the gateway's words, so read one with `priceOf`. */
 export type PriceList = Record<string, ModelPrice>;
+
+/** The listed price of `model`, or undefined (a model named `constructor` has no price but its own). */
+export function priceOf(prices: PriceList | null | undefined, model: string | undefined): ModelPrice | undefined {
+  return prices == null || model === undefined ? undefined : ownValue(prices, model);
+}
 
 /** new-api's quota units per dollar, unless the site says otherwise. */
 export const QUOTA_PER_DOLLAR = 500_000;
@@ -172,12 +179,12 @@ export function parseNewApiPricing(value: unknown, mode: DisplayMode = DEFAULT_D
   const groups = parsed.data.group_ratio ?? {};
   const currency = mode.currency === 'CNY' ? 'CNY' : 'USD';
   const rate = currency === 'CNY' ? mode.exchangeRate : 1;
-  const prices: PriceList = {};
+  const prices = keyedTable<ModelPrice>();
   for (const model of parsed.data.data) {
     // Tiered prices have no single figure.
     if (model.billing_mode === 'tiered_expr') continue;
     // The lowest ratio among the groups that may use the model, as new-api's own page shows.
-    const ratios = (model.enable_groups ?? []).map((g) => groups[g]).filter((r): r is number => r !== undefined);
+    const ratios = (model.enable_groups ?? []).map((g) => ownValue(groups, g)).filter((r): r is number => r !== undefined);
     const group = ratios.length === 0 ? 1 : Math.min(...ratios);
     if (model.quota_type === 1) {
       if (model.model_price != null && model.model_price >= 0) prices[model.model_name] = { perRequest: round(model.model_price * group * rate), currency };
@@ -202,7 +209,7 @@ const OpenRouterModels = z.looseObject({
 export function parseOpenRouterPricing(value: unknown): PriceList | undefined {
   const parsed = OpenRouterModels.safeParse(value);
   if (!parsed.success) return undefined;
-  const prices: PriceList = {};
+  const prices = keyedTable<ModelPrice>();
   for (const model of parsed.data.data) {
     const p = model.pricing;
     if (p == null) continue;

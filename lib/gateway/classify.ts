@@ -5,6 +5,7 @@
  */
 import { GatewayError, redactSecrets, type ErrorDetail, type GatewayErrorKind } from './errors';
 import { ErrorEnvelope, type ErrorObject } from './wire';
+import { ownValue } from '../shared/own-keys';
 
 export interface ErrorFacts {
   status?: number;
@@ -22,7 +23,7 @@ export interface ClassifyContext {
 }
 
 /** Codes (lower-cased) that decide the kind whatever the status. */
-const CODE_KINDS: Record<string, GatewayErrorKind> = {
+const CODE_KINDS: Readonly<Record<string, GatewayErrorKind>> = {
   invalid_api_key: 'invalid_key',
   invalid_key: 'invalid_key',
   invalid_token: 'invalid_key',
@@ -52,7 +53,7 @@ const CODE_KINDS: Record<string, GatewayErrorKind> = {
 };
 
 /** Types (lower-cased) that decide the kind when the code did not. */
-const TYPE_KINDS: Record<string, GatewayErrorKind> = {
+const TYPE_KINDS: Readonly<Record<string, GatewayErrorKind>> = {
   insufficient_quota: 'insufficient_balance',
   budget_exceeded: 'insufficient_balance',
   authentication_error: 'invalid_key',
@@ -127,12 +128,14 @@ export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
   const message = facts.message ?? '';
   const status = facts.status;
 
-  const byCode = code === undefined ? undefined : CODE_KINDS[code];
+  // Both are the gateway's words: a code "constructor" must not find Object.prototype's.
+  const byCode = code === undefined ? undefined : ownValue(CODE_KINDS, code);
   if (byCode !== undefined) return byCode;
-  const byType = type === undefined ? undefined : TYPE_KINDS[type];
+  const byType = type === undefined ? undefined : ownValue(TYPE_KINDS, type);
   if (byType !== undefined) return byType;
 
-  if (/\/v\d+[a-z0-9]*\/v\d+[a-z0-9]*(\/|$)/i.test(safePath(url))) return 'bad_address';
+  // A doubled version (`/v1/v1`). `v\d[a-z0-9]*`, not `v\d+[a-z0-9]*`: the same words, without backtracking over digits.
+  if (/\/v\d[a-z0-9]*\/v\d[a-z0-9]*(\/|$)/i.test(safePath(url))) return 'bad_address';
   // Anthropic names a missing model as `not_found_error` "model: <id>".
   const namesModel = facts.param === 'model' || MODEL_MISSING.test(message) || (type === 'not_found_error' && /^model:/i.test(message));
 

@@ -22,6 +22,10 @@ export const GATEWAY_ERROR_KINDS = [
 
 export type GatewayErrorKind = (typeof GATEWAY_ERROR_KINDS)[number];
 
+function isGatewayErrorKind(value: unknown): value is GatewayErrorKind {
+  return typeof value === 'string' && (GATEWAY_ERROR_KINDS as readonly string[]).includes(value);
+}
+
 /** Which page of the gateway's site a remedy links to; the UI names it. */
 export const REMEDY_LINKS = ['keys', 'address', 'catalogue', 'dashboard', 'purchase', 'redeem', 'site'] as const;
 export type RemedyLinkId = (typeof REMEDY_LINKS)[number];
@@ -130,7 +134,11 @@ export class GatewayError extends Error {
   readonly detail: ErrorDetail | undefined;
   readonly remedy: Remedy;
 
-  constructor(init: GatewayErrorInit) {
+  constructor(given: GatewayErrorInit) {
+    // Kinds come out of tables keyed by the gateway's words: whatever a table ever hands out,
+    // an error is one of the closed list (the remedies, the saved records and the words know
+    // no other), and an unknown one reads as an answer we could not make sense of.
+    const init = isGatewayErrorKind(given.kind) ? given : { ...given, kind: 'bad_response' as const };
     const siteUrl = init.siteUrl ?? siteFromUrl(init.url);
     super(technicalMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;

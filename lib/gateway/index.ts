@@ -6,7 +6,7 @@ export { resolveGatewayAddress, tryResolveGatewayAddress, endpointUrl, sendsKeyI
 export type { GatewayAddress, AddressProblem, AddressResult } from './address';
 export { createGatewayClient, DEFAULT_LIMITS } from './client';
 export type { GatewayClient, GatewayClientOptions, GatewayLimits, CallOptions, BalanceOptions } from './client';
-export { BALANCE_SOURCES, costOf, replyCost } from './billing';
+export { BALANCE_SOURCES, costOf, priceOf, replyCost } from './billing';
 export type { Balance, BalanceSource, ModelPrice, PriceList, ReplyCost } from './billing';
 export { GatewayError, GATEWAY_ERROR_KINDS, remedyFor, redactSecrets } from './errors';
 export type { GatewayErrorKind, Remedy, RemedyLink } from './errors';

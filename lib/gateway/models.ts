@@ -7,6 +7,7 @@
 import { ENDPOINT_TYPE_API, type ApiStyle } from './interfaces/names';
 import type { ModelCapabilities, ModelInfo } from './types';
 import { ModelListWire, ModelWire } from './wire';
+import { ownValue } from '../shared/own-keys';
 
 const UNKNOWN: ModelCapabilities = {
   chat: 'unknown',
@@ -58,7 +59,7 @@ export function normalizeModel(wire: ModelWire): ModelInfo {
     info.endpointTypes = [...types];
     capabilities = { ...capabilities, ...fromEndpointTypes(types) };
     // The interfaces it can be reached through, in the gateway's order: the first is the preferred one.
-    const apis = [...new Set(types.map((t) => ENDPOINT_TYPE_API[t]).filter((a): a is ApiStyle => a !== undefined))];
+    const apis = [...new Set(types.map((t) => ownValue(ENDPOINT_TYPE_API, t)).filter((a): a is ApiStyle => a !== undefined))];
     if (apis.length > 0) {
       info.apis = apis;
       info.preferredApi = apis[0]!;

@@ -7,6 +7,7 @@ import type { ConversationStore, MessageText } from '../conversations/store';
 import type { SearchHit } from './conversation-index';
 import { SearchIndexer, type IndexProgress } from './indexer';
 import { highlightNeedles, matchesIn, searchable, snippetIn, type Searchable, type Snippet } from './tokens';
+import { keyedTable } from '../shared/own-keys';
 
 export interface FoundIn {
   /** The message the words are in. */
@@ -81,7 +82,8 @@ export class SearchService {
   async whereFound(query: string, ids: readonly string[]): Promise<Record<string, FoundIn>> {
     const missing = ids.filter((id) => !this.isKept(id));
     if (missing.length > 0) this.keep(await this.store.messageTexts(missing));
-    const out: Record<string, FoundIn> = {};
+    // Keyed by conversation ids, which imported files choose.
+    const out = keyedTable<FoundIn>();
     for (const id of ids) {
       const entry = this.kept.get(id);
       if (entry === undefined) continue;

@@ -29,6 +29,16 @@ const NodeSchema = z.object({
   }))),
 });
 
+/**
+ * The nodes by id, as a Map: the ids are the file's, so a node or child named `constructor` or
+ * `__proto__` must be a node like any other (or simply absent), never a property of every
+ * object. A zod record would also drop a `__proto__` node.
+ */
+const NodesSchema = z.pipe(
+  z.transform((value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? new Map(Object.entries(value)) : value)),
+  z.map(z.string(), NodeSchema),
+);
+
 const ConversationSchema = z.object({
   id: z.optional(z.string()),
   conversation_id: z.optional(z.string()),
@@ -36,7 +46,7 @@ const ConversationSchema = z.object({
   create_time: z.optional(z.nullable(z.number())),
   update_time: z.optional(z.nullable(z.number())),
   current_node: z.optional(z.nullable(z.string())),
-  mapping: z.record(z.string(), NodeSchema),
+  mapping: NodesSchema,
 });
 
 export function looksLikeChatGpt(raw: unknown): raw is unknown[] {
@@ -67,14 +77,14 @@ export function fromChatGpt(raw: unknown[], profileId: string): { conversations:
     // The nearest kept node at or above each node, in preorder from the roots.
     const kept = new Map<string, string | null>();
     const messages: Message[] = [];
-    const roots = Object.entries(nodes).filter(([, n]) => n.parent === undefined || n.parent === null || nodes[n.parent] === undefined).map(([key]) => key);
+    const roots = [...nodes].filter(([, n]) => n.parent === undefined || n.parent === null || !nodes.has(n.parent)).map(([key]) => key);
     const stack: { key: string; above: string | null }[] = roots.reverse().map((key) => ({ key, above: null }));
     const visited = new Set<string>();
     while (stack.length > 0) {
       const { key, above } = stack.pop()!;
       if (visited.has(key)) continue;
       visited.add(key);
-      const node = nodes[key]!;
+      const node = nodes.get(key)!;
       const m = node.message;
       const role = m?.author.role;
       const text = m === undefined || m === null ? '' : textOf(m.content);
@@ -90,7 +100,7 @@ export function fromChatGpt(raw: unknown[], profileId: string): { conversations:
         here = message.id;
       }
       kept.set(key, here);
-      for (const child of [...node.children].reverse()) if (nodes[child] !== undefined) stack.push({ key: child, above: here });
+      for (const child of [...node.children].reverse()) if (nodes.has(child)) stack.push({ key: child, above: here });
     }
     if (messages.length === 0) {
       skipped.push({ conversation: name, reason: 'no_messages' });

@@ -11,6 +11,7 @@ import type { SseItem } from '../sse';
 import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
 import { buildGatewayError } from '../classify';
 import { dataUrl, splitSystem, textOf, type WireInterface } from './interface';
+import { ownValue } from '../../shared/own-keys';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -98,7 +99,7 @@ function isDefinedString(value: unknown): boolean {
 }
 
 /** Anthropic's stop reasons in the words the other interfaces use (others kept as sent). */
-const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
+const STOP_REASONS: Readonly<Record<string, string>> = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', refusal: 'content_filter' };
 
 /** Streamed `POST /messages`. */
 export class AnthropicStreamDecoder extends ReplyState {
@@ -149,7 +150,7 @@ export class AnthropicStreamDecoder extends ReplyState {
       case 'message_delta': {
         this.addUsage(event.usage);
         const reason = event.delta?.stop_reason;
-        if (reason != null) this.finishReason = STOP_REASONS[reason] ?? reason;
+        if (reason != null) this.finishReason = ownValue(STOP_REASONS, reason) ?? reason;
         return false;
       }
       case 'message_stop':

@@ -239,3 +239,21 @@ describe('host access the form works on (issue 28, item 10)', () => {
     await vi.waitFor(() => expect(events).toEqual(['connect gateway-access', 'hold https://a.example/v1', 'asked', 'saved', 'let go']));
   });
 });
+
+describe('no pasted text can hang the page (issue 28)', () => {
+  it('the paste box and the address field refuse text over their limit, naming it', async () => {
+    render(<ConnectionForm onSave={async () => undefined} />);
+    await userEvent.click(screen.getByRole('textbox', { name: 'Paste to import' }));
+    await userEvent.paste(`OPENAI_API_KEY=${KEY}\n${'#'.repeat(25_000)}`);
+    await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('this box reads at most 20,000');
+    expect(screen.getByLabelText('API key')).toHaveValue('');
+
+    const address = screen.getByRole('textbox', { name: 'Gateway address' });
+    await userEvent.click(address);
+    await userEvent.paste(`https://gw.example.com/v1?${'q'.repeat(3000)}`);
+    expect(address).toBeInvalid();
+    expect(address).toHaveAccessibleDescription(/an address is at most 2,048/);
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+  });
+});
