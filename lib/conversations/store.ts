@@ -473,13 +473,20 @@ export class ConversationStore {
     return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [] }));
   }
 
+  /** The conversations that hold each of these message ids now (see `importConversations`). */
+  async messageHolders(ids: readonly string[]): Promise<Map<string, Set<string>>> {
+    return this.db.transaction('r', this.db.messages, this.db.packs, () => this.holdersOf(ids));
+  }
+
   /**
    * Merges imported conversations: one that is here already is replaced only by a newer one
    * (its messages with it); never a second copy. A message whose id another conversation holds
-   * (here, or earlier in the import) takes a new one (see fresh-ids.ts). Returns how many were
-   * written and kept.
+   * (here, or earlier in the import) takes a new one (see fresh-ids.ts). An import in several
+   * batches passes `holders`, read once before its first (`messageHolders`) and kept up to date
+   * here: each batch then looks up nothing, where a lookup would wade through the packs the
+   * import itself has just written. Returns how many were written and kept.
    */
-  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[]): Promise<{ written: number; olderSkipped: number }> {
+  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[], holders?: Map<string, Set<string>>): Promise<{ written: number; olderSkipped: number }> {
     return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
       let written = 0;
@@ -493,11 +500,11 @@ export class ConversationStore {
         return !older;
       });
       const stored = new Set(existing.flatMap((c) => (c === undefined ? [] : [c.id])));
-      const holders = await this.holdersOf(newer.flatMap((item) => item.messages.map((m) => m.id)));
+      const held = holders ?? await this.holdersOf(newer.flatMap((item) => item.messages.map((m) => m.id)));
       for (const imported of newer) {
         const id = imported.conversation.id;
-        const item = withFreshIds(imported, (messageId) => [...holders.get(messageId) ?? []].some((holder) => holder !== id));
-        for (const m of item.messages) holders.set(m.id, new Set([id]));
+        const item = withFreshIds(imported, (messageId) => [...held.get(messageId) ?? []].some((holder) => holder !== id));
+        for (const m of item.messages) held.set(m.id, new Set([id]));
         if (stored.has(id)) replace.push(id);
         // Nothing streams into an imported conversation: a reply exported mid-stream was cut short.
         conversations.push(item.conversation.replyStatus === 'streaming' ? { ...item.conversation, replyStatus: 'interrupted' } : item.conversation);

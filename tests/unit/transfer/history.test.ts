@@ -112,6 +112,29 @@ describe('our history file', () => {
   });
 });
 
+describe('an import never touches another conversation (issue 28)', () => {
+  it('conversations of one file sharing message ids (in one batch or in two) each keep their own, and so does the one already here', async () => {
+    const store = new ConversationStore(`transfer-${n++}`);
+    const pair = (id: string): Message[] => [message(id, 0, { id: 'q', text: `${id} question` }), message(id, 1, { id: 'a', parentId: 'q', text: `${id} answer` })];
+    await store.addTurn({ conversation: conversation('here', 1, { leafId: 'a' }), created: true, messages: pair('here') });
+    // 1,001 conversations: written in two batches, the first and the last sharing ids with the one here.
+    const fillers = Array.from({ length: 999 }, (_, i) => ({ conversation: conversation(`f${i}`, 1), messages: [message(`f${i}`, 0)] }));
+    const items = [{ conversation: conversation('first', 1, { leafId: 'a' }), messages: pair('first') }, { conversation: conversation('second', 1, { leafId: 'a' }), messages: pair('second') }, ...fillers, { conversation: conversation('last', 1, { leafId: 'a' }), messages: pair('last') }];
+    const file = JSON.stringify({ format: HISTORY_FORMAT, version: 1, exportedAt: 1, conversations: items });
+    expect(await runImport(file, store, { profileId: 'p1' })).toMatchObject({ ok: true, written: 1002 });
+    for (const id of ['here', 'first', 'second', 'last']) {
+      // Changing one unpacks it: nothing of another may be taken over.
+      const record = (await store.getConversation(id))!;
+      await store.addTurn({ conversation: record, created: false, messages: [] });
+    }
+    for (const id of ['here', 'first', 'second', 'last']) {
+      const record = (await store.getConversation(id))!;
+      expect(currentBranch(buildTree(await store.messages(id)), record.leafId).map((m) => m.text)).toEqual([`${id} question`, `${id} answer`]);
+    }
+    expect((await store.messages('here')).map((m) => m.id)).toEqual(['q', 'a']);
+  });
+});
+
 describe('an imported file is data, not instructions (issue 28)', () => {
   const NOW = 1_800_000_000_000;
   const other = { id: 'p2', siteUrl: 'https://other.example', baseUrl: 'https://other.example/api/v1' };
