@@ -123,6 +123,11 @@ async function parseInSlices<T>(rows: unknown[], schema: { safeParse(v: unknown)
   return { items, unreadable };
 }
 
+/** An id held by more than one conversation (saved before imports took ids of their own): nobody's to take. */
+const SEVERAL_HOLDERS = Symbol('several conversations');
+/** Which conversation holds each message id (see `importConversations`). */
+export type MessageHolders = Map<string, string | typeof SEVERAL_HOLDERS>;
+
 export interface DeletedConversation {
   conversation: Conversation;
   messages: Message[];
@@ -301,15 +306,14 @@ export class ConversationStore {
   }
 
   /**
-   * The conversations that hold each of these message ids, in rows or in packs (inside a
+   * The conversation that holds each of these message ids, in rows or in packs (inside a
    * transaction on messages and packs). Read by key only: an import's ids are rarely here.
    */
-  private async holdersOf(ids: readonly string[]): Promise<Map<string, Set<string>>> {
-    const holders = new Map<string, Set<string>>();
+  private async holdersOf(ids: readonly string[]): Promise<MessageHolders> {
+    const holders: MessageHolders = new Map();
     const hold = (id: string, conversationId: string): void => {
-      const set = holders.get(id);
-      if (set === undefined) holders.set(id, new Set([conversationId]));
-      else set.add(conversationId);
+      const held = holders.get(id);
+      holders.set(id, held === undefined || held === conversationId ? conversationId : SEVERAL_HOLDERS);
     };
     if (ids.length === 0) return holders;
     const [rows] = await Promise.all([
@@ -474,7 +478,7 @@ export class ConversationStore {
   }
 
   /** The conversations that hold each of these message ids now (see `importConversations`). */
-  async messageHolders(ids: readonly string[]): Promise<Map<string, Set<string>>> {
+  async messageHolders(ids: readonly string[]): Promise<MessageHolders> {
     return this.db.transaction('r', this.db.messages, this.db.packs, () => this.holdersOf(ids));
   }
 
@@ -486,7 +490,7 @@ export class ConversationStore {
    * here: each batch then looks up nothing, where a lookup would wade through the packs the
    * import itself has just written. Returns how many were written and kept.
    */
-  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[], holders?: Map<string, Set<string>>): Promise<{ written: number; olderSkipped: number }> {
+  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[], holders?: MessageHolders): Promise<{ written: number; olderSkipped: number }> {
     return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
       let written = 0;
@@ -503,8 +507,8 @@ export class ConversationStore {
       const held = holders ?? await this.holdersOf(newer.flatMap((item) => item.messages.map((m) => m.id)));
       for (const imported of newer) {
         const id = imported.conversation.id;
-        const item = withFreshIds(imported, (messageId) => [...held.get(messageId) ?? []].some((holder) => holder !== id));
-        for (const m of item.messages) held.set(m.id, new Set([id]));
+        const item = withFreshIds(imported, (messageId) => (held.get(messageId) ?? id) !== id);
+        for (const m of item.messages) held.set(m.id, id);
         if (stored.has(id)) replace.push(id);
         // Nothing streams into an imported conversation: a reply exported mid-stream was cut short.
         conversations.push(item.conversation.replyStatus === 'streaming' ? { ...item.conversation, replyStatus: 'interrupted' } : item.conversation);
