@@ -21,6 +21,7 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
+import { awaitsPromptReview, ImportedPromptReview } from './ImportedPromptReview';
 import { findMessage, MessageList } from './MessageList';
 import { MessageView, type CompareActions, type MessageActions } from './MessageView';
 import { RetryButton } from './RetryButton';
@@ -664,9 +665,10 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           {notice !== undefined && <Callout role="alert" tone="warning">{refusalText(w, notice)}</Callout>}
         </div>
       )}
+      {view.conversation !== undefined && <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-1 empty:hidden"><ImportedPromptReview conversation={view.conversation} /></div>}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={profileGone && chosenSwitch === undefined} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
       </div>
     </section>
     </BalanceContext.Provider>

@@ -121,7 +121,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
           </div>
           <ConversationList
             activeId={conversationId} onOpen={open} onNew={() => open(undefined)} searchRef={search}
-            tools={parsed !== undefined && profile !== undefined && <><ExportButton profiles={parsed.settings.profiles} openConversationId={conversationId} /><ImportButton profileId={profile.id} /></>}
+            tools={parsed !== undefined && profile !== undefined && <><ExportButton profiles={parsed.settings.profiles} openConversationId={conversationId} /><ImportButton profileId={profile.id} profiles={parsed.settings.profiles} /></>}
           />
         </nav>
       )}

@@ -86,6 +86,7 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
     case 'no_profile':
     case 'profile_missing':
     case 'profile_gone':
+    case 'prompt_review':
     case 'no_model':
       return w.t(`refusal.${refusal.problem}`);
     case 'background':

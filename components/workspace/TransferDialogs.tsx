@@ -136,7 +136,7 @@ function importResultText(w: Words, result: ImportResult): string {
 }
 
 /** Import: our JSON or ChatGPT's conversations.json, in a worker, with progress and a report. */
-export function ImportButton({ profileId }: { profileId: string }) {
+export function ImportButton({ profileId, profiles }: { profileId: string; profiles: readonly Profile[] }) {
   const w = useWords();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<ImportProgress>();
@@ -148,7 +148,7 @@ export function ImportButton({ profileId }: { profileId: string }) {
     setProgress({ phase: 'reading' });
     const release = holdConversationList();
     try {
-      setResult(await importFile(file, profileId, setProgress));
+      setResult(await importFile(file, profileId, profiles, setProgress));
     } catch (error) {
       setResult({ ok: false, problem: 'write_failed', params: { written: 0, detail: error instanceof Error ? error.message : String(error) } });
     } finally {

@@ -22,8 +22,10 @@ function inWorker<T>(request: unknown, onProgress?: (p: ImportProgress) => void)
   });
 }
 
-export function importFile(file: File, profileId: string, onProgress: (p: ImportProgress) => void): Promise<ImportResult> {
-  return inWorker<ImportResult>({ type: 'import', file, profileId }, onProgress);
+/** Imports a history file under `profileId`; the worker is given the profiles' addresses, never their keys. */
+export function importFile(file: File, profileId: string, profiles: readonly Profile[], onProgress: (p: ImportProgress) => void): Promise<ImportResult> {
+  const addresses = profiles.map(({ id, siteUrl, baseUrl }) => ({ id, siteUrl, baseUrl }));
+  return inWorker<ImportResult>({ type: 'import', file, profileId, profiles: addresses }, onProgress);
 }
 
 export function exportConversations(ids: string[] | undefined, includeProfiles: boolean, profiles: readonly Profile[]): Promise<ExportResult> {

@@ -1,8 +1,9 @@
 /**
  * Prompts as a file: the actions and presets exported as JSON, and imported back (here or in
  * another browser). An imported file is outside data: parsed with the settings' own schemas,
- * each entry checked, and refused as a whole, with where and why, when one is wrong. Entries
- * with an id already here replace it; the others are added after.
+ * each entry checked, and refused as a whole, with where and why, when one is wrong or two
+ * share an id. Entries with an id already here replace it (the user sees which first:
+ * `replacedByImport`); the others are added after.
  */
 import * as z from 'zod/mini';
 import { PresetSchema, type Preset, type Settings } from '../settings/schema';
@@ -21,7 +22,9 @@ export type PromptFileProblem =
   | { problem: 'not_json' }
   | { problem: 'not_prompts' }
   /** Entry `index` (1-based) of `list` is wrong: `check` is the schema's code, `field` its path. */
-  | { problem: 'invalid_entry'; list: 'actions' | 'presets'; index: number; field: string; check: string };
+  | { problem: 'invalid_entry'; list: 'actions' | 'presets'; index: number; field: string; check: string }
+  /** Each of `ids` names more than one entry of `list` (which would replace which is anyone's guess). */
+  | { problem: 'duplicate_ids'; list: 'actions' | 'presets'; ids: string[] };
 
 export type PromptFile = { ok: true; actions: Action[]; presets: Preset[] } | ({ ok: false } & PromptFileProblem);
 
@@ -55,7 +58,26 @@ export function parsePromptFile(text: string): PromptFile {
   if (!actions.ok) return actions;
   const presets = entries('presets', file.data.presets, PresetSchema);
   if (!presets.ok) return presets;
+  for (const [list, items] of [['actions', actions.items], ['presets', presets.items]] as const) {
+    const ids = duplicateIds(items);
+    if (ids.length > 0) return { ok: false, problem: 'duplicate_ids', list, ids };
+  }
   return { ok: true, actions: actions.items, presets: presets.items };
+}
+
+/** Ids that more than one entry has, each once, in the file's order. */
+function duplicateIds(items: readonly { id: string }[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { id } of items) (seen.has(id) ? twice : seen).add(id);
+  return [...twice];
+}
+
+/** The entries here that an import of `file` replaces (same id), as they are now: the user confirms first. */
+export function replacedByImport(settings: Pick<Settings, 'actions' | 'presets'>, file: { actions: readonly Action[]; presets: readonly Preset[] }): { actions: Action[]; presets: Preset[] } {
+  const actions = new Set(file.actions.map((a) => a.id));
+  const presets = new Set(file.presets.map((p) => p.id));
+  return { actions: settings.actions.filter((a) => actions.has(a.id)), presets: settings.presets.filter((p) => presets.has(p.id)) };
 }
 
 function merge<T extends { id: string }>(own: readonly T[], imported: readonly T[]): T[] {

@@ -104,6 +104,8 @@ export const StoredUsageSchema = z.object({
 });
 export type StoredUsage = z.infer<typeof StoredUsageSchema>;
 
+export const SYSTEM_PROMPT_REVIEWS = ['imported'] as const;
+
 /** A conversation's own system prompt and parameters (a preset's, or the user's). */
 export const ConversationSettingsSchema = z.object({
   /** '' is "no system prompt" here; absent follows the global one. */
@@ -114,6 +116,11 @@ export const ConversationSettingsSchema = z.object({
   apiStyle: z.optional(z.enum(API_STYLES)),
   /** The preset it was started from. */
   presetId: z.optional(z.string()),
+  /**
+   * Why `systemPrompt` waits for the user: `imported` (it came in a history file, written by
+   * someone else perhaps). Until they keep or remove it, the chat shows it and sends nothing.
+   */
+  systemPromptReview: z.optional(z.enum(SYSTEM_PROMPT_REVIEWS)),
 });
 export type ConversationSettings = z.infer<typeof ConversationSettingsSchema>;
 

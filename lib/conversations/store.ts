@@ -7,6 +7,7 @@ import Dexie, { liveQuery, type Table } from 'dexie';
 import { ConversationSchema, MessageSchema, type Comparison, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
 import { newId } from './ids';
+import { withFreshIds } from './fresh-ids';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -121,6 +122,11 @@ async function parseInSlices<T>(rows: unknown[], schema: { safeParse(v: unknown)
   }
   return { items, unreadable };
 }
+
+/** An id held by more than one conversation (saved before imports took ids of their own): nobody's to take. */
+const SEVERAL_HOLDERS = Symbol('several conversations');
+/** Which conversation holds each message id (see `importConversations`). */
+export type MessageHolders = Map<string, string | typeof SEVERAL_HOLDERS>;
 
 export interface DeletedConversation {
   conversation: Conversation;
@@ -285,8 +291,38 @@ export class ConversationStore {
     const packs = this.db.packs.where('conversationId').equals(conversationId);
     const messages = byConversation([conversationId], [], await packs.toArray()).get(conversationId)!;
     if (messages.length === 0) return;
-    await this.db.messages.bulkPut(messages as Message[]);
+    await this.db.messages.bulkPut(await this.notOthers(messages as Message[]));
     await packs.delete();
+  }
+
+  /**
+   * The messages whose ids no other conversation's row holds (inside a transaction on
+   * messages): a message is never written over another conversation's. Only files imported
+   * before imports took ids of their own can hold such a message; it is left out.
+   */
+  private async notOthers(messages: readonly Message[]): Promise<Message[]> {
+    const stored = await this.db.messages.bulkGet(messages.map((m) => m.id));
+    return messages.filter((m, i) => stored[i] === undefined || stored[i].conversationId === m.conversationId);
+  }
+
+  /**
+   * The conversation that holds each of these message ids, in rows or in packs (inside a
+   * transaction on messages and packs). Read by key only: an import's ids are rarely here.
+   */
+  private async holdersOf(ids: readonly string[]): Promise<MessageHolders> {
+    const holders: MessageHolders = new Map();
+    const hold = (id: string, conversationId: string): void => {
+      const held = holders.get(id);
+      holders.set(id, held === undefined || held === conversationId ? conversationId : SEVERAL_HOLDERS);
+    };
+    if (ids.length === 0) return holders;
+    const [rows] = await Promise.all([
+      this.db.messages.where(':id').anyOf([...ids]).toArray(),
+      // A pack's key is `{conversationId}/{n}`: its conversation, without reading the pack.
+      this.db.packs.where('ids').anyOf([...ids]).eachPrimaryKey((key, cursor) => hold(String(cursor.key), key.slice(0, key.lastIndexOf('/')))),
+    ]);
+    for (const row of rows) hold(row.id, row.conversationId);
+    return holders;
   }
 
   /** Changes a message's row (unpacking its conversation first where it is packed); false where there is none. */
@@ -387,7 +423,7 @@ export class ConversationStore {
   /** Puts a deleted pair back, as it was. */
   async restorePair(pair: RemovedPair): Promise<void> {
     await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
-      await this.db.messages.bulkPut(pair.removed);
+      await this.db.messages.bulkPut(await this.notOthers(pair.removed));
       for (const { id, parentId } of pair.restoreParents) await this.updateRow(id, { parentId });
       if (pair.conversation !== undefined) await this.db.conversations.update(pair.conversation.id, { leafId: pair.conversation.leafId, updatedAt: Date.now() });
     });
@@ -441,11 +477,20 @@ export class ConversationStore {
     return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [] }));
   }
 
+  /** The conversations that hold each of these message ids now (see `importConversations`). */
+  async messageHolders(ids: readonly string[]): Promise<MessageHolders> {
+    return this.db.transaction('r', this.db.messages, this.db.packs, () => this.holdersOf(ids));
+  }
+
   /**
    * Merges imported conversations: one that is here already is replaced only by a newer one
-   * (its messages with it); never a second copy. Returns how many were written and kept.
+   * (its messages with it); never a second copy. A message whose id another conversation holds
+   * (here, or earlier in the import) takes a new one (see fresh-ids.ts). An import in several
+   * batches passes `holders`, read once before its first (`messageHolders`) and kept up to date
+   * here: each batch then looks up nothing, where a lookup would wade through the packs the
+   * import itself has just written. Returns how many were written and kept.
    */
-  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[]): Promise<{ written: number; olderSkipped: number }> {
+  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[], holders?: MessageHolders): Promise<{ written: number; olderSkipped: number }> {
     return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
       let written = 0;
@@ -453,19 +498,24 @@ export class ConversationStore {
       const replace: string[] = [];
       const conversations: Conversation[] = [];
       const packs: PackRow[] = [];
-      batch.forEach((item, i) => {
-        const here = existing[i];
-        if (here !== undefined && here.updatedAt > item.conversation.updatedAt) {
-          olderSkipped++;
-          return;
-        }
-        if (here !== undefined) replace.push(item.conversation.id);
+      const newer = batch.filter((item, i) => {
+        const older = (existing[i]?.updatedAt ?? -Infinity) > item.conversation.updatedAt;
+        if (older) olderSkipped++;
+        return !older;
+      });
+      const stored = new Set(existing.flatMap((c) => (c === undefined ? [] : [c.id])));
+      const held = holders ?? await this.holdersOf(newer.flatMap((item) => item.messages.map((m) => m.id)));
+      for (const imported of newer) {
+        const id = imported.conversation.id;
+        const item = withFreshIds(imported, (messageId) => (held.get(messageId) ?? id) !== id);
+        for (const m of item.messages) held.set(m.id, id);
+        if (stored.has(id)) replace.push(id);
         // Nothing streams into an imported conversation: a reply exported mid-stream was cut short.
         conversations.push(item.conversation.replyStatus === 'streaming' ? { ...item.conversation, replyStatus: 'interrupted' } : item.conversation);
         const messages = item.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
         packs.push(...packsOf(item.conversation.id, [...messages].sort((a, b) => a.seq - b.seq)));
         written++;
-      });
+      }
       if (replace.length > 0) {
         await this.db.messages.where('conversationId').anyOf(replace).delete();
         await this.db.packs.where('conversationId').anyOf(replace).delete();
@@ -522,7 +572,7 @@ export class ConversationStore {
     await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const conversation = deleted.conversation.replyStatus === 'streaming' ? { ...deleted.conversation, replyStatus: 'interrupted' as const } : deleted.conversation;
       await this.db.conversations.put(conversation);
-      await this.db.messages.bulkPut(messages);
+      await this.db.messages.bulkPut(await this.notOthers(messages));
     });
   }
 

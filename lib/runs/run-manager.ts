@@ -39,6 +39,8 @@ export type RunProblem =
   | 'profile_gone'
   /** The profile asked for (`profileId`) does not exist. */
   | 'profile_missing'
+  /** The conversation's system prompt came with an import: the user keeps or removes it first. */
+  | 'prompt_review'
   /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
   | 'wait'
   /** The message is over a size limit: `params` say which and by how much. */
@@ -61,6 +63,11 @@ export class RunError extends Error {
   constructor(readonly problem: RunProblem, readonly params: RunProblemParams = {}) {
     super(problem);
   }
+}
+
+/** Nothing is sent in a conversation whose imported system prompt the user has not yet kept or removed. */
+function awaitReview(conversation: Conversation): void {
+  if (conversation.settings?.systemPromptReview !== undefined) throw new RunError('prompt_review');
 }
 
 export interface StartRunInput {
@@ -308,6 +315,7 @@ export class RunManager {
       if (input.conversationId !== undefined) {
         conversation = await this.deps.store.getConversation(input.conversationId);
         if (conversation === undefined) throw new RunError('not_found');
+        awaitReview(conversation);
       }
       const profile = conversation === undefined
         ? this.profileFor(settings, input.profileId ?? settings.activeProfileId, false)
@@ -417,6 +425,7 @@ export class RunManager {
       }
       const conversation = await this.deps.store.getConversation(record.conversationId);
       if (conversation === undefined) throw new RunError('not_found', { target: 'conversation' });
+      awaitReview(conversation);
       const settings = await this.deps.loadSettings();
       const profile = this.profileFor(settings, options.switchProfileId ?? conversation.profileId, options.switchProfileId === undefined);
       // A compared reply is asked again of its own model.

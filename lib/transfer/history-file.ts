@@ -12,6 +12,7 @@ import { buildTree, currentBranch } from '../conversations/branches';
 import type { Profile } from '../settings/schema';
 import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
 import { API_STYLES } from '../gateway/interfaces/names';
+import { importedAsData, type ProfileAddress } from './as-data';
 
 export const HISTORY_FORMAT = 'gateway-chat-history';
 /** The version written now. Older ones are upgraded on import (HISTORY_MIGRATIONS). */
@@ -123,10 +124,15 @@ export type ParsedHistory =
 export interface ImportContext {
   /** The profile ChatGPT's conversations are put under (ours keep their own). */
   profileId: string;
+  /** The profiles here, by address: imported errors' links are rebuilt from them (none: dropped). */
+  profiles?: readonly ProfileAddress[];
+  /** Now (epoch ms): no imported time is later. */
+  now?: number;
 }
 
-/** Reads a history file: ours (any version) or ChatGPT's `conversations.json`. */
+/** Reads a history file: ours (any version) or ChatGPT's `conversations.json`, as data (as-data.ts). */
 export function parseHistory(text: string, context: ImportContext): ParsedHistory {
+  const data = { profileId: context.profileId, profiles: context.profiles ?? [], now: context.now ?? Date.now() };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -135,7 +141,7 @@ export function parseHistory(text: string, context: ImportContext): ParsedHistor
   }
   if (looksLikeChatGpt(raw)) {
     const { conversations, skipped } = fromChatGpt(raw, context.profileId);
-    return { ok: true, source: 'chatgpt', conversations, skipped, profiles: [] };
+    return { ok: true, source: 'chatgpt', conversations: conversations.map((c) => importedAsData(c, data)), skipped, profiles: [] };
   }
   if (typeof raw !== 'object' || raw === null || (raw as { format?: unknown }).format !== HISTORY_FORMAT) return { ok: false, problem: 'unknown_format', params: {} };
   let file = raw as Record<string, unknown>;
@@ -173,7 +179,7 @@ export function parseHistory(text: string, context: ImportContext): ParsedHistor
       continue;
     }
     // A record that needed no upgrade is kept as the file has it: an export imported gives back the same bytes.
-    conversations.push({ conversation: sameData(item.conversation, conversation.data) ? (item.conversation as Conversation) : conversation.data, messages });
+    conversations.push(importedAsData({ conversation: sameData(item.conversation, conversation.data) ? (item.conversation as Conversation) : conversation.data, messages }, data));
   }
   return { ok: true, source: 'gateway_chat', conversations, skipped, profiles: parsed.data.profiles ?? [] };
 }

@@ -27,6 +27,8 @@ export async function runImport(text: string, store: ConversationStore, context:
   let written = 0;
   let olderSkipped = 0;
   try {
+    // Which conversations hold the file's message ids, read once: each batch keeps it up to date.
+    const holders = await store.messageHolders(parsed.conversations.flatMap((c) => c.messages.map((m) => m.id)));
     for (let i = 0; i < total;) {
       let end = i;
       let messages = 0;
@@ -34,7 +36,7 @@ export async function runImport(text: string, store: ConversationStore, context:
         messages += parsed.conversations[end]!.messages.length;
         end++;
       }
-      const result = await store.importConversations(parsed.conversations.slice(i, end));
+      const result = await store.importConversations(parsed.conversations.slice(i, end), holders);
       written += result.written;
       olderSkipped += result.olderSkipped;
       i = end;

@@ -10,7 +10,12 @@ import { exportHistory } from './history-file';
 import { runImport } from './run-import';
 
 const RequestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('import'), file: z.instanceof(Blob), profileId: z.string(), database: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('import'), file: z.instanceof(Blob), profileId: z.string(),
+    /** Where each profile lives (never its key): imported errors' links are rebuilt from them. */
+    profiles: z.array(z.object({ id: z.string(), siteUrl: z.string(), baseUrl: z.string() })),
+    database: z.optional(z.string()),
+  }),
   z.object({ type: z.literal('export'), ids: z.optional(z.array(z.string())), includeProfiles: z.boolean(), profiles: z.array(ProfileSchema), database: z.optional(z.string()) }),
 ]);
 
@@ -28,7 +33,7 @@ self.addEventListener('message', (event: MessageEvent) => {
     try {
       if (request.type === 'import') {
         const text = await request.file.text();
-        const result = await runImport(text, store, { profileId: request.profileId }, (progress) => post({ type: 'progress', progress }));
+        const result = await runImport(text, store, { profileId: request.profileId, profiles: request.profiles }, (progress) => post({ type: 'progress', progress }));
         post({ type: 'result', result });
       } else {
         const raw = await store.exportRaw(request.ids);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchPrompts, promptChoices, slashCommand } from '@/lib/actions/prompts';
-import { exportPrompts, mergePrompts, parsePromptFile } from '@/lib/actions/prompt-file';
+import { exportPrompts, mergePrompts, parsePromptFile, replacedByImport } from '@/lib/actions/prompt-file';
 import { defaultActions } from '@/lib/actions/schema';
 import { defaultSettings } from '@/lib/settings/schema';
 import { wordsFor } from '@/lib/i18n/messages';
@@ -52,5 +52,24 @@ describe('prompts as a file', () => {
     expect(parsePromptFile('{"conversations": []}')).toEqual({ ok: false, problem: 'not_prompts' });
     const bad = JSON.stringify({ format: 'gateway-chat-prompts', version: 1, actions: [defaultActions()[0], { id: 'x', name: 'No slot', template: 'nothing to fill', enabled: true }] });
     expect(parsePromptFile(bad)).toMatchObject({ ok: false, problem: 'invalid_entry', list: 'actions', index: 2, field: 'template', check: 'template_no_selection' });
+  });
+
+  it('refuses a file in which two actions, or two presets, share an id, naming each such id once (issue 28)', () => {
+    const action = (id: string, name: string) => ({ id, name, template: `${name}: {{selection}}`, enabled: true });
+    const twice = JSON.stringify({ format: 'gateway-chat-prompts', version: 1, actions: [action('a', 'One'), action('b', 'Two'), action('a', 'Three'), action('c', 'Four'), action('b', 'Five'), action('a', 'Six')] });
+    expect(parsePromptFile(twice)).toEqual({ ok: false, problem: 'duplicate_ids', list: 'actions', ids: ['a', 'b'] });
+    const presetTwice = JSON.stringify({ format: 'gateway-chat-prompts', version: 1, actions: [action('a', 'One')], presets: [presets[0], { ...presets[0], name: 'Another review' }] });
+    expect(parsePromptFile(presetTwice)).toEqual({ ok: false, problem: 'duplicate_ids', list: 'presets', ids: ['p-review'] });
+    // The same id in both lists is not a clash: they are different kinds of prompt.
+    expect(parsePromptFile(JSON.stringify({ format: 'gateway-chat-prompts', version: 1, actions: [action('p-review', 'One')], presets }))).toMatchObject({ ok: true });
+  });
+
+  it('names the prompts here that an import replaces, the shipped actions among them (issue 28)', () => {
+    const file = { actions: [{ id: 'summarise', name: 'Summarise (mine)', template: '{{selection}}', enabled: true }, { id: 'new', name: 'New', template: '{{selection}}', enabled: true }], presets: [{ ...presets[0]!, systemPrompt: 'Other.' }, { id: 'p-new', name: 'New preset', systemPrompt: '' }] };
+    const replaced = replacedByImport(settings, file);
+    expect(replaced.actions.map((a) => a.id)).toEqual(['summarise']);
+    expect(replaced.actions[0]).toBe(settings.actions[0]);
+    expect(replaced.presets).toEqual(presets);
+    expect(replacedByImport(settings, { actions: [file.actions[1]!], presets: [file.presets[1]!] })).toEqual({ actions: [], presets: [] });
   });
 });

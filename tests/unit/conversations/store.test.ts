@@ -6,6 +6,8 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { storeProblem } from '@/lib/conversations/problems';
 import { defaultSettings } from '@/lib/settings/schema';
 import { wordsFor } from '@/lib/i18n/messages';
+import { buildTree, currentBranch } from '@/lib/conversations/branches';
+import type { Conversation, Message } from '@/lib/conversations/records';
 
 let n = 0;
 const fresh = (): { store: ConversationStore; name: string } => {
@@ -227,5 +229,113 @@ describe('an imported conversation is saved in packs and is like any other', () 
     expect(await rows(name, 'packs')).toBe(0);
     await store.restoreConversation(deleted!);
     expect((await store.messages('r')).map((m) => m.id)).toEqual(['r-u5', 'r-a5']);
+  });
+});
+
+describe('an import never touches another conversation (issue 28)', () => {
+  const record = (id: string, extra: Partial<Conversation> = {}): Conversation => ({ id, profileId: 'p', model: 'm', surface: 'chat', title: id, createdAt: 1, updatedAt: 10, ...extra });
+  const msg = (conversationId: string, id: string, seq: number, parentId: string | null, extra: Partial<Message> = {}): Message => ({
+    id, conversationId, seq, role: seq % 2 === 0 ? 'user' : 'assistant', parentId, text: `${conversationId} ${id}`, reasoning: '', status: 'complete', createdAt: seq, ...extra,
+  });
+  /** Conversation `other`, written as the app writes it: its own rows, `q` → `a`. */
+  const withOther = async (): Promise<ConversationStore> => {
+    const { store } = fresh();
+    await store.addTurn({ conversation: record('other', { leafId: 'a' }), created: true, messages: [msg('other', 'q', 0, null), msg('other', 'a', 1, 'q')] });
+    return store;
+  };
+  const texts = async (store: ConversationStore, id: string): Promise<string[]> => {
+    const conversation = await store.getConversation(id);
+    return currentBranch(buildTree(await store.messages(id)), conversation?.leafId).map((m) => m.text);
+  };
+
+  it('a conversation imported with ids another one holds gets new ids, its tree kept; changing it later leaves the other whole', async () => {
+    const store = await withOther();
+    // Two versions of the reply (the earlier shown), the later with a legacy inline version before it.
+    const imported = [
+      msg('imp', 'q', 0, null),
+      msg('imp', 'a', 1, 'q'),
+      msg('imp', 'b', 2, 'q', { versions: [{ text: 'inline', reasoning: '', status: 'complete', createdAt: 0 }] }),
+      msg('imp', 'q2', 3, 'a'),
+    ];
+    await store.importConversations([{ conversation: record('imp', { leafId: 'q2' }), messages: imported }]);
+    expect(await texts(store, 'imp')).toEqual(['imp q', 'imp a', 'imp q2']);
+    // Changing it unpacks it: today's rows of `other` must not be taken over.
+    await store.addTurn({ conversation: (await store.getConversation('imp'))!, created: false, messages: [msg('imp', 'q3', 4, (await store.getConversation('imp'))!.leafId!)] });
+    expect(await texts(store, 'other')).toEqual(['other q', 'other a']);
+    expect((await store.messages('other')).map((m) => m.id)).toEqual(['q', 'a']);
+    const mine = await store.messages('imp');
+    expect(mine).toHaveLength(5);
+    // Only the ids `other` holds were changed.
+    expect(mine.map((m) => m.id).filter((id) => ['q', 'a', 'b', 'q2'].includes(id))).toEqual(['b', 'q2']);
+    // The same tree: both versions of the reply under the question, the legacy one beside them.
+    const tree = buildTree(mine);
+    const question = mine.find((m) => m.text === 'imp q')!;
+    expect(tree.childrenOf.get(question.id)!.map((m) => m.text)).toEqual(['imp a', 'inline', 'imp b']);
+    expect(mine.find((m) => m.text === 'imp q2')?.parentId).toBe(mine.find((m) => m.text === 'imp a')!.id);
+  });
+
+  it('a shown legacy version (`<id>~v<n>`) and an open comparison follow their messages to the new ids', async () => {
+    const store = await withOther();
+    const messages = [
+      msg('cmp', 'q', 0, null),
+      msg('cmp', 'a', 1, 'q', { model: 'x', versions: [{ text: 'first try', reasoning: '', status: 'complete', createdAt: 0 }] }),
+      msg('cmp', 'c2', 2, 'q', { model: 'y' }),
+    ];
+    await store.importConversations([
+      { conversation: record('cmp', { leafId: 'a~v0', compare: { userId: 'q', replyIds: ['a', 'c2'] } }), messages },
+    ]);
+    const conversation = (await store.getConversation('cmp'))!;
+    const saved = await store.messages('cmp');
+    const byText = (text: string): Message => saved.find((m) => m.text === text)!;
+    expect([byText('cmp q').id, byText('cmp a').id]).not.toContain('q');
+    expect(byText('cmp a').id).not.toBe('a');
+    expect(conversation.leafId).toBe(`${byText('cmp a').id}~v0`);
+    expect(conversation.compare).toEqual({ userId: byText('cmp q').id, replyIds: [byText('cmp a').id, 'c2'] });
+    expect(await texts(store, 'cmp')).toEqual(['cmp q', 'first try']);
+  });
+
+  it('two conversations of one import with the same message ids each keep their own', async () => {
+    const { store } = fresh();
+    await store.importConversations([
+      { conversation: record('one', { leafId: 'a' }), messages: [msg('one', 'q', 0, null), msg('one', 'a', 1, 'q')] },
+      { conversation: record('two', { leafId: 'a' }), messages: [msg('two', 'q', 0, null), msg('two', 'a', 1, 'q')] },
+    ]);
+    // And in a later batch of the same import (already written by then).
+    await store.importConversations([{ conversation: record('three', { leafId: 'a' }), messages: [msg('three', 'q', 0, null), msg('three', 'a', 1, 'q')] }]);
+    for (const id of ['one', 'two', 'three']) await store.addTurn({ conversation: (await store.getConversation(id))!, created: false, messages: [] });
+    expect(await texts(store, 'one')).toEqual(['one q', 'one a']);
+    expect(await texts(store, 'two')).toEqual(['two q', 'two a']);
+    expect(await texts(store, 'three')).toEqual(['three q', 'three a']);
+  });
+
+  it('a re-import of the same conversation still replaces its own messages, under their ids', async () => {
+    const { store } = fresh();
+    await store.importConversations([{ conversation: record('same'), messages: [msg('same', 'q', 0, null), msg('same', 'a', 1, 'q')] }]);
+    await store.addTurn({ conversation: (await store.getConversation('same'))!, created: false, messages: [] });
+    await store.importConversations([{ conversation: record('same', { updatedAt: Date.now() + 60_000 }), messages: [msg('same', 'q', 0, null), msg('same', 'a', 1, 'q', { text: 'newer' })] }]);
+    expect((await store.messages('same')).map((m) => [m.id, m.text])).toEqual([['q', 'same q'], ['a', 'newer']]);
+  });
+
+  it('unpacking and Undo never write over another conversation\'s message (data imported before ids were made unique)', async () => {
+    const { store, name } = fresh();
+    await store.addTurn({ conversation: record('other', { leafId: 'a' }), created: true, messages: [msg('other', 'q', 0, null), msg('other', 'a', 1, 'q')] });
+    // As an older build saved it: a pack of `old` holding ids of `other`'s rows.
+    await store.importConversations([{ conversation: record('old'), messages: [msg('old', 'x', 0, null)] }]);
+    const raw = new Dexie(name);
+    await raw.open();
+    await raw.table('packs').put({ id: 'old/00000', conversationId: 'old', ids: ['x', 'a'], messages: [msg('old', 'x', 0, null), msg('old', 'a', 1, 'x')] });
+    raw.close();
+    await store.addTurn({ conversation: (await store.getConversation('old'))!, created: false, messages: [] });
+    expect((await store.messages('other')).map((m) => m.text)).toEqual(['other q', 'other a']);
+    expect((await store.messages('old')).map((m) => m.id)).toEqual(['x']);
+
+    // Undo of a deleted pair whose ids another conversation holds by now.
+    const removed = await store.deletePair('q', 'a');
+    expect(removed?.removed.map((m) => m.id)).toEqual(['q', 'a']);
+    await store.importConversations([{ conversation: record('taker'), messages: [msg('taker', 'q', 0, null)] }]);
+    await store.addTurn({ conversation: (await store.getConversation('taker'))!, created: false, messages: [] });
+    await store.restorePair(removed!);
+    expect((await store.messages('taker')).map((m) => [m.id, m.text])).toEqual([['q', 'taker q']]);
+    expect((await store.messages('other')).map((m) => m.id)).toEqual(['a']);
   });
 });

@@ -856,3 +856,26 @@ describe('compare: one question to several models at once', () => {
     expect(second?.parentId).toBe(messageIds[0]);
   });
 });
+
+describe('a system prompt that came with an import waits for the user (issue 28)', () => {
+  it('nothing is sent in its conversation (a turn, a comparison, a retry, an edit) until it is kept or removed', async () => {
+    const runs = manager();
+    const { conversationId, messageId } = await runs.start({ surface: 'chat', text: 'first question' });
+    await runs.whenIdle();
+    const question = (await store.messages(conversationId))[0]!.id;
+    const sent = chatRequests().length;
+    await store.setConversationSettings(conversationId, { systemPrompt: 'Planted by the file.', systemPromptReview: 'imported' });
+    await expect(runs.start({ surface: 'chat', conversationId, text: 'again' })).rejects.toMatchObject({ problem: 'prompt_review' });
+    await expect(runs.compare({ surface: 'chat', conversationId, text: 'again', models: ['echo-1', 'echo-2'] })).rejects.toMatchObject({ problem: 'prompt_review' });
+    await expect(runs.retry(messageId)).rejects.toMatchObject({ problem: 'prompt_review' });
+    await expect(runs.edit({ messageId: question, text: 'changed' })).rejects.toMatchObject({ problem: 'prompt_review' });
+    expect(chatRequests()).toHaveLength(sent);
+    expect(await store.messages(conversationId)).toHaveLength(2);
+
+    // Kept: the conversation goes on, with it.
+    await store.setConversationSettings(conversationId, { systemPrompt: 'Planted by the file.' });
+    await runs.start({ surface: 'chat', conversationId, text: 'go on' });
+    await runs.whenIdle();
+    expect((chatRequests().at(-1)?.body as { messages: unknown[] }).messages[0]).toEqual({ role: 'system', content: 'Planted by the file.' });
+  });
+});
