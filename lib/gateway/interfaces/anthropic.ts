@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { endpointUrl } from '../address';
+import { blockDetail } from '../blocks';
 import type { ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
@@ -150,6 +151,8 @@ export class AnthropicStreamDecoder extends ReplyState {
         this.addUsage(event.usage);
         const reason = event.delta?.stop_reason;
         if (reason != null) this.finishReason = STOP_REASONS[reason] ?? reason;
+        // Claude's safety classifiers stopped the reply (or it declined from the start).
+        if (reason === 'refusal') this.blocked = blockDetail('reply_blocked', reason);
         return false;
       }
       case 'message_stop':

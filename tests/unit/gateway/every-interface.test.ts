@@ -148,7 +148,7 @@ describe('thinking', () => {
 
   it('Gemini: a blocked prompt is a clear error, not an empty reply', async () => {
     const error = await collect(env.client.streamChat(ask('gemini', 'gemini-ref-1', 'please #blocked')));
-    expect(errorOf(error)).toMatchObject({ kind: 'bad_request', detail: { code: 'prompt_blocked', params: { reason: 'SAFETY' } } });
+    expect(errorOf(error)).toMatchObject({ kind: 'content_blocked', detail: { code: 'prompt_blocked', params: { reason: 'safety' } } });
   });
 });
 
