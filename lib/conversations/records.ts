@@ -23,7 +23,8 @@ const StoredErrorShape = z.object({
   /**
    * A kind or detail this build does not know (a later build wrote it) reads as a failure of
    * the gateway without our account: the reply and its text stay readable. Builds before this
-   * rule (0.1.0) count such a reply as an unreadable row, and skip its conversation on import.
+   * rule (0.1.0 among them) count such a reply as an unreadable row, and skip its conversation
+   * on import as damaged.
    */
   kind: z.catch(z.enum(GATEWAY_ERROR_KINDS), 'server'),
   url: z.string(),

@@ -16,13 +16,12 @@ export const BLOCK_REASONS = [
   'other', 'model_armor', 'jailbreak',
   'content_filter', 'refusal',
 ] as const;
-export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 /** The categories the UI words (Gemini's harm categories and Azure's filter names, as one list). */
 export const BLOCK_CATEGORIES = [
   'harassment', 'hate', 'sexual', 'dangerous', 'violence', 'self_harm', 'civic_integrity', 'jailbreak', 'profanity', 'protected_material',
 ] as const;
-export type BlockCategory = (typeof BLOCK_CATEGORIES)[number];
+type BlockCategory = (typeof BLOCK_CATEGORIES)[number];
 
 /**
  * Gemini's finish reasons that mean its filter stopped the reply. The others end a reply as

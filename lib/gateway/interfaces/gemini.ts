@@ -105,7 +105,7 @@ const PROBABILITY_RANK: ReadonlyMap<string, number> = new Map([['LOW', 1], ['MED
  * marked `blocked`, else the most probable harm above negligible, else none (a recitation
  * block rates every harm negligible). Read only when a block is met, so the hot path never parses them.
  */
-export function blockedCategory(ratings: unknown): string | undefined {
+function blockedCategory(ratings: unknown): string | undefined {
   const parsed = SafetyRatings.safeParse(ratings);
   if (!parsed.success) return undefined;
   const marked = parsed.data.find((r) => r.blocked === true && r.category != null && r.category !== '');
