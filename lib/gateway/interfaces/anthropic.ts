@@ -149,10 +149,10 @@ export class AnthropicStreamDecoder extends ReplyState {
       }
       case 'message_delta': {
         this.addUsage(event.usage);
+        // Claude's safety classifiers stopped the reply (or it declined from the start).
+        if (event.delta?.stop_reason === 'refusal') this.blocked = blockDetail('reply_blocked', 'refusal');
         const reason = event.delta?.stop_reason;
         if (reason != null) this.finishReason = STOP_REASONS[reason] ?? reason;
-        // Claude's safety classifiers stopped the reply (or it declined from the start).
-        if (reason === 'refusal') this.blocked = blockDetail('reply_blocked', reason);
         return false;
       }
       case 'message_stop':
