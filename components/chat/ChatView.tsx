@@ -479,7 +479,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       ...(surface === 'sidepanel' ? { onCapture: captureVisibleTab } : {}),
     };
   }, [model, confirmed, imageInput, profileId, surface]);
-  const modelMissing = last?.error?.kind === 'model_not_found';
+  // A model that is gone, or whose filter blocked the reply: another model is the way on.
+  const offerAnotherModel = last?.error?.kind === 'model_not_found' || last?.error?.kind === 'content_blocked';
 
   // The composer and the header keep their props while a reply streams, so a delta re-renders
   // only the conversation: they are handed callbacks that stay the same and call the latest.
@@ -627,7 +628,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
             )}
             {compared === undefined && last !== undefined && last.role === 'assistant' && RETRYABLE.has(last.status) && (
               <div className="after-reply flex gap-2 pl-9">
-                {modelMissing && <Button size="sm" onClick={() => picker.current?.focus()}>{w.t('chat.chooseAnotherModel')}</Button>}
+                {offerAnotherModel && <Button size="sm" onClick={() => picker.current?.focus()}>{w.t('chat.chooseAnotherModel')}</Button>}
                 <RetryButton key={last.id} retryAt={last.error?.retryAt} onRetry={() => retry(last.id)} />
               </div>
             )}

@@ -3,6 +3,7 @@
  * settings, notices): one place that turns a code and its facts into the current language.
  */
 import { PAGE_UNREADABLE } from '@/lib/page/page-access';
+import { BLOCK_CATEGORIES, BLOCK_REASONS } from '@/lib/gateway/blocks';
 import type { AddressProblem } from '@/lib/gateway/address';
 import type { ImportProblem, ImportSource } from '@/lib/connection/import';
 import type { KeyIssue } from '@/lib/connection/key-check';
@@ -33,10 +34,25 @@ export function errorRemedy(w: Words, error: StoredError, unavailable = false): 
   return w.t(`error.remedy.${error.kind}`, { siteUrl: error.siteUrl });
 }
 
+/**
+ * What the model's filter blocked and why: the reason and category in words where we know
+ * them, else as the vendor sent them (saved records may hold any text there).
+ */
+function blockText(w: Words, code: 'prompt_blocked' | 'reply_blocked', params: Params): string {
+  const sent = (key: string): string => String(params[key] ?? '').toLowerCase();
+  const reason = BLOCK_REASONS.find((r) => r === sent('reason'));
+  const words = w.t(`error.detail.${code}`, { reason: reason === undefined ? String(params.reason ?? '') : w.t(`error.blocked.reason.${reason}`) });
+  if (params.category === undefined || params.category === '') return words;
+  const category = BLOCK_CATEGORIES.find((c) => c === sent('category'));
+  // The sentence carries its own spacing (none in Chinese).
+  return `${words}${w.t('error.blocked.categoryNamed', { category: category === undefined ? String(params.category) : w.t(`error.blocked.category.${category}`) })}`;
+}
+
 /** Our account of a failure the gateway did not explain, or undefined. */
 export function errorDetail(w: Words, error: StoredError): string | undefined {
   const detail = error.detail;
   if (detail === undefined) return undefined;
+  if (detail.code === 'prompt_blocked' || detail.code === 'reply_blocked') return blockText(w, detail.code, detail.params ?? {});
   const params: Params = { ...detail.params };
   if (detail.code === 'redirected') params.location = detail.params?.location === undefined ? '' : w.t('error.detail.redirectedTo', { location: detail.params.location });
   const words = w.t(`error.detail.${detail.code}`, params);

@@ -21,14 +21,20 @@ const ParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
  * of the day). The gateway's own words are kept verbatim in `gatewayMessage`.
  */
 const StoredErrorShape = z.object({
-  kind: z.enum(GATEWAY_ERROR_KINDS),
+  /**
+   * A kind or detail this build does not know (a later build wrote it) reads as a failure of
+   * the gateway without our account: the reply and its text stay readable. Builds before this
+   * rule (0.1.0 among them) count such a reply as an unreadable row, and skip its conversation
+   * on import as damaged.
+   */
+  kind: z.catch(z.enum(GATEWAY_ERROR_KINDS), 'server'),
   url: z.string(),
   /** {site_url}, which some remedies name. */
   siteUrl: z.string(),
   status: z.optional(z.number()),
   code: z.optional(z.string()),
   gatewayMessage: z.optional(z.string()),
-  detail: z.optional(z.object({ code: z.enum(ERROR_DETAILS), params: z.optional(ParamsSchema), text: z.optional(z.string()) })),
+  detail: z.catch(z.optional(z.object({ code: z.enum(ERROR_DETAILS), params: z.optional(ParamsSchema), text: z.optional(z.string()) })), undefined),
   retryAfter: z.optional(z.number()),
   /** When a retry may be sent (epoch ms), from `retryAfter`: Retry waits until then. */
   retryAt: z.optional(z.number()),

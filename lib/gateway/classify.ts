@@ -44,12 +44,12 @@ const CODE_KINDS: Readonly<Record<string, GatewayErrorKind>> = {
   too_many_requests: 'rate_limited',
   context_length_exceeded: 'bad_request',
   string_above_max_length: 'bad_request',
-  content_filter: 'bad_request',
+  content_filter: 'content_blocked',
   access_denied: 'permission_denied',
   permission_denied: 'permission_denied',
   // Gemini: a key it does not know (sent as 400 INVALID_ARGUMENT), a prompt its filters refused.
   api_key_invalid: 'invalid_key',
-  prompt_blocked: 'bad_request',
+  prompt_blocked: 'content_blocked',
 };
 
 /** Types (lower-cased) that decide the kind when the code did not. */

@@ -78,6 +78,11 @@ export abstract class ReplyState implements ReplyDecoder {
   protected over = false;
   /** An error the gateway sent, held until the stream ends so that usage after it still counts. */
   protected held: GatewayError | undefined;
+  /**
+   * The model's filter stopped the reply (a blocking finish reason): however the stream ends, it
+   * ends as `content_blocked`, never as done. The text before the block is kept, as for any error.
+   */
+  protected blocked: ErrorDetail | undefined;
   /** Whether an in-stream error waits for the rest of the stream (chat) or ends the reply at once. */
   protected readonly holdsErrors: boolean = false;
   private readonly splitter = new ThinkTagSplitter();
@@ -116,6 +121,10 @@ export abstract class ReplyState implements ReplyDecoder {
   }
 
   protected finish(out: StreamEvent[]): void {
+    if (this.blocked !== undefined) {
+      this.fail(buildGatewayError('content_blocked', {}, this.ctx, this.blocked), out);
+      return;
+    }
     this.flushText(out);
     if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
     const done: StreamEvent & { type: 'done' } = { type: 'done' };

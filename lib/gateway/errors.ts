@@ -18,6 +18,8 @@ export const GATEWAY_ERROR_KINDS = [
   'timeout',
   'aborted',
   'bad_response',
+  /** The model's own filter blocked the prompt or stopped the reply (safety, recitation, a refusal). */
+  'content_blocked',
 ] as const;
 
 export type GatewayErrorKind = (typeof GATEWAY_ERROR_KINDS)[number];
@@ -75,8 +77,13 @@ export const ERROR_DETAILS = [
   'upstream_failed',
   /** `response.failed` without an error object. */
   'response_failed',
-  /** Gemini refused the prompt itself ({reason}: its `promptFeedback.blockReason`, e.g. SAFETY). */
+  /**
+   * The model's filter refused the prompt itself (Gemini's `promptFeedback.blockReason`), or
+   * stopped the reply (a blocking finish reason on any interface): {reason} and, where the
+   * vendor names it, {category} (codes of `lib/gateway/blocks.ts`).
+   */
   'prompt_blocked',
+  'reply_blocked',
   'stopped_before_answer',
   'stopped_while_streaming',
   /** Deadlines ({seconds}). */
@@ -204,6 +211,7 @@ export function remedyFor(kind: GatewayErrorKind, siteUrl: string, init: Partial
       return { links: [{ id: 'address', url: init.url ?? siteUrl }] };
     case 'model_not_found':
     case 'bad_request':
+    case 'content_blocked':
       return { links: [link('catalogue', siteUrl, '/models')] };
     case 'insufficient_balance':
       return {

@@ -44,13 +44,13 @@ afterAll(() => {
   writeFileSync('test-results/fault-matrix.md', `${lines.join('\n')}\n`);
 });
 
-function settings(extra: Record<string, unknown> = {}) {
-  return { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey), ...extra };
+function settings(extra: Record<string, unknown> = {}, profile: Record<string, unknown> = {}) {
+  return { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, profile), ...extra };
 }
 
-async function fresh(surface: 'popup.html' | 'sidepanel.html', extra: Record<string, unknown> = {}): Promise<Page> {
+async function fresh(surface: 'popup.html' | 'sidepanel.html', extra: Record<string, unknown> = {}, profile: Record<string, unknown> = {}): Promise<Page> {
   await clearConversations(env.ext);
-  await resetSettings(env.ext, settings(extra));
+  await resetSettings(env.ext, settings(extra, profile));
   const page = await env.ext.open(surface);
   if (surface === 'sidepanel.html') await page.setViewportSize({ width: 420, height: 900 });
   await page.getByRole('button', { name: 'New chat' }).first().click();
@@ -66,9 +66,9 @@ async function hasText(locator: Locator, text: string): Promise<void> {
 const shown = async (page: Page): Promise<string> => ((await lastReply(page).locator('.markdown:not(.versions .markdown)').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
 const status = (page: Page) => lastReply(page).getAttribute('data-status');
 
-/** The newest chat request's stream record at the gateway. */
-function lastStream(): StreamLog {
-  const chats = env.gateway.requests.filter((r) => r.path === '/v1/chat/completions');
+/** The newest stream record at the gateway of a request to `path` (Chat Completions unless said). */
+function lastStream(path = '/v1/chat/completions'): StreamLog {
+  const chats = env.gateway.requests.filter((r) => r.path === path);
   return chats.at(-1)?.stream ?? { sentText: '', cancelled: false, finished: false };
 }
 
@@ -102,12 +102,12 @@ async function untilStalled(page: Page): Promise<string> {
   return before;
 }
 
-async function retryCompletes(page: Page): Promise<string> {
+async function retryCompletes(page: Page, full = FULL): Promise<string> {
   env.gateway.setPace({ delayMs: 0, chunkChars: 8 });
   await page.getByRole('button', { name: 'Retry' }).click();
   await expect.poll(() => status(page), { timeout: 15_000 }).toBe('complete');
-  expect(await shown(page)).toBe(FULL);
-  expect((await saved(page)).text).toBe(FULL);
+  expect(await shown(page)).toBe(full);
+  expect((await saved(page)).text).toBe(full);
   return 'completes';
 }
 
@@ -229,6 +229,37 @@ describe('fault matrix: one reply through every fault', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByRole('listitem', { name: PROMPT.slice(0, 59) + '…' }).getByRole('button', { name: 'Open' }).click();
     await record(page, 'conversation deleted mid-run, then Undo', sent, 'stopped');
+    await page.close();
+  });
+});
+
+describe('fault matrix: a safety-blocked reply', () => {
+  const GEMINI = '/v1beta/models/gemini-ref-1:streamGenerateContent';
+  const ways = [
+    { via: "Gemini's interface, gemini-ref-1", finish: 'SAFETY', path: GEMINI, profile: { defaultModel: 'gemini-ref-1' }, full: `Gemini: ${PROMPT}`, why: 'possibly harmful content. Category: dangerous content.' },
+    { via: 'Chat Completions, echo-1', finish: 'content_filter', path: '/v1/chat/completions', profile: {}, full: FULL, why: "the provider's content filter. Category: violence." },
+  ];
+  const cases = ways.flatMap((way) => [0, 5].map((afterChunks) => {
+    const fault = `a safety-blocked reply (${way.via}: ${way.finish} ${afterChunks === 0 ? 'before any text' : `after ${afterChunks} chunks`})`;
+    return [fault, { ...way, afterChunks }] as const;
+  }));
+  it.each(cases)('%s: the words before it kept, the block said, another model offered, Retry completes', async (fault, { path, profile, full, why, afterChunks }) => {
+    env.gateway.setPace({ delayMs: 30, chunkChars: 3 });
+    env.gateway.setFault({ kind: 'blocked', afterChunks });
+    const page = await fresh('popup.html', {}, profile);
+    // The catalogue names the model's preferred interface: the run reads it from storage.
+    await expect.poll(() => page.evaluate(async () => (await (globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } }).chrome.storage.local.get('catalogue:p1'))['catalogue:p1'] !== undefined)).toBe(true);
+    await send(page, PROMPT);
+    const alert = lastReply(page).getByRole('alert');
+    await hasText(alert, "Blocked by the model's filter");
+    const sent = lastStream(path).sentText;
+    expect(sent).toBe(full.slice(0, afterChunks * 3));
+    await hasText(alert, `The filter stopped the reply: ${why}`);
+    await hasText(alert, 'Rephrase what you asked, or try another model');
+    expect(await page.getByRole('button', { name: 'Choose another model' }).isVisible()).toBe(true);
+    await record(page, fault, sent, 'error', (p) => retryCompletes(p, full));
+    // Both the blocked reply and its retry went through the interface the model prefers.
+    expect(env.gateway.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([path, path]);
     await page.close();
   });
 });

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { chunkText, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
+import { chunkText, cutByFilter, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
 import { sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn } from './models';
 
@@ -81,12 +81,13 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
   const answer = model.answer(turns);
   const limit = body.max_tokens * 4;
   const truncated = answer.text.length > limit;
-  const text = truncated ? answer.text.slice(0, limit) : answer.text;
+  // Claude's safety classifiers stop a reply as `refusal`, keeping what it had written.
+  const { text, blocked } = cutByFilter(truncated ? answer.text.slice(0, limit) : answer.text, fault, core.pace().chunkChars);
   const thinking = answer.reasoning;
   const inputTokens = promptTokensOf(turns, estimateTokens);
   const outputTokens = estimateTokens(text) + estimateTokens(thinking ?? '');
   const id = `msg_ref${core.serial()}`;
-  const stopReason = truncated ? 'max_tokens' : 'end_turn';
+  const stopReason = blocked ? 'refusal' : truncated ? 'max_tokens' : 'end_turn';
   const signature = thinking === undefined ? undefined : thinkingSignature(thinking);
 
   if (body.stream !== true) {

@@ -25,6 +25,14 @@ export const Fault = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('malformed-chunk'), afterChunks: z.number().int().nonnegative() }),
   /** Wait this long before sending the status line and headers. */
   z.object({ kind: z.literal('slow-first-byte'), delayMs: z.number().int().nonnegative() }),
+  /**
+   * The model's filter blocks the reply after this many chunks of its text (0: before any), as
+   * each interface says it: Chat Completions' `finish_reason: "content_filter"` (with Azure's
+   * `content_filter_results`), the Responses API's `incomplete_details.reason: "content_filter"`,
+   * Anthropic's `stop_reason: "refusal"`, Gemini's last candidate with `finishReason: "SAFETY"`
+   * and its `safetyRatings`. Not streamed, the reply holds the text those chunks carry.
+   */
+  z.object({ kind: z.literal('blocked'), afterChunks: z.number().int().nonnegative().default(0) }),
 ]);
 export type Fault = z.infer<typeof Fault>;
 
@@ -142,6 +150,12 @@ export function chunkText(text: string, size: number): string[] {
   const chars = Array.from(text);
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
   return out;
+}
+
+/** The reply's text as far as the blocked fault lets it go (its first chunks), and whether the filter blocked it. */
+export function cutByFilter(text: string, fault: Fault | undefined, chunkChars: number): { text: string; blocked: boolean } {
+  if (fault?.kind !== 'blocked') return { text, blocked: false };
+  return { text: chunkText(text, chunkChars).slice(0, fault.afterChunks).join(''), blocked: true };
 }
 
 /** Prompt tokens as the gateway counts them before the upstream reports usage. */

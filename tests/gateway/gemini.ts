@@ -7,9 +7,17 @@
  * `GET /v1beta/models` lists the models that offer this interface.
  */
 import { z } from 'zod';
-import { chunkText, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
+import { chunkText, cutByFilter, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
 import { geminiErrorBody, sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn, type ReferenceModel } from './models';
+
+/** A candidate's ratings when the filter stopped it: dangerous content, marked as the one that blocked. */
+const SAFETY_RATINGS = [
+  { category: 'HARM_CATEGORY_SEXUALLY_EXPLICIT', probability: 'NEGLIGIBLE' },
+  { category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'NEGLIGIBLE' },
+  { category: 'HARM_CATEGORY_HARASSMENT', probability: 'LOW' },
+  { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'MEDIUM', blocked: true },
+];
 
 /** `/v1beta/models/{model}:{method}` */
 export const GEMINI_CALL = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -75,7 +83,8 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
   const answer = model.answer(turns);
   const maxTokens = body.generationConfig?.maxOutputTokens;
   const truncated = maxTokens !== undefined && answer.text.length > maxTokens * 4;
-  const text = truncated ? answer.text.slice(0, maxTokens * 4) : answer.text;
+  const filtered = cutByFilter(truncated ? answer.text.slice(0, maxTokens * 4) : answer.text, fault, core.pace().chunkChars);
+  const text = filtered.text;
   const thoughts = body.generationConfig?.thinkingConfig?.includeThoughts === true ? answer.reasoning : undefined;
   const promptTokenCount = promptTokensOf(turns, estimateTokens);
   // Thinking is billed whether or not its summary is shown.
@@ -95,11 +104,19 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     responseId,
   });
   const finishReason = truncated ? 'MAX_TOKENS' : 'STOP';
+  // The filter's verdict: the only candidate ends SAFETY (streamed, in a response with no content of its own).
+  const safetyBlock = (parts: unknown[], candidates: number) => ({
+    candidates: [{ ...(parts.length === 0 ? {} : { content: { parts, role: 'model' } }), finishReason: 'SAFETY', index: 0, safetyRatings: SAFETY_RATINGS }],
+    usageMetadata: usage(candidates),
+    modelVersion: model.id,
+    responseId,
+  });
   const blockedResponse = { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount, totalTokenCount: promptTokenCount }, modelVersion: model.id, responseId };
 
   if (method === 'generateContent' || !sse) {
     core.bill(key, model, promptTokenCount, blocked ? 0 : estimateTokens(text) + thoughtsTokenCount);
-    const whole = blocked ? blockedResponse : response([...(thoughts === undefined ? [] : [{ text: thoughts, thought: true }]), { text }], finishReason, estimateTokens(text));
+    const parts = [...(thoughts === undefined ? [] : [{ text: thoughts, thought: true }]), ...(filtered.blocked && text === '' ? [] : [{ text }])];
+    const whole = blocked ? blockedResponse : filtered.blocked ? safetyBlock(parts, estimateTokens(text)) : response(parts, finishReason, estimateTokens(text));
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
     // Streamed without `alt=sse`, Gemini answers one JSON array of responses.
     res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
@@ -134,13 +151,15 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     }
     await sleep(pace.delayMs);
     if (!thought) sentText += piece;
-    const last = at === pieces.length - 1;
+    const last = at === pieces.length - 1 && !filtered.blocked;
     const chunk = response([thought ? { text: piece, thought: true } : { text: piece }], last ? finishReason : undefined, estimateTokens(sentText));
     if (out.stopped || !out.write(data(chunk))) return;
     if (!thought) core.delivered(log, piece);
     sentChunks++;
   }
-  if (pieces.length === 0 && !out.write(data(response([{ text: '' }], finishReason, 0)))) return;
+  if (filtered.blocked) {
+    if (!out.write(data(safetyBlock([], estimateTokens(sentText))))) return;
+  } else if (pieces.length === 0 && !out.write(data(response([{ text: '' }], finishReason, 0)))) return;
   core.bill(key, model, promptTokenCount, estimateTokens(text) + thoughtsTokenCount);
   core.finish(served, log);
 }

@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ANTHROPIC_PATH, serveMessages } from './anthropic';
-import { Fault, chunkText, imageFromDataUrl, promptTokensOf, sleep, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
+import { Fault, chunkText, cutByFilter, imageFromDataUrl, promptTokensOf, sleep, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
 import { openaiErrorBody as errorBody, sendRefusal, type ErrorShape, type Problem } from './errors';
 import { BillingSettings, DEFAULT_BILLING, billingSubscription, billingUsage, pricing, statusFields, tokenUsage, type AccountState } from './billing';
 import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gemini';
@@ -187,6 +187,14 @@ function turnsFromResponses(body: z.infer<typeof ResponsesBody>): IncomingTurn[]
   }
   return turns;
 }
+
+/** Azure's `content_filter_results` for a reply its violence filter stopped. */
+const AZURE_VIOLENCE_FILTERED = {
+  hate: { filtered: false, severity: 'safe' },
+  self_harm: { filtered: false, severity: 'safe' },
+  sexual: { filtered: false, severity: 'safe' },
+  violence: { filtered: true, severity: 'medium' },
+};
 
 const SITE_PAGE = (site: string) => `<!doctype html><html><head><title>Reference Gateway</title></head><body>
 <h1>Reference Gateway</h1><p>A local stand-in for a new-api style site. API base address: <code>${site}/v1</code>.</p>
@@ -551,12 +559,15 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const model = admit(res, key, body.model, 'openai', turns);
     if (model === undefined) return;
     const reply = truncate(model.answer(turns), body.max_tokens);
+    const { text, blocked } = cutByFilter(reply.text, fault, pace.chunkChars);
     const promptTokens = promptTokensOf(turns, estimateTokens);
-    const completionTokens = estimateTokens(reply.text);
+    const completionTokens = estimateTokens(text);
     const reasoningTokens = estimateTokens(reply.reasoning ?? '');
     const id = `chatcmpl-ref${requests.length}`;
     const created = Math.floor(Date.now() / 1000);
-    const finishReason = reply.truncated ? 'length' : 'stop';
+    const finishReason = blocked ? 'content_filter' : reply.truncated ? 'length' : 'stop';
+    // Azure says which of its filters stopped the reply.
+    const filterResults = blocked ? { content_filter_results: AZURE_VIOLENCE_FILTERED } : {};
 
     if (body.stream !== true) {
       bill(key, model, promptTokens, completionTokens + reasoningTokens);
@@ -564,8 +575,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
         id, object: 'chat.completion', created, model: model.id,
         choices: [{
           index: 0,
-          message: { role: 'assistant', content: reply.text, ...(reply.reasoning === undefined ? {} : { reasoning_content: reply.reasoning }) },
+          message: { role: 'assistant', content: blocked && text === '' ? null : text, ...(reply.reasoning === undefined ? {} : { reasoning_content: reply.reasoning }) },
           finish_reason: finishReason,
+          ...filterResults,
         }],
         usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens),
       }));
@@ -575,14 +587,14 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const served: Served = { req, res, key, fault, logged };
     const out = core.writer(served);
     const log = core.startStream(served, out);
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null, choiceExtra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish, ...choiceExtra }] })}\n\n`;
 
     if (!out.write(chunk({ role: 'assistant', content: '' }))) return;
     let sentChunks = 0;
     const pieces: { field: 'reasoning_content' | 'content'; text: string }[] = [
       ...chunkText(reply.reasoning ?? '', pace.chunkChars).map((text) => ({ field: 'reasoning_content' as const, text })),
-      ...chunkText(reply.text, pace.chunkChars).map((text) => ({ field: 'content' as const, text })),
+      ...chunkText(text, pace.chunkChars).map((piece) => ({ field: 'content' as const, text: piece })),
     ];
     for (const piece of pieces) {
       if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
@@ -599,7 +611,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       if (piece.field === 'content') core.delivered(log, piece.text);
       sentChunks++;
     }
-    if (!out.write(chunk({}, finishReason))) return;
+    if (!out.write(chunk({}, finishReason, filterResults))) return;
     bill(key, model, promptTokens, completionTokens + reasoningTokens);
     if (body.stream_options?.include_usage === true) {
       if (!out.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: usageChat(promptTokens, completionTokens + reasoningTokens, reasoningTokens) })}\n\n`)) return;
@@ -615,8 +627,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const model = admit(res, key, body.model, 'openai-response', turns);
     if (model === undefined) return;
     const reply = truncate(model.answer(turns), body.max_output_tokens);
+    const { text, blocked } = cutByFilter(reply.text, fault, pace.chunkChars);
     const inputTokens = promptTokensOf(turns, estimateTokens);
-    const outputTokens = estimateTokens(reply.text) + estimateTokens(reply.reasoning ?? '');
+    const outputTokens = estimateTokens(text) + estimateTokens(reply.reasoning ?? '');
     const id = `resp_ref${requests.length}`;
     const itemId = `msg_ref${requests.length}`;
     const createdAt = Math.floor(Date.now() / 1000);
@@ -629,15 +642,16 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     };
     const message = {
       id: itemId, type: 'message', status: 'completed', role: 'assistant',
-      content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+      content: [{ type: 'output_text', text, annotations: [] }],
     };
+    const incomplete = blocked ? 'content_filter' : reply.truncated ? 'max_output_tokens' : undefined;
     const response = (status: string, output: unknown[], withUsage: boolean) => ({
       id, object: 'response', created_at: createdAt, status, model: model.id, output,
-      error: null, incomplete_details: reply.truncated && status !== 'in_progress' ? { reason: 'max_output_tokens' } : null,
+      error: null, incomplete_details: incomplete !== undefined && status !== 'in_progress' ? { reason: incomplete } : null,
       instructions: body.instructions ?? null, parallel_tool_calls: true, tool_choice: 'auto', tools: [],
       usage: withUsage ? usage : null,
     });
-    const finalStatus = reply.truncated ? 'incomplete' : 'completed';
+    const finalStatus = incomplete === undefined ? 'completed' : 'incomplete';
 
     if (body.stream !== true) {
       bill(key, model, inputTokens, outputTokens);
@@ -655,7 +669,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (!out.write(event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } }))) return;
     if (!out.write(event('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }))) return;
     let sentChunks = 0;
-    for (const piece of chunkText(reply.text, pace.chunkChars)) {
+    for (const piece of chunkText(text, pace.chunkChars)) {
       if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
         out.write(event('error', { code: 'server_error', message: words.upstreamClosed, param: null }));
         out.write(event('response.failed', { response: { ...response('failed', [], false), error: { code: 'server_error', message: words.upstreamClosed } } }));
@@ -669,11 +683,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       if (out.stopped || !out.write(event('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: piece, logprobs: [] }))) return;
       sentChunks++;
     }
-    if (!out.write(event('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text: reply.text, logprobs: [] }))) return;
+    if (!out.write(event('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] }))) return;
     if (!out.write(event('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: message.content[0] }))) return;
     if (!out.write(event('response.output_item.done', { output_index: 0, item: message }))) return;
     bill(key, model, inputTokens, outputTokens);
-    if (!out.write(event(reply.truncated ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
+    if (!out.write(event(finalStatus === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
     res.end(() => streamEnds.push(Date.now()));
   }
 

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { endpointUrl } from '../address';
+import { blockDetail } from '../blocks';
 import type { ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
@@ -149,6 +150,8 @@ export class AnthropicStreamDecoder extends ReplyState {
       }
       case 'message_delta': {
         this.addUsage(event.usage);
+        // Claude's safety classifiers stopped the reply (or it declined from the start).
+        if (event.delta?.stop_reason === 'refusal') this.blocked = blockDetail('reply_blocked', 'refusal');
         const reason = event.delta?.stop_reason;
         if (reason != null) this.finishReason = ownValue(STOP_REASONS, reason) ?? reason;
         return false;

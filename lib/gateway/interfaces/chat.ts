@@ -2,7 +2,9 @@
  * Chat Completions: `POST {base}/chat/completions`, streamed as `data: <chunk>` lines ending with
  * `data: [DONE]` (which may come after an error, or never).
  */
+import * as z from 'zod/mini';
 import { endpointUrl } from '../address';
+import { blockDetail } from '../blocks';
 import { buildGatewayError, type ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, errorFacts, normalizeUsage, snippet } from '../decoders';
 import type { SseItem } from '../sse';
@@ -31,6 +33,19 @@ export function chatCompletionsBody(request: ChatRequest, stream: boolean): Reco
   if (request.topP !== undefined) body.top_p = request.topP;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   return body;
+}
+
+const FilterResults = z.record(z.string(), z.looseObject({ filtered: z.optional(z.nullable(z.boolean())) }));
+
+/**
+ * Why a `content_filter` finish was met: OpenRouter's `native_finish_reason` (Gemini's `SAFETY`,
+ * …) where it sends one, and the category Azure's `content_filter_results` marks `filtered`.
+ */
+function filterDetail(choice: Record<string, unknown>) {
+  const native = choice.native_finish_reason;
+  const results = FilterResults.safeParse(choice.content_filter_results);
+  const category = results.success ? Object.entries(results.data).find(([, r]) => r.filtered === true)?.[0] : undefined;
+  return blockDetail('reply_blocked', typeof native === 'string' && native !== '' ? native : 'content_filter', category);
 }
 
 /** Streamed `POST /chat/completions`. */
@@ -92,6 +107,7 @@ export class ChatStreamDecoder extends ReplyState {
         if (choice.error !== undefined) return this.failWith(bodyFacts({ error: choice.error }, this.ctx), out);
         return this.failWith({}, out, { code: 'upstream_failed' });
       }
+      if (finish === 'content_filter') this.blocked = filterDetail(choice);
       this.finishReason = finish;
     }
     return false;
@@ -111,7 +127,11 @@ export function decodeChatBody(value: unknown, ctx: ClassifyContext): StreamEven
   const text = Array.isArray(content) ? content.map((part) => part.text ?? '').join('') : content;
   const asChunk: ChatChunk = {
     usage: parsed.data.usage,
-    choices: [{ delta: { content: text, reasoning_content, reasoning }, finish_reason: choice.finish_reason ?? 'stop' }],
+    // A filtered completion's reasons travel with its finish, as in a stream.
+    choices: [{
+      delta: { content: text, reasoning_content, reasoning }, finish_reason: choice.finish_reason ?? 'stop',
+      content_filter_results: choice.content_filter_results, native_finish_reason: choice.native_finish_reason,
+    }],
   };
   if (!decoder.acceptChunk(asChunk, out)) decoder.end(out);
   return out;

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { endpointUrl } from '../address';
+import { GEMINI_BLOCKING_FINISH, blockDetail } from '../blocks';
 import { buildGatewayError, type ClassifyContext, type ErrorFacts } from '../classify';
 import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
@@ -90,7 +91,41 @@ export function quickGeminiResponse(value: unknown): GeminiResponse | undefined 
   return value as GeminiResponse;
 }
 
-/** Gemini's finish reasons: the usual two in the other interfaces' words, the rest (safety, recitation, …) as they are, lower-cased. */
+const SafetyRatings = z.array(z.looseObject({
+  category: z.optional(z.nullable(z.string())),
+  probability: z.optional(z.nullable(z.string())),
+  blocked: z.optional(z.nullable(z.boolean())),
+}));
+
+/** How likely a rating says the harm is; NEGLIGIBLE (and anything unknown) never names a block. */
+const PROBABILITY_RANK: ReadonlyMap<string, number> = new Map([['LOW', 1], ['MEDIUM', 2], ['HIGH', 3]]);
+
+/**
+ * The category behind a block, from a candidate's (or the prompt's) `safetyRatings`: the rating
+ * marked `blocked`, else the most probable harm above negligible, else none (a recitation
+ * block rates every harm negligible). Read only when a block is met, so the hot path never parses them.
+ */
+function blockedCategory(ratings: unknown): string | undefined {
+  const parsed = SafetyRatings.safeParse(ratings);
+  if (!parsed.success) return undefined;
+  const marked = parsed.data.find((r) => r.blocked === true && r.category != null && r.category !== '');
+  if (marked?.category != null) return marked.category;
+  let best: string | undefined;
+  let rank = 0;
+  for (const rating of parsed.data) {
+    const n = PROBABILITY_RANK.get(rating.probability ?? '') ?? 0;
+    if (n > rank && rating.category != null && rating.category !== '') {
+      best = rating.category;
+      rank = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * Gemini's finish reasons: the usual two in the other interfaces' words, the rest (language,
+ * other, …) as they are, lower-cased. A blocking one (GEMINI_BLOCKING_FINISH) ends the reply as an error instead.
+ */
 function finishReasonOf(reason: string): string {
   return reason === 'STOP' ? 'stop' : reason === 'MAX_TOKENS' ? 'length' : reason.toLowerCase();
 }
@@ -123,10 +158,14 @@ export class GeminiStreamDecoder extends ReplyState {
       if (usage.thoughtsTokenCount != null) this.usage.reasoningTokens = usage.thoughtsTokenCount;
       if (usage.cachedContentTokenCount != null) this.usage.cachedTokens = usage.cachedContentTokenCount;
     }
-    const blocked = response.promptFeedback?.blockReason;
+    const promptBlock = response.promptFeedback?.blockReason;
     const candidate = response.candidates?.[0];
     if (candidate == null) {
-      if (blocked != null && blocked !== '') return this.failWith({ code: 'prompt_blocked', type: 'prompt_blocked' }, out, { code: 'prompt_blocked', params: { reason: blocked } });
+      if (promptBlock != null && promptBlock !== '') {
+        this.blocked = blockDetail('prompt_blocked', promptBlock, blockedCategory(response.promptFeedback?.safetyRatings));
+        this.finish(out);
+        return true;
+      }
       if (usage != null) this.sawAnswer = true;
       return false;
     }
@@ -138,6 +177,7 @@ export class GeminiStreamDecoder extends ReplyState {
     }
     const reason = candidate.finishReason;
     if (reason != null && reason !== '' && reason !== 'FINISH_REASON_UNSPECIFIED') this.finishReason = finishReasonOf(reason);
+    if (reason != null && GEMINI_BLOCKING_FINISH.has(reason)) this.blocked = blockDetail('reply_blocked', reason, blockedCategory(candidate.safetyRatings));
     return false;
   }
 }

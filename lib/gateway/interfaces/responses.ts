@@ -1,5 +1,6 @@
 /** The Responses API: `POST {base}/responses`, streamed as `event: <type>` + `data: <json>`, no `[DONE]`. */
 import { endpointUrl } from '../address';
+import { blockDetail } from '../blocks';
 import { buildGatewayError, type ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, errorFacts, normalizeUsage, parseJson, snippet } from '../decoders';
 import type { SseItem } from '../sse';
@@ -84,6 +85,7 @@ export class ResponsesStreamDecoder extends ReplyState {
         // A reply cut at the token limit ends as 'length', as it does through every interface.
         const reason = response?.incomplete_details?.reason ?? 'incomplete';
         this.finishReason = type === 'response.completed' ? 'stop' : reason === 'max_output_tokens' ? 'length' : reason;
+        if (type === 'response.incomplete' && reason === 'content_filter') this.blocked = blockDetail('reply_blocked', reason);
         this.sawCompleted = true;
         this.finish(out);
         return true;

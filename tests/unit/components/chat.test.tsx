@@ -10,6 +10,7 @@ import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branc
 import { useState } from 'react';
 import type { Message, StoredError } from '@/lib/conversations/records';
 import { GatewayError } from '@/lib/gateway';
+import { blockDetail } from '@/lib/gateway/blocks';
 import { storedError } from '@/lib/conversations/records';
 import type * as RenderModule from '@/lib/render/markdown';
 
@@ -288,6 +289,26 @@ describe('a listed model the gateway cannot serve now (new-api 503 "no channel")
   it('a model not in the catalogue still does not exist', () => {
     render(<ErrorCallout error={noChannel} />);
     expect(screen.getByRole('alert')).toHaveTextContent('This model does not exist on the gateway');
+  });
+});
+
+describe('a reply the model\'s filter blocked', () => {
+  const blocked = (detail: ReturnType<typeof blockDetail>) => storedError(new GatewayError({ kind: 'content_blocked', url: 'https://gw.example.com/v1beta/models/g:streamGenerateContent?alt=sse', detail }));
+
+  it('keeps the text that came, and says it was blocked, why, in which category, and what to do', () => {
+    render(<MessageView message={message({ status: 'error', text: 'The first part', error: blocked(blockDetail('reply_blocked', 'SAFETY', 'HARM_CATEGORY_DANGEROUS_CONTENT')) })} />);
+    const reply = screen.getByRole('article', { name: 'Assistant message' });
+    expect(reply).toHaveTextContent('The first part');
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent("Blocked by the model's filter");
+    expect(alert).toHaveTextContent('The filter stopped the reply: possibly harmful content. Category: dangerous content.');
+    expect(alert).toHaveTextContent('Rephrase what you asked, or try another model');
+    expect(screen.getByRole('link', { name: 'Model catalogue' })).toHaveAttribute('href', 'https://gw.example.com/models');
+  });
+
+  it('a prompt refused, or a reason and category it does not know, are shown as the vendor sent them', () => {
+    render(<ErrorCallout error={blocked(blockDetail('prompt_blocked', 'SOMETHING_NEW', 'HARM_CATEGORY_NEW_HARM'))} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('The filter refused your message itself: something_new. Category: new_harm.');
   });
 });
 

@@ -66,6 +66,19 @@ describe('records saved with English sentences by older builds', () => {
     expect(screen.getByRole('link', { name: '令牌页面' })).toHaveAttribute('href', 'https://gw.example.com/keys');
   });
 
+  it('a blocked reply, and a Gemini prompt block an older build saved as bad_request with its raw reason, are worded in the language of the day', () => {
+    const error = { url: 'https://gw.example.com/v1/chat/completions', siteUrl: 'https://gw.example.com', links: [{ id: 'catalogue', url: 'https://gw.example.com/models' }] };
+    const blocked = MessageSchema.parse({ id: 'b', conversationId: 'c', seq: 1, role: 'assistant', text: '前半部分', reasoning: '', status: 'error', createdAt: 1, error: { ...error, kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'content_filter', category: 'violence' } } } });
+    const older = MessageSchema.parse({ id: 'o', conversationId: 'c', seq: 3, role: 'assistant', text: '', reasoning: '', status: 'error', createdAt: 2, error: { ...error, kind: 'bad_request', detail: { code: 'prompt_blocked', params: { reason: 'SAFETY' } } } });
+    act(() => setLanguageChoice('zh-CN'));
+    render(<><MessageView message={blocked} /><MessageView message={older} /></>);
+    const [first, second] = screen.getAllByRole('alert');
+    expect(first).toHaveTextContent('被模型的过滤器拦截');
+    expect(first).toHaveTextContent('过滤器中止了回复：服务商的内容过滤。类别：暴力。');
+    expect(first).toHaveTextContent('请换一种说法再问，或换用其他模型');
+    expect(second).toHaveTextContent('过滤器拒绝了这条提问本身：可能有害的内容。');
+  });
+
   it('an old selection notice keeps its numbers and is worded anew', () => {
     const message = MessageSchema.parse(fixture('legacy-notice-message.json'));
     expect(message.notice).toEqual({ code: 'selection_cut', params: { tokens: 540001, limit: 12000, sentChars: 47600, totalChars: 2160000, percent: 2 } });

@@ -66,6 +66,24 @@ describe('Anthropic Messages streams', () => {
     expect(error.gatewayMessage).toBe('Overloaded');
   });
 
+  it('stop_reason "refusal" (Claude\'s safety classifiers): blocked, not done, with any text before it kept', async () => {
+    const refused = await streamOf({ chunks: [start, messageDelta('refusal', 0), end] }, ask);
+    expect(textOf(refused)).toBe('');
+    expect(refused.map((e) => e.type)).toEqual(['usage', 'error']);
+    expect(errorOf(refused)).toMatchObject({ kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'refusal' } } });
+
+    const cut = await streamOf({ chunks: [start, textBlock(0), text(0, 'I can help with'), stop(0), messageDelta('refusal', 4), end] }, ask);
+    expect(textOf(cut)).toBe('I can help with');
+    expect(errorOf(cut).kind).toBe('content_blocked');
+
+    const whole = await streamOf({
+      headers: JSON_TYPE,
+      chunks: [JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'I can help with' }], stop_reason: 'refusal', usage: { input_tokens: 3, output_tokens: 4 } })],
+    }, { ...ask, stream: false });
+    expect(textOf(whole)).toBe('I can help with');
+    expect(errorOf(whole)).toMatchObject({ kind: 'content_blocked', detail: { params: { reason: 'refusal' } } });
+  });
+
   it('a stream cut before message_stop is a dropped connection, with the text kept', async () => {
     const events = await streamOf({ chunks: [start, textBlock(0), text(0, 'Half')] }, ask);
     expect(textOf(events)).toBe('Half');

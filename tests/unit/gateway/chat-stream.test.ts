@@ -109,10 +109,6 @@ describe('empty choices and usage', () => {
     expect(u).toEqual({ type: 'usage', usage: { promptTokens: 4, completionTokens: 6, totalTokens: 10, cost: 0.00042, raw: usage } });
   });
 
-  it('finish_reason content_filter ends cleanly and says so', async () => {
-    const events = await streamOf({ chunks: [hi[1]!, chunk({}, 'content_filter'), 'data: [DONE]\n\n'] });
-    expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'content_filter' });
-  });
 
   it('tool-call deltas (index starting at 1) do not break the stream', async () => {
     const tool = chunk({ content: null, tool_calls: [{ index: 1, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":' } }] });
@@ -120,6 +116,55 @@ describe('empty choices and usage', () => {
     const events = await streamOf({ chunks: [hi[1]!, tool, tool2, chunk({}, 'tool_calls'), 'data: [DONE]\n\n'] });
     expect(textOf(events)).toBe('Hel');
     expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'tool_calls' });
+  });
+});
+
+describe('finish_reason content_filter: the model\'s filter blocked the reply', () => {
+  /** Azure's account of which of its filters stopped the reply. */
+  const filterResults = {
+    hate: { filtered: true, severity: 'high' },
+    self_harm: { filtered: false, severity: 'safe' },
+    sexual: { filtered: false, severity: 'safe' },
+    violence: { filtered: false, severity: 'safe' },
+  };
+  const usage = { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
+
+  it('with no text: an error of its own kind naming the category, after the usage that follows it', async () => {
+    const events = await streamOf({ chunks: [hi[0]!, chunk({}, 'content_filter'), rawData({ id: 'c1', choices: [], usage }), 'data: [DONE]\n\n'] });
+    expect(textOf(events)).toBe('');
+    expect(events.map((e) => e.type)).toEqual(['usage', 'error']);
+    expect(errorOf(events)).toMatchObject({ kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'content_filter' } } });
+
+    const azure = rawData({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: {}, finish_reason: 'content_filter', content_filter_results: filterResults }] });
+    const named = await streamOf({ chunks: [azure, 'data: [DONE]\n\n'] });
+    expect(errorOf(named).detail).toEqual({ code: 'reply_blocked', params: { reason: 'content_filter', category: 'hate' } });
+  });
+
+  it('text that came before the block is kept; the reply still ends blocked, not done', async () => {
+    const events = await streamOf({ chunks: [hi[1]!, hi[2]!, chunk({}, 'content_filter'), 'data: [DONE]\n\n'] });
+    expect(textOf(events)).toBe('Hello');
+    expect(errorOf(events).kind).toBe('content_blocked');
+    // Without [DONE] after it too (LiteLLM, Gemini passthroughs).
+    const cut = await streamOf({ chunks: [hi[1]!, chunk({}, 'content_filter')] });
+    expect(textOf(cut)).toBe('Hel');
+    expect(errorOf(cut).kind).toBe('content_blocked');
+  });
+
+  it('OpenRouter\'s native_finish_reason says which filter (Gemini\'s SAFETY behind content_filter)', async () => {
+    const openrouter = rawData({ id: 'gen-1', choices: [{ index: 0, delta: { content: '' }, finish_reason: 'content_filter', native_finish_reason: 'SAFETY' }] });
+    expect(errorOf(await streamOf({ chunks: [openrouter, 'data: [DONE]\n\n'] })).detail).toEqual({ code: 'reply_blocked', params: { reason: 'safety' } });
+  });
+
+  it('not streamed: the same error, with the text kept', async () => {
+    const completion = (content: string | null) => JSON.stringify({
+      id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4o',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'content_filter', content_filter_results: filterResults }], usage,
+    });
+    const none = await collect(clientFor(replay({ headers: JSON_TYPE, chunks: [completion(null)] })).streamChat({ ...hello, stream: false }));
+    expect(errorOf(none)).toMatchObject({ kind: 'content_blocked', detail: { params: { reason: 'content_filter', category: 'hate' } } });
+    const some = await collect(clientFor(replay({ headers: JSON_TYPE, chunks: [completion('Part of it')] })).streamChat({ ...hello, stream: false }));
+    expect(textOf(some)).toBe('Part of it');
+    expect(errorOf(some).kind).toBe('content_blocked');
   });
 });
 

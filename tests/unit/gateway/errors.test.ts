@@ -287,6 +287,21 @@ describe('wrong addresses and broken gateways', () => {
   });
 });
 
+describe('a prompt the model\'s filter refused', () => {
+  it('Azure\'s 400 content_filter and new-api\'s prompt_blocked are content_blocked, with the catalogue to pick another model', async () => {
+    const azure = await streamError(json(400, { error: {
+      message: 'The response was filtered due to the prompt triggering Azure OpenAI\'s content management policy. Please modify your prompt and retry.',
+      type: null, param: 'prompt', code: 'content_filter', status: 400,
+      innererror: { code: 'ResponsibleAIPolicyViolation', content_filter_result: { hate: { filtered: true, severity: 'high' }, violence: { filtered: false, severity: 'safe' } } },
+    } }));
+    expectKind(azure, 'content_blocked');
+    expect(azure.gatewayMessage).toContain('content management policy');
+    expect(azure.remedy.links).toEqual([{ id: 'catalogue', url: `${SITE}/models` }]);
+    const newApi = await streamError(json(400, { error: { message: 'request blocked by Gemini API: SAFETY', type: 'new_api_error', param: '', code: 'prompt_blocked' } }));
+    expectKind(newApi, 'content_blocked');
+  });
+});
+
 describe('every kind', () => {
   it('carries codes, not sentences, and the tests above met every kind', () => {
     for (const kind of GATEWAY_ERROR_KINDS) {

@@ -112,6 +112,31 @@ describe.each(EVERY)('through %s', (api) => {
   });
 });
 
+/** What each interface says when its filter stopped the reply (the reference gateway's `blocked` fault). */
+const BLOCKED_BY: Record<ApiStyle, Record<string, string>> = {
+  chat: { reason: 'content_filter', category: 'violence' },
+  responses: { reason: 'content_filter' },
+  anthropic: { reason: 'refusal' },
+  gemini: { reason: 'safety', category: 'dangerous' },
+};
+
+describe.each(EVERY)('a reply the model\'s filter blocked, through %s', (api) => {
+  const question = 'one two three four five six seven eight';
+  it.each([['streamed', true], ['not streamed', false]] as const)('%s: the text before the block kept, then content_blocked naming why; blocked at once: no text', async (_how, stream) => {
+    env.gateway.setFault({ kind: 'blocked', afterChunks: 2 });
+    let events = await collect(env.client.streamChat(ask(api, 'vision-1', question, { stream })));
+    // Two chunks of the gateway's pace (8 characters each).
+    expect(textOf(events)).toBe('No image received'.slice(0, 16));
+    expect(lastOf(events)).toMatchObject({ type: 'error', error: { kind: 'content_blocked', detail: { code: 'reply_blocked', params: BLOCKED_BY[api] } } });
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+
+    env.gateway.setFault({ kind: 'blocked', afterChunks: 0 });
+    events = await collect(env.client.streamChat(ask(api, 'vision-1', question, { stream })));
+    expect(textOf(events)).toBe('');
+    expect(errorOf(events)).toMatchObject({ kind: 'content_blocked', detail: { params: BLOCKED_BY[api] } });
+  });
+});
+
 describe('thinking', () => {
   it('Anthropic: the thinking block streams as reasoning before the text, and its signature is kept', async () => {
     const events = await collect(env.client.streamChat(ask('anthropic', 'claude-ref-1', 'two words')));
@@ -148,7 +173,7 @@ describe('thinking', () => {
 
   it('Gemini: a blocked prompt is a clear error, not an empty reply', async () => {
     const error = await collect(env.client.streamChat(ask('gemini', 'gemini-ref-1', 'please #blocked')));
-    expect(errorOf(error)).toMatchObject({ kind: 'bad_request', detail: { code: 'prompt_blocked', params: { reason: 'SAFETY' } } });
+    expect(errorOf(error)).toMatchObject({ kind: 'content_blocked', detail: { code: 'prompt_blocked', params: { reason: 'safety' } } });
   });
 });
 

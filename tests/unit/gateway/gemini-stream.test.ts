@@ -31,7 +31,7 @@ describe('Gemini streams', () => {
     expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop' });
   });
 
-  it.each([['MAX_TOKENS', 'length'], ['SAFETY', 'safety'], ['RECITATION', 'recitation']])('finishReason %s is surfaced as %s', async (reason, ours) => {
+  it.each([['MAX_TOKENS', 'length'], ['LANGUAGE', 'language'], ['OTHER', 'other']])('finishReason %s is surfaced as %s', async (reason, ours) => {
     const events = await streamOf({ chunks: [part('Some', false), part(' text', false, reason)] }, ask);
     expect(textOf(events)).toBe('Some text');
     expect(lastOf(events)).toEqual({ type: 'done', finishReason: ours });
@@ -43,10 +43,64 @@ describe('Gemini streams', () => {
     expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'stop' });
   });
 
-  it('a blocked prompt (promptFeedback.blockReason, no candidates) is a clear error', async () => {
+  it('a blocked prompt (promptFeedback.blockReason, no candidates) is blocked by the filter, naming the category its ratings mark', async () => {
     const error = await failure(streamOf({ chunks: [data({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } })] }, ask));
-    expect(error.kind).toBe('bad_request');
-    expect(error.detail).toEqual({ code: 'prompt_blocked', params: { reason: 'SAFETY' } });
+    expect(error.kind).toBe('content_blocked');
+    expect(error.detail).toEqual({ code: 'prompt_blocked', params: { reason: 'safety' } });
+    const rated = await failure(streamOf({ chunks: [data({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT', safetyRatings: [{ category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'HIGH', blocked: true }] } })] }, ask));
+    expect(rated.detail).toEqual({ code: 'prompt_blocked', params: { reason: 'prohibited_content', category: 'hate' } });
+  });
+
+  describe('a reply its filter blocked ends as content_blocked, never as an empty success', () => {
+    /** As Gemini sends it: the only candidate ends with the reason and its ratings, and has no content. */
+    const verdict = (finishReason: string, safetyRatings?: unknown[]) => data({
+      candidates: [{ finishReason, index: 0, ...(safetyRatings === undefined ? {} : { safetyRatings }) }],
+      usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 },
+      modelVersion: 'gemini-test',
+    });
+    const ratings = [
+      { category: 'HARM_CATEGORY_SEXUALLY_EXPLICIT', probability: 'NEGLIGIBLE' },
+      { category: 'HARM_CATEGORY_HATE_SPEECH', probability: 'NEGLIGIBLE' },
+      { category: 'HARM_CATEGORY_HARASSMENT', probability: 'MEDIUM', blocked: true },
+      { category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH' },
+    ];
+
+    it.each(['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'RECITATION', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION'])('finishReason %s with no text', async (reason) => {
+      const events = await streamOf({ chunks: [verdict(reason)] }, ask);
+      expect(textOf(events)).toBe('');
+      // The prompt's tokens were still spent: the usage comes before the error.
+      expect(events.map((e) => e.type)).toEqual(['usage', 'error']);
+      const error = errorOf(events);
+      expect(error.kind).toBe('content_blocked');
+      expect(error.detail).toEqual({ code: 'reply_blocked', params: { reason: reason.toLowerCase() } });
+      expect(error.remedy.links).toEqual([{ id: 'catalogue', url: `${SITE}/models` }]);
+    });
+
+    it('names the category: the rating marked blocked, else the most probable harm above negligible, else none', async () => {
+      expect(errorOf(await streamOf({ chunks: [verdict('SAFETY', ratings)] }, ask)).detail?.params).toEqual({ reason: 'safety', category: 'harassment' });
+      const unmarked = ratings.map(({ blocked: _blocked, ...r }) => r);
+      expect(errorOf(await streamOf({ chunks: [verdict('SAFETY', unmarked)] }, ask)).detail?.params).toEqual({ reason: 'safety', category: 'dangerous' });
+      const negligible = ratings.map((r) => ({ category: r.category, probability: 'NEGLIGIBLE' }));
+      expect(errorOf(await streamOf({ chunks: [verdict('RECITATION', negligible)] }, ask)).detail?.params).toEqual({ reason: 'recitation' });
+      // Ratings of a shape we do not know name nothing; the block still stands.
+      expect(errorOf(await streamOf({ chunks: [verdict('SAFETY', [{ category: 7 }])] }, ask)).detail?.params).toEqual({ reason: 'safety' });
+    });
+
+    it('text that came before the block is kept, and the reply still ends blocked', async () => {
+      const events = await streamOf({ chunks: [part('Some', false), part(' text', false), verdict('SAFETY', ratings)] }, ask);
+      expect(textOf(events)).toBe('Some text');
+      expect(errorOf(events)).toMatchObject({ kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'safety', category: 'harassment' } } });
+      // In the same response as the last words, too.
+      const same = await streamOf({ chunks: [part('Some', false), part(' text', false, 'SPII')] }, ask);
+      expect(textOf(same)).toBe('Some text');
+      expect(errorOf(same).detail).toEqual({ code: 'reply_blocked', params: { reason: 'spii' } });
+    });
+
+    it('not streamed (:generateContent): the same error', async () => {
+      const body = { candidates: [{ finishReason: 'SAFETY', index: 0, safetyRatings: ratings }], usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 } };
+      const events = await collect(clientFor(replay({ headers: JSON_TYPE, chunks: [JSON.stringify(body)] })).streamChat({ ...ask, stream: false }));
+      expect(errorOf(events)).toMatchObject({ kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'safety', category: 'harassment' } } });
+    });
   });
 
   it('an empty body is a dropped connection, not an empty reply', async () => {

@@ -68,6 +68,18 @@ describe('Responses API streams', () => {
     expect(lastOf(events)).toEqual({ type: 'done', finishReason: 'length' });
   });
 
+  it('response.incomplete for content_filter: blocked, not done, with any text before it kept', async () => {
+    const filtered = ev('response.incomplete', { response: { id: 'resp_1', status: 'incomplete', incomplete_details: { reason: 'content_filter' }, usage } });
+    const none = await streamOf({ chunks: [...opening, filtered] }, ask);
+    expect(textOf(none)).toBe('');
+    expect(none.map((e) => e.type)).toEqual(['usage', 'error']);
+    expect(errorOf(none)).toMatchObject({ kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'content_filter' } } });
+
+    const some = await streamOf({ chunks: [...opening, ev('response.output_text.delta', { delta: 'Hel' }), filtered] }, ask);
+    expect(textOf(some)).toBe('Hel');
+    expect(errorOf(some).kind).toBe('content_blocked');
+  });
+
   it('a stream that ends without response.completed is not a silent end', async () => {
     const events = await streamOf({ chunks: [...opening, ev('response.output_text.delta', { delta: 'Hel' })] }, ask);
     expect(textOf(events)).toBe('Hel');
@@ -123,6 +135,13 @@ describe('Responses API, not streamed', () => {
       { type: 'usage', usage: { promptTokens: 5, completionTokens: 7, totalTokens: 12, reasoningTokens: 2, cachedTokens: 1, raw: usage } },
       { type: 'done', finishReason: 'stop' },
     ]);
+  });
+
+  it('an incomplete reply its filter stopped ends blocked, with its text', async () => {
+    const filtered = { ...reply, status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+    const events = await collect(clientFor(replay({ headers: JSON_TYPE, chunks: [JSON.stringify(filtered)] })).streamChat({ ...ask, stream: false }));
+    expect(textOf(events)).toBe('Hello');
+    expect(errorOf(events)).toMatchObject({ kind: 'content_blocked', detail: { code: 'reply_blocked', params: { reason: 'content_filter' } } });
   });
 
   it('a failed reply, with nothing received, is thrown like an HTTP error', async () => {

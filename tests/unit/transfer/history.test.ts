@@ -110,6 +110,30 @@ describe('our history file', () => {
     const tree = buildTree(messages);
     expect(versionInfo(tree, 'o-1')).toMatchObject({ index: 2, count: 2 });
   });
+
+  it('a reply a later build saved, with an error kind or detail this build does not know, is read with its text (the error as a plain gateway failure)', () => {
+    const later = message('l', 1, {
+      status: 'error', text: 'what came before',
+      error: { kind: 'a_later_kind' as 'server', url: 'u', siteUrl: 's', gatewayMessage: 'said', links: [], detail: { code: 'a_later_detail' as 'internal', params: { x: 1 } } },
+    });
+    const parsed = parseHistory(JSON.stringify({ format: HISTORY_FORMAT, version: 1, exportedAt: 1, conversations: [{ conversation: conversation('l', 1), messages: [message('l', 0), later] }] }), { profileId: 'p1' });
+    expect(parsed).toMatchObject({ ok: true, skipped: [] });
+    const read = parsed.ok ? parsed.conversations[0]!.messages[1] : undefined;
+    expect(read).toMatchObject({ text: 'what came before', status: 'error', error: { kind: 'server', gatewayMessage: 'said' } });
+    expect(read?.error?.detail).toBeUndefined();
+  });
+
+  it('a reply the model\'s filter blocked goes out and comes back as it was', async () => {
+    const store = new ConversationStore(`transfer-${n++}`);
+    const blocked = message('f', 1, {
+      status: 'error', text: 'the text before the block',
+      error: { kind: 'content_blocked', url: 'u', siteUrl: 's', links: [{ id: 'catalogue', url: 's/models' }], detail: { code: 'reply_blocked', params: { reason: 'safety', category: 'dangerous' } } },
+    });
+    await store.importConversations([{ conversation: conversation('f', 1), messages: [message('f', 0), blocked] }]);
+    const file = exportHistory(await store.exportRaw(), { includeProfiles: true, profiles: [profile] });
+    const parsed = parseHistory(file, { profileId: 'p1' });
+    expect(parsed.ok ? parsed.conversations[0]!.messages[1] : undefined).toEqual(blocked);
+  });
 });
 
 describe('an import never touches another conversation (issue 28)', () => {
