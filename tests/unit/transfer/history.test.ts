@@ -127,11 +127,15 @@ describe('our history file', () => {
     const store = new ConversationStore(`transfer-${n++}`);
     const blocked = message('f', 1, {
       status: 'error', text: 'the text before the block',
-      error: { kind: 'content_blocked', url: 'u', siteUrl: 's', links: [{ id: 'catalogue', url: 's/models' }], detail: { code: 'reply_blocked', params: { reason: 'safety', category: 'dangerous' } } },
+      // As the profile's own gateway said it (an import rebuilds addresses and links from the profile).
+      error: {
+        kind: 'content_blocked', url: `${profile.baseUrl}/chat/completions`, siteUrl: profile.siteUrl, links: [{ id: 'catalogue', url: `${profile.siteUrl}/models` }],
+        detail: { code: 'reply_blocked', params: { reason: 'safety', category: 'dangerous' } },
+      },
     });
     await store.importConversations([{ conversation: conversation('f', 1), messages: [message('f', 0), blocked] }]);
     const file = exportHistory(await store.exportRaw(), { includeProfiles: true, profiles: [profile] });
-    const parsed = parseHistory(file, { profileId: 'p1' });
+    const parsed = parseHistory(file, { profileId: 'p1', profiles: [profile] });
     expect(parsed.ok ? parsed.conversations[0]!.messages[1] : undefined).toEqual(blocked);
   });
 });
