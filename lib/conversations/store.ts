@@ -7,6 +7,7 @@ import Dexie, { liveQuery, type Table } from 'dexie';
 import { ConversationSchema, MessageSchema, type Comparison, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
 import { newId } from './ids';
+import { openOrRefuse } from './open';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -163,6 +164,11 @@ export class ConversationStore {
 
   constructor(name = 'gateway-chat') {
     this.db = new GatewayChatDb(name);
+  }
+
+  /** Opens the database now; rejects when it will not open (refused, newer, blocked). */
+  open(): Promise<void> {
+    return openOrRefuse(this.db);
   }
 
   async createConversation(input: NewConversation): Promise<Conversation> {
@@ -577,7 +583,7 @@ export class ConversationStore {
   private live<T>(query: () => Promise<T>, onChange: (value: T) => void, onError: (error: unknown) => void): () => void {
     let stopped = false;
     let subscription: { unsubscribe(): void } | undefined;
-    this.db.open().then(() => {
+    this.open().then(() => {
       if (!stopped) subscription = liveQuery(query).subscribe({ next: onChange, error: onError });
     }, (error: unknown) => {
       if (!stopped) onError(error);
