@@ -3,7 +3,7 @@
  * background writes while a run streams; pages read and watch). Records are parsed on read.
  */
 import * as z from 'zod/mini';
-import Dexie, { liveQuery, type Table } from 'dexie';
+import Dexie, { liveQuery, type DexieOptions, type Table } from 'dexie';
 import { ConversationSchema, MessageSchema, type Comparison, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
 import { newId } from './ids';
@@ -17,8 +17,8 @@ class GatewayChatDb extends Dexie {
   /** Imported conversations' messages, a few rows per conversation (see `PackRow`). */
   packs!: Table<PackRow, string>;
 
-  constructor(name: string) {
-    super(name);
+  constructor(name: string, options?: DexieOptions) {
+    super(name, options);
     this.version(1).stores({
       conversations: 'id, updatedAt, surface',
       messages: 'id, conversationId, [conversationId+seq], status',
@@ -162,8 +162,9 @@ export function conversationRecord(input: NewConversation, now: number): Convers
 export class ConversationStore {
   private readonly db: GatewayChatDb;
 
-  constructor(name = 'gateway-chat') {
-    this.db = new GatewayChatDb(name);
+  /** `indexedDB` and `IDBKeyRange`: another IndexedDB than the browser's (the background's in-memory fallback). */
+  constructor(name = 'gateway-chat', options?: Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>) {
+    this.db = new GatewayChatDb(name, options);
   }
 
   /** Opens the database now; rejects when it will not open (refused, newer, blocked). */
