@@ -1,4 +1,5 @@
 import { deferredStore } from '@/lib/conversations/deferred-store';
+import type { Surface } from '@/lib/conversations/records';
 import type { ConversationStore } from '@/lib/conversations/store';
 
 let loading: Promise<ConversationStore> | undefined;
@@ -23,4 +24,13 @@ const handle = deferredStore({
 
 export function conversationStore(): ConversationStore {
   return handle;
+}
+
+/**
+ * The surface's most recent conversation, to reopen on. None when the database cannot be read:
+ * the surface starts a new conversation, and its chat view says what is wrong.
+ */
+export function latestConversationId(surface: Surface): Promise<string | undefined> {
+  // Opened first: a blocked open is refused rather than left waiting.
+  return handle.open().then(() => handle.latestConversation(surface)).then((c) => c?.id, () => undefined);
 }
