@@ -1,3 +1,5 @@
+import { deferredStore } from '@/lib/conversations/deferred-store';
+import type { Surface } from '@/lib/conversations/records';
 import type { ConversationStore } from '@/lib/conversations/store';
 
 let loading: Promise<ConversationStore> | undefined;
@@ -12,35 +14,23 @@ export function loadConversationStore(): Promise<ConversationStore> {
 }
 
 /**
- * The pages' one handle on the conversation database (the background has its own). Every method
- * is the store's own, called once its code has arrived: those that answer with a promise answer
- * after it; `watch…` returns its unsubscribe at once (a watcher stopped before the store arrived
- * never starts); `close` closes it if it was opened.
+ * The pages' one handle on the conversation database (the background has its own), each
+ * method called once its code has arrived; `close` closes it if it was opened.
  */
-const handle = new Proxy({} as ConversationStore, {
-  get(_target, name) {
-    if (typeof name !== 'string') return undefined;
-    type Method = (...args: unknown[]) => unknown;
-    const call = (store: ConversationStore, args: unknown[]): unknown => (store[name as keyof ConversationStore] as Method).apply(store, args);
-    if (name.startsWith('watch')) {
-      return (...args: unknown[]) => {
-        let stop: (() => void) | undefined;
-        let stopped = false;
-        const onError = args[args.length - 1] as (error: unknown) => void;
-        loadConversationStore().then((store) => {
-          if (!stopped) stop = call(store, args) as () => void;
-        }, onError);
-        return () => {
-          stopped = true;
-          stop?.();
-        };
-      };
-    }
-    if (name === 'close') return () => void loading?.then((store) => store.close(), () => undefined);
-    return (...args: unknown[]) => loadConversationStore().then((store) => call(store, args));
-  },
+const handle = deferredStore({
+  current: loadConversationStore,
+  close: () => void loading?.then((store) => store.close(), () => undefined),
 });
 
 export function conversationStore(): ConversationStore {
   return handle;
+}
+
+/**
+ * The surface's most recent conversation, to reopen on. None when the database cannot be read:
+ * the surface starts a new conversation, and its chat view says what is wrong.
+ */
+export function latestConversationId(surface: Surface): Promise<string | undefined> {
+  // Opened first: a blocked open is refused rather than left waiting.
+  return handle.open().then(() => handle.latestConversation(surface)).then((c) => c?.id, () => undefined);
 }

@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { wireActions } from '@/lib/actions/actions.adapter';
-import { ConversationStore } from '@/lib/conversations/store';
+import { withMemoryFallback } from '@/lib/conversations/fallback-store';
 import { createGatewayClient } from '@/lib/gateway';
 import { handleRequest, serveAccessPort, serveRunsPort } from '@/lib/protocol/handlers';
 import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
@@ -17,7 +17,9 @@ export default defineBackground(() => {
   void restrictStorageToExtension();
   const own = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
   const access = keepGatewayAccess();
-  const store = new ConversationStore();
+  // A database that will not open leaves the conversations in this worker's memory: the user
+  // still chats (pages show the runs' messages), and the worker stays up to keep them.
+  const store = withMemoryFallback({ onFallback: () => createKeepAlive()(1) });
   const runs = new RunManager({
     store,
     // A new worker has no runs: replies left "streaming" by the previous one were cut short.

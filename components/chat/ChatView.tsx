@@ -574,7 +574,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           </p>
         )}
         {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
-        {view.storeError !== undefined && <StoreProblemCallout {...view.storeError} />}
+        {view.storeError !== undefined && <StoreProblemCallout {...view.storeError} withoutHistory />}
         {profileGone && conversationId !== undefined && (
           <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
         )}

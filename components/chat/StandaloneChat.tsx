@@ -7,7 +7,7 @@ import { ShortcutsList } from '@/components/workspace/ShortcutsList';
 import { deferred } from '@/components/ui/deferred';
 import { ExportButton, ImportButton } from '@/components/workspace/TransferDialogs';
 import { loadCatalogue } from '@/lib/settings/storage.adapter';
-import { conversationStore } from '@/components/data';
+import { latestConversationId } from '@/components/data';
 import { useSettings } from '@/components/stores/settings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
@@ -49,8 +49,8 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
 
   useEffect(() => {
     if (restored) return;
-    void conversationStore().latestConversation(surface).then((c) => {
-      setConversationId(c?.id);
+    void latestConversationId(surface).then((id) => {
+      setConversationId(id);
       setRestored(true);
     });
   }, [restored, surface]);

@@ -61,7 +61,9 @@ export function useConversation(store: ConversationStore, conversationId: string
     const apply = (event: RunEvent): void => {
       const current = runs.get(event.messageId);
       if (event.type === 'snapshot') {
-        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(event.records === undefined ? {} : { records: event.records }) });
+        // A later snapshot (text moved into the reasoning) comes without the records: they stay.
+        const records = event.records ?? current?.records;
+        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(records === undefined ? {} : { records }) });
       } else if (event.type === 'delta') {
         runs.set(event.messageId, { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
       } else {
@@ -91,7 +93,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       for (const [id, run] of runs) {
         if (run.ended !== undefined) continue;
         runs.set(id, { ...run, ended: { status: 'interrupted' } });
-        void store.keepInterruptedText(id, run.text, run.reasoning);
+        store.keepInterruptedText(id, run.text, run.reasoning).catch(() => undefined);
       }
       setLive({ id: conversationId, runs: new Map(runs) });
     };
@@ -110,7 +112,10 @@ export function useConversation(store: ConversationStore, conversationId: string
     const runs = mine(live)?.runs;
     // A run's new messages are shown from its first event; storage reports them a moment later.
     const stored = mine(saved)?.messages ?? [];
-    const records = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined ? run.records ?? [] : []));
+    // Once a run ends, storage has its messages; where the database cannot be read, it never
+    // will, and the runs' own are the conversation (the background keeps it, in memory).
+    const unsaved = mine(storeError) !== undefined;
+    const records = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined || unsaved ? run.records ?? [] : []));
     // The run's records are the newest messages: once stored, they are at the end (a few ids to look at, not all).
     const tail = records.length === 0 ? [] : stored.slice(-records.length).map((m) => m.id);
     const pending = records.filter((m) => !tail.includes(m.id));

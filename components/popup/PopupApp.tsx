@@ -2,7 +2,7 @@ import { AppWindow, PanelRight, Settings as SettingsIcon } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatView } from '@/components/chat/ChatView';
 import { loadMarkdownRenderer } from '@/components/chat/Markdown';
-import { conversationStore } from '@/components/data';
+import { latestConversationId } from '@/components/data';
 import { useSettings } from '@/components/stores/settings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
@@ -30,8 +30,8 @@ export function PopupApp() {
   useTheme(parsed?.ok === true ? parsed.settings.appearance.theme : undefined);
 
   useEffect(() => {
-    void conversationStore().latestConversation('popup').then((c) => {
-      setConversationId(c?.id);
+    void latestConversationId('popup').then((id) => {
+      setConversationId(id);
       setRestored(true);
     });
     void currentWindowId().then(setWindowId);

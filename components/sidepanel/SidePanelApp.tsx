@@ -5,7 +5,7 @@ import { TabsContent, TabsList, TabsRoot, TabsTrigger } from '@/components/ui/Ta
 import { CatalogueView } from '@/components/catalogue/CatalogueView';
 import { ChatView } from '@/components/chat/ChatView';
 import { ConversationList } from '@/components/conversations/ConversationList';
-import { conversationStore } from '@/components/data';
+import { latestConversationId } from '@/components/data';
 import { useCatalogue } from '@/components/stores/catalogue';
 import { useSettings } from '@/components/stores/settings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
@@ -33,8 +33,8 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
 
   useEffect(() => {
     if (restored) return;
-    void conversationStore().latestConversation('sidepanel').then((c) => {
-      setConversationId(c?.id);
+    void latestConversationId('sidepanel').then((id) => {
+      setConversationId(id);
       setRestored(true);
     });
   }, [restored]);

@@ -64,10 +64,14 @@ export function watchConversationList(): void {
   // database replaces it, and the whole list after that.
   const kept = readFirstScreen();
   if (kept !== undefined && kept.length > 0) useConversationList.setState({ conversations: kept, complete: false });
-  const read = (): void => void conversationStore().listConversations(FIRST_SCREEN).then((first) => {
+  // Opened first, as the watch does: a database that will not open is reported alike by both.
+  const read = (): void => void conversationStore().open().then(() => conversationStore().listConversations(FIRST_SCREEN)).then((first) => {
     useConversationList.setState({ conversations: first, complete: first.length < FIRST_SCREEN });
     setTimeout(watchAll, FIRST_PAINT_MS);
   }, (error: unknown) => {
+    // The database cannot be read: the list is empty (its callout says why), not loading for ever,
+    // and the copy kept from the last time is not shown as if it could be opened.
+    useConversationList.setState({ conversations: [], complete: true });
     failed(error);
     watchAll();
   });

@@ -54,6 +54,8 @@ export function useConversationSearchState(query: string): { results: SearchResu
     let live = true;
     void (async () => {
       const asked = searchClient().search(trimmed, 50, WITH_SNIPPETS);
+      // Failing with the hits (the database cannot be read), it is never awaited: handled here.
+      asked.where.catch(() => undefined);
       const hits = await asked.hits;
       // Snippets that came with the hits are drawn with them, in one go.
       const ready = await Promise.race([asked.where, Promise.resolve(undefined)]);
@@ -75,7 +77,10 @@ export function useConversationSearchState(query: string): { results: SearchResu
       const where = await asked.where;
       if (!live || Object.keys(where).length === 0) return;
       setResults({ query: trimmed, results: withWhere(where) });
-    })().catch(() => undefined);
+    })().catch(() => {
+      // The database cannot be read (its callout says so): no results, not "Searching…" for ever.
+      if (live) setResults({ query: trimmed, results: [] });
+    });
     return () => {
       live = false;
     };

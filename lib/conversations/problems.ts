@@ -23,7 +23,8 @@ export function storeProblem(error: unknown): { problem: StoreProblem; detail: s
   const names = `${name} ${typeof inner === 'string' ? inner : ''}`;
   const detail = `${name === '' ? '' : `${name}: `}${message}`;
   if (/QuotaExceeded/i.test(names) || /quota/i.test(message)) return { problem: 'quota', detail };
-  if (/VersionError/i.test(names)) return { problem: 'newer_version', detail };
+  // SchemaError: taken to a higher version (a newer build's) without any table this one reads (open.ts).
+  if (/VersionError|SchemaError/i.test(names)) return { problem: 'newer_version', detail };
   if (/Blocked/i.test(names)) return { problem: 'blocked', detail };
   if (/MissingAPI|OpenFailed|InvalidState|DatabaseClosed|Security|NotAllowed|InvalidAccess/i.test(names)) return { problem: 'unavailable', detail };
   return { problem: 'unknown', detail };

@@ -3,11 +3,12 @@
  * background writes while a run streams; pages read and watch). Records are parsed on read.
  */
 import * as z from 'zod/mini';
-import Dexie, { liveQuery, type Table } from 'dexie';
+import Dexie, { liveQuery, type DexieOptions, type Table } from 'dexie';
 import { ConversationSchema, MessageSchema, type Comparison, type Conversation, type ConversationSettings, type Message, type Surface } from './records';
 import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './branches';
 import { newId } from './ids';
 import { withFreshIds } from './fresh-ids';
+import { openOrRefuse } from './open';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -17,8 +18,8 @@ class GatewayChatDb extends Dexie {
   /** Imported conversations' messages, a few rows per conversation (see `PackRow`). */
   packs!: Table<PackRow, string>;
 
-  constructor(name: string) {
-    super(name);
+  constructor(name: string, options?: DexieOptions) {
+    super(name, options);
     this.version(1).stores({
       conversations: 'id, updatedAt, surface',
       messages: 'id, conversationId, [conversationId+seq], status',
@@ -167,8 +168,14 @@ export function conversationRecord(input: NewConversation, now: number): Convers
 export class ConversationStore {
   private readonly db: GatewayChatDb;
 
-  constructor(name = 'gateway-chat') {
-    this.db = new GatewayChatDb(name);
+  /** `indexedDB` and `IDBKeyRange`: another IndexedDB than the browser's (the background's in-memory fallback). */
+  constructor(name = 'gateway-chat', options?: Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>) {
+    this.db = new GatewayChatDb(name, options);
+  }
+
+  /** Opens the database now; rejects when it will not open (refused, newer, blocked). */
+  open(): Promise<void> {
+    return openOrRefuse(this.db);
   }
 
   async createConversation(input: NewConversation): Promise<Conversation> {
@@ -627,7 +634,7 @@ export class ConversationStore {
   private live<T>(query: () => Promise<T>, onChange: (value: T) => void, onError: (error: unknown) => void): () => void {
     let stopped = false;
     let subscription: { unsubscribe(): void } | undefined;
-    this.db.open().then(() => {
+    this.open().then(() => {
       if (!stopped) subscription = liveQuery(query).subscribe({ next: onChange, error: onError });
     }, (error: unknown) => {
       if (!stopped) onError(error);

@@ -40,6 +40,8 @@ export class SearchIndexer {
   /** Opens the saved index (or builds one) and catches up with the database. */
   open(): Promise<void> {
     this.opened ??= (async () => {
+      // Opened first: a blocked database is refused (search finds nothing) rather than awaited for ever.
+      await this.store.open();
       const saved = await this.store.loadSearchIndex();
       const loaded = saved === undefined ? undefined : ConversationIndex.load(saved.index);
       if (loaded !== undefined && saved !== undefined) {

@@ -31,6 +31,8 @@ self.addEventListener('message', (event: MessageEvent) => {
   const store = new ConversationStore(request.database);
   void (async () => {
     try {
+      // Opened first: a database that will not open is reported, not waited for (blocked).
+      await store.open();
       if (request.type === 'import') {
         const text = await request.file.text();
         const result = await runImport(text, store, { profileId: request.profileId, profiles: request.profiles }, (progress) => post({ type: 'progress', progress }));

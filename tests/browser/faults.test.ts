@@ -1,7 +1,7 @@
 /**
  * Issue 8 in the built extension: one conversation's reply put through every fault a user
  * meets (the fault matrix), a double-clicked Retry, a key that must not follow a new address,
- * and settings that cannot be read. For each fault the characters kept must equal the
+ * settings that cannot be read, and a conversation database that will not open. For each fault the characters kept must equal the
  * characters the gateway sent before it, the status must be shown, and Retry must complete.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault, StreamLog } from '../gateway/server';
 import { gatewayAndExtensionPerFile } from './fixture';
-import { chooseModel, clearConversations, lastReply, profileFor, resetSettings, send } from './harness';
+import { breakDatabase, chooseModel, clearConversations, lastReply, mendDatabase, profileFor, resetSettings, send } from './harness';
 
 const env = gatewayAndExtensionPerFile();
 
@@ -65,6 +65,8 @@ async function hasText(locator: Locator, text: string): Promise<void> {
 /** The reply's text as shown (not its earlier versions). */
 const shown = async (page: Page): Promise<string> => ((await lastReply(page).locator('.markdown:not(.versions .markdown)').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
 const status = (page: Page) => lastReply(page).getAttribute('data-status');
+
+const chatRequests = () => env.gateway.requests.filter((r) => r.path === '/v1/chat/completions');
 
 /** The newest stream record at the gateway of a request to `path` (Chat Completions unless said). */
 function lastStream(path = '/v1/chat/completions'): StreamLog {
@@ -384,5 +386,44 @@ describe('profiles and their conversations', () => {
     await expect.poll(() => shown(page)).toBe('Echo: now on the second');
     expect(env.gateway.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(before + 1);
     await page.close();
+  });
+});
+
+// Last in the file: it breaks the database for every surface (and mends it after).
+describe('fault matrix: the database will not open', () => {
+  it('the popup says so; a dropped reply keeps what arrived on screen; Retry completes it (kept in memory, not saved)', async () => {
+    await resetSettings(env.ext, settings());
+    await breakDatabase(env.ext);
+    try {
+      env.gateway.setPace({ delayMs: 30, chunkChars: 3 });
+      env.gateway.setFault({ kind: 'drop', afterBytes: 1200 });
+      const page = await env.ext.open('popup.html');
+      const callout = page.getByRole('alert', { name: 'Saved conversations unavailable' });
+      await hasText(callout, 'You can still chat');
+      const shownAbove = (await callout.locator('.callout-title').textContent()) ?? '';
+      await send(page, PROMPT);
+      await expect.poll(() => status(page), { timeout: 15_000 }).toBe('interrupted');
+      const sent = lastStream().sentText;
+      await expect.poll(() => shown(page)).toBe(sent);
+      const kept = await shown(page);
+      const statusNote = (await lastReply(page).locator('.status-note, .callout-title').first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '';
+      env.gateway.setPace({ delayMs: 0, chunkChars: 8 });
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await expect.poll(() => status(page), { timeout: 15_000 }).toBe('complete');
+      expect(await shown(page)).toBe(FULL);
+      // The retry went with the question, from the background's memory.
+      expect(chatRequests().at(-1)?.body).toMatchObject({ messages: [{ role: 'user', content: PROMPT }] });
+      expect(await callout.count()).toBe(1);
+      table.push({
+        fault: 'the database will not open (a higher version without our tables), then the connection dropped',
+        sent: sent.length,
+        kept: kept.length,
+        status: `interrupted${statusNote === '' ? '' : ` ("${statusNote}")`}, under "${shownAbove}"`,
+        retry: 'completes (kept in memory, not saved)',
+      });
+      await page.close();
+    } finally {
+      await mendDatabase(env.ext);
+    }
   });
 });

@@ -187,3 +187,42 @@ export async function idle(page: Page): Promise<void> {
   }
   throw new Error('a reply was still streaming after 10 s');
 }
+
+/**
+ * Leaves the conversation database at a far higher version without any of our tables (what a
+ * newer build that changed them leaves after a downgrade: Dexie opens any higher version at that
+ * version, so only a change this build cannot read fails), from an extension page, and restarts
+ * the worker (through CDP) so that it meets the database as it now is.
+ */
+export async function breakDatabase(ext: LaunchedExtension): Promise<void> {
+  const page = await ext.open('options.html');
+  await page.evaluate(() => new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open('gateway-chat', 1000);
+    open.onupgradeneeded = () => {
+      for (const name of [...open.result.objectStoreNames]) open.result.deleteObjectStore(name);
+    };
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      open.result.close();
+      resolve();
+    };
+  }));
+  const cdp = await ext.context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await page.close();
+}
+
+/** Deletes the broken database and restarts the worker: the next one makes a new database. */
+export async function mendDatabase(ext: LaunchedExtension): Promise<void> {
+  const page = await ext.open('options.html');
+  await page.evaluate(() => new Promise<void>((resolve, reject) => {
+    const deleting = indexedDB.deleteDatabase('gateway-chat');
+    deleting.onerror = () => reject(deleting.error);
+    deleting.onsuccess = () => resolve();
+  }));
+  const cdp = await ext.context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await page.close();
+}
