@@ -25,6 +25,15 @@ interface FenceState {
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
+/**
+ * A copy of a part of a streamed text that does not keep the whole text alive. A slice of a
+ * string points into it (V8), and a streamed reply is a new string of its full length every
+ * frame: the finished blocks of a 2 MB markdown reply, kept as slices, held 515 MB (measured).
+ */
+export function ownCopy(part: string): string {
+  return ` ${part}`.slice(1);
+}
+
 /** A line that opens a fence: after a backtick fence, the info string may hold no backtick (CommonMark). */
 function opensFence(line: string, marks: string): boolean {
   return marks[0] !== '`' || !line.slice(line.indexOf(marks) + marks.length).includes('`');
@@ -95,7 +104,7 @@ export class MarkdownBlockSplitter {
 
   private closeAt(end: number, nextStart: number): void {
     const block = this.text.slice(this.blockStart, end);
-    if (block.trim() !== '') this.closed.push(block);
+    if (block.trim() !== '') this.closed.push(ownCopy(block));
     this.blockStart = nextStart;
     this.pendingBreak = undefined;
   }
