@@ -66,7 +66,7 @@ const Piece = memo(function Piece({ text, lines }: { text: string; lines: number
 });
 
 /** A long text as pieces (lib/render/pieces.ts): as it grows, only its last piece is drawn again. */
-function Pieces({ text }: { text: string }) {
+export function Pieces({ text }: { text: string }) {
   const cutter = useMemo(() => new TextPieces(), []);
   const { done, last } = cutter.cut(text);
   return (

@@ -246,6 +246,19 @@ describe('a long reply never freezes the page (issue 28, item 5)', () => {
   });
 });
 
+describe('long reasoning (issue 28, item 5)', () => {
+  it('is drawn in pieces: as it grows, what was drawn stays as it was', () => {
+    const reasoning = Array.from({ length: 6000 }, (_, i) => `Step ${i}: consider the next case.`).join('\n');
+    const { rerender, container } = render(<MessageView message={message({ text: '', reasoning: reasoning.slice(0, 150_000), status: 'streaming' })} />);
+    const first = container.querySelector('.reasoning-text')?.firstChild;
+    const drawn = first?.textContent;
+    rerender(<MessageView message={message({ text: '', reasoning, status: 'streaming' })} />);
+    expect(container.querySelector('.reasoning-text')?.firstChild).toBe(first);
+    expect(first?.textContent).toBe(drawn);
+    expect(container.querySelector('.reasoning-text')?.textContent).toBe(reasoning);
+  });
+});
+
 describe('sending once, within limits (issue 8)', () => {
   it('two Enters before the first send returns send once', async () => {
     let finish: ((sent: boolean) => void) | undefined;
