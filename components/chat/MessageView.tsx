@@ -10,7 +10,7 @@ import { noticeText } from '@/components/i18n/problems';
 import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import { ErrorCallout } from './ErrorCallout';
-import { Markdown } from './Markdown';
+import { LARGE_BLOCK_CHARS, Markdown, Pieces } from './Markdown';
 import { formatAmount } from '@/components/i18n/money';
 import { useModelPrice } from '@/components/stores/pricing';
 import { replyCost } from '@/lib/gateway/billing';
@@ -217,7 +217,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
         {reasoning !== '' && (
           <details className="reasoning rounded-md border border-line bg-surface px-2.5 py-1.5 text-xs text-muted">
             <summary className="cursor-pointer font-medium">{w.t('message.reasoning')}{streaming && message.text === '' ? '…' : ''}</summary>
-            <div className="reasoning-text mt-1 whitespace-pre-wrap">{reasoning}</div>
+            <div className="reasoning-text mt-1 whitespace-pre-wrap">{reasoning.length > LARGE_BLOCK_CHARS ? <Pieces text={reasoning} /> : reasoning}</div>
           </details>
         )}
         {moved !== undefined && (

@@ -24,12 +24,18 @@ function mb(bytes: number): number {
 
 /** An error's title; `unavailable`: a listed model that cannot be served now. */
 export function errorTitle(w: Words, error: StoredError, unavailable = false): string {
-  return unavailable ? w.t('error.title.unavailable') : w.t(`error.title.${error.kind}`);
+  if (unavailable) return w.t('error.title.unavailable');
+  // A reply cut at the size the user allows is not an unreadable one.
+  if (error.detail?.code === 'reply_too_large') return w.t('error.title.reply_too_large');
+  return w.t(`error.title.${error.kind}`);
 }
 
 /** What to do about an error (seed part 7), in words. */
 export function errorRemedy(w: Words, error: StoredError, unavailable = false): string {
   if (unavailable) return w.t('error.remedy.unavailable');
+  // The user's own limits: the remedy names the setting.
+  if (error.detail?.code === 'reply_too_large') return w.t('error.remedy.reply_too_large');
+  if (error.detail?.code === 'total_timeout') return w.t('error.remedy.total_timeout');
   if (error.kind === 'rate_limited' && error.retryAfter !== undefined) return w.t('error.remedy.rate_limited_wait', { seconds: error.retryAfter });
   return w.t(`error.remedy.${error.kind}`, { siteUrl: error.siteUrl });
 }

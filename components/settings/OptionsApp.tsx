@@ -86,10 +86,12 @@ function Preferences({ settings }: { settings: Settings }) {
   const [prefs, setPrefs] = useState<ChatPreferences>(settings.chat);
   const [deadlines, setDeadlines] = useState<Deadlines>(settings.deadlines);
   const [note, setNote] = useState<{ ok: boolean; text: string } | undefined>();
-  const seconds = (value: string, fallback: number): number => {
+  /** A whole number from 1 to `max`; anything else keeps the value as it was. */
+  const whole = (value: string, fallback: number, max: number): number => {
     const n = Math.round(Number(value));
-    return Number.isFinite(n) && n >= 1 ? Math.min(n, 3600) : fallback;
+    return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : fallback;
   };
+  const seconds = (value: string, fallback: number): number => whole(value, fallback, 3600);
   const save = async (): Promise<void> => {
     const failure = await persist((now) => ({ ...now, chat: prefs, deadlines }), w);
     setNote(failure === undefined ? { ok: true, text: w.t('options.prefsSaved') } : { ok: false, text: failure });
@@ -112,6 +114,12 @@ function Preferences({ settings }: { settings: Settings }) {
         </Field>
         <Field label={w.t('options.chat.idle')}>
           {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={deadlines.idleSeconds} onChange={(e) => setDeadlines({ ...deadlines, idleSeconds: seconds(e.target.value, deadlines.idleSeconds) })} />}
+        </Field>
+        <Field label={w.t('options.chat.total')} hint={w.t('options.chat.totalHint')}>
+          {(control) => <Input {...control} type="number" min={1} max={1440} step={1} value={deadlines.totalMinutes} onChange={(e) => setDeadlines({ ...deadlines, totalMinutes: whole(e.target.value, deadlines.totalMinutes, 1440) })} />}
+        </Field>
+        <Field label={w.t('options.chat.maxReply')} hint={w.t('options.chat.maxReplyHint')}>
+          {(control) => <Input {...control} type="number" min={1} max={32} step={1} value={deadlines.maxReplyMegabytes} onChange={(e) => setDeadlines({ ...deadlines, maxReplyMegabytes: whole(e.target.value, deadlines.maxReplyMegabytes, 32) })} />}
         </Field>
       </div>
       <p className="text-xs text-muted">{w.t('options.chat.pings')}</p>

@@ -40,21 +40,31 @@ export interface GatewayLimits {
   firstTokenTimeoutMs: number;
   /** Between two pieces of a streamed reply once it has begun; comments (`: ping`) do not count. */
   idleTimeoutMs: number;
+  /** From sending a chat request to the reply's end: a reply still streaming then ends, what arrived kept. */
+  totalTimeoutMs: number;
   /** From the headers to the end of a body that is not streamed (`/models`, JSON replies, errors). */
   bodyTimeoutMs: number;
   /** The largest body that is not streamed. */
   maxBodyBytes: number;
-  /** The largest streamed reply, all events together. */
+  /** The largest streamed body, all events together, as sent (a transport guard: see `maxReplyBytes`). */
   maxStreamBytes: number;
+  /**
+   * The largest reply: its text and reasoning, in UTF-8 bytes. This, not the stream's bytes, is
+   * what a page draws and storage keeps; a stream carries some 200 bytes of JSON per token of
+   * text, so a cap on the stream's bytes would cut a legitimate 40,000-token reply at 8 MiB.
+   */
+  maxReplyBytes: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
   headersTimeoutMs: 120_000,
   firstTokenTimeoutMs: 120_000,
   idleTimeoutMs: 90_000,
+  totalTimeoutMs: 30 * 60_000,
   bodyTimeoutMs: 60_000,
   maxBodyBytes: 32 * 1024 * 1024,
   maxStreamBytes: 64 * 1024 * 1024,
+  maxReplyBytes: 8 * 1024 * 1024,
 };
 
 /** After an in-stream error, how long to wait for the usage chunk new-api sends after it. */
@@ -176,6 +186,56 @@ function seconds(ms: number): number {
 
 function megabytes(bytes: number): number {
   return Number((bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0));
+}
+
+/** Minutes, for the total deadline's detail (a deadline shorter than a minute, used by tests, shows as a fraction). */
+function minutes(ms: number): number {
+  return ms % 60_000 === 0 ? ms / 60_000 : Number((ms / 60_000).toFixed(4));
+}
+
+/** UTF-8 bytes of a UTF-16 unit: a surrogate pair's 4 bytes count 2 a unit. */
+function unitBytes(code: number): number {
+  return code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 2 : 3;
+}
+
+/** How much of `text` fits in `maxBytes` of UTF-8: its length in bytes when all of it does, else the units of the longest prefix that does. */
+function fitUtf8(text: string, maxBytes: number): { bytes: number; fits: boolean; units: number } {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const next = bytes + unitBytes(text.charCodeAt(i));
+    if (next > maxBytes) {
+      // Never half a surrogate pair.
+      const code = text.charCodeAt(i - 1);
+      return { bytes, fits: false, units: i > 0 && code >= 0xd800 && code <= 0xdbff ? i - 1 : i };
+    }
+    bytes = next;
+  }
+  return { bytes, fits: true, units: text.length };
+}
+
+/** The reply grew past `maxReplyBytes`. */
+class ReplyTooLarge extends Error {
+  override readonly name = 'ReplyTooLarge';
+}
+
+/**
+ * Counts the reply's pieces against `maxBytes`, from `used` bytes. Returns the new count, or -1
+ * when the cap was passed: the piece that passes it is cut where it does, and what follows it dropped.
+ */
+function withinReplyCap(events: StreamEvent[], used: number, maxBytes: number): number {
+  let total = used;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.type !== 'text' && event.type !== 'reasoning') continue;
+    const fit = fitUtf8(event.text, maxBytes - total);
+    if (!fit.fits) {
+      events[i] = { ...event, text: event.text.slice(0, fit.units) };
+      events.length = fit.units > 0 ? i + 1 : i;
+      return -1;
+    }
+    total += fit.bytes;
+  }
+  return total;
 }
 
 /**
@@ -335,6 +395,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     const stream = request.stream ?? true;
     const call = new Call(callOptions.signal);
     const started = Date.now();
+    // However lively the reply, it ends here: a timeout like the others, with what arrived kept.
+    const total = setTimeout(() => call.abort('timeout', { code: 'total_timeout', params: { minutes: minutes(limits.totalTimeoutMs) } }), limits.totalTimeoutMs);
     try {
       let opened: { response: Response; ctx: ClassifyContext };
       try {
@@ -366,6 +428,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const out: StreamEvent[] = [];
       // Deadlines count pieces of the reply, not bytes: a stream of `: ping` comments ends too.
       let lastPieceAt: number | undefined;
+      let replyBytes = 0;
       let settleBy: number | undefined;
       const timeLeft = (): number => {
         const now = Date.now();
@@ -397,18 +460,28 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           }
           if (out.length > 0 && (lastPieceAt !== undefined || out.some(isPiece))) lastPieceAt = Date.now();
           coalesce(out);
+          replyBytes = withinReplyCap(out, replyBytes, limits.maxReplyBytes);
           for (const event of out) yield event;
           out.length = 0;
+          if (replyBytes < 0) throw new ReplyTooLarge();
           if (over) return;
         }
         decoder.end(out);
       } catch (error) {
-        decoder.fail(error instanceof StreamTooLarge
-          ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
-          : call.errorFor(error, ctx, 'stream'), out);
+        if (error instanceof ReplyTooLarge) {
+          const tooLarge = buildGatewayError('bad_response', {}, ctx, { code: 'reply_too_large', params: { megabytes: megabytes(limits.maxReplyBytes) } });
+          decoder.fail(tooLarge, out);
+          // The reply's end came in the read that passed the cap (and was dropped with it): the decoder is over.
+          if (!out.some((event) => event.type === 'error')) out.push({ type: 'error', error: tooLarge });
+        } else {
+          decoder.fail(error instanceof StreamTooLarge
+            ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
+            : call.errorFor(error, ctx, 'stream'), out);
+        }
       }
       for (const event of out) yield event;
     } finally {
+      clearTimeout(total);
       call.dispose();
     }
   }

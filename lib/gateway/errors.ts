@@ -66,6 +66,8 @@ export const ERROR_DETAILS = [
   'body_too_large',
   'stream_too_large',
   'event_too_large',
+  /** The reply's text and reasoning grew past the size a reply may have ({megabytes}, a setting). */
+  'reply_too_large',
   /** `/models` did not answer `{"data": [...]}`. */
   'model_list_shape',
   /** A non-streamed reply without `choices[0].message`, or a Responses body without output. */
@@ -91,6 +93,8 @@ export const ERROR_DETAILS = [
   'idle_timeout',
   'headers_timeout',
   'body_timeout',
+  /** The reply was still streaming when the longest a reply may take had passed ({minutes}, a setting). */
+  'total_timeout',
   /** The stream stayed open after it reported an error. */
   'settling_timeout',
   /** No connection to {origin} ({cause}: the platform's code, when known). */

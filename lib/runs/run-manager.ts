@@ -13,6 +13,7 @@ import { storeProblem, type StoreProblem } from '../conversations/problems';
 import { activeProfile, presetSettings, type Profile, type Settings } from '../settings/schema';
 import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversations/branches';
 import { checkMessageSize, COMPARE_MODELS, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
+import { saveDue } from './save-policy';
 import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
 import { reroutedFrom, routeAround, withNotice, type Route } from './unserved-routes';
 
@@ -117,7 +118,7 @@ export interface RunManagerDeps {
   onActiveRunsChange?(count: number): void;
   /** Milliseconds between delta messages to watchers. Default 32. */
   flushIntervalMs?: number;
-  /** Milliseconds between saves of a streaming reply. Default 500. */
+  /** Milliseconds between saves of a streaming reply. Default 500; longer for a long text (save-policy.ts). */
   saveIntervalMs?: number;
   /** Work that must finish before the first run starts (marking a dead worker's replies interrupted). */
   ready?: Promise<unknown>;
@@ -681,13 +682,15 @@ export class RunManager {
   }
 
   /**
-   * A streaming reply is saved every `saveIntervalMs`, with every other reply of its conversation
+   * A streaming reply is saved every `saveIntervalMs` (less often once its text is long: see
+   * save-policy.ts), with every other reply of its conversation
    * streaming beside it (a comparison's) in the same write: pages watching it read it once.
    */
   private maybeSave(run: ActiveRun): void {
     const now = Date.now();
     if (now - run.lastSave < this.saveIntervalMs) return;
     const runs = [...this.active.values()].filter((r) => r.conversationId === run.conversationId);
+    if (!saveDue(runs, now - run.lastSave, this.saveIntervalMs)) return;
     const texts = runs.map((r) => ({ id: r.messageId, text: r.text, reasoning: r.reasoning }));
     // Saves are chained so that an older write never lands after a newer one.
     const previous = Promise.all(runs.map((r) => r.saving));

@@ -68,14 +68,20 @@ export function presetSettings(preset: Preset): { systemPrompt: string; temperat
   };
 }
 
-/** How long a reply may keep the user waiting (seconds); see GatewayLimits. */
+/** How long a reply may keep the user waiting, and how large it may grow; see GatewayLimits. */
 export const DeadlinesSchema = z.object({
   /** From asking to the first words (keep-alive comments do not count). */
   firstTokenSeconds: z._default(z.int().check(z.gte(1), z.lte(3600)), 120),
   /** Between two pieces of a reply once it has begun (keep-alive comments do not count). */
   idleSeconds: z._default(z.int().check(z.gte(1), z.lte(3600)), 90),
+  /** From asking to the end of the reply, however steadily it streams. */
+  totalMinutes: z._default(z.int().check(z.gte(1), z.lte(24 * 60)), 30),
+  /** The reply's text and reasoning together, in MiB. */
+  maxReplyMegabytes: z._default(z.int().check(z.gte(1), z.lte(32)), 8),
 });
 export type Deadlines = z.infer<typeof DeadlinesSchema>;
+
+export const DEFAULT_DEADLINES: Deadlines = { firstTokenSeconds: 120, idleSeconds: 90, totalMinutes: 30, maxReplyMegabytes: 8 };
 
 /** Light, dark, or as the system says (the default). */
 export const THEMES = ['system', 'light', 'dark'] as const;
@@ -99,7 +105,7 @@ export const SettingsSchema = z.object({
   /** The language actions answer in (their `{{language}}`); the interface's language when absent. */
   language: z.optional(z.string()),
   largeSelection: z._default(LargeSelectionSchema, () => ({ maxTokens: 12_000 })),
-  deadlines: z._default(DeadlinesSchema, () => ({ firstTokenSeconds: 120, idleSeconds: 90 })),
+  deadlines: z._default(DeadlinesSchema, () => ({ ...DEFAULT_DEADLINES })),
   appearance: z._default(AppearanceSchema, () => ({ theme: 'system' as const, language: 'browser' as const })),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -138,8 +144,15 @@ export function activeProfile(settings: Settings): Profile | undefined {
   return settings.profiles.find((p) => p.id === settings.activeProfileId) ?? settings.profiles[0];
 }
 
-/** The client limits for a profile's requests, from the user's deadlines (milliseconds). */
-export function gatewayLimitsFrom(settings: Settings): { firstTokenTimeoutMs: number; idleTimeoutMs: number; headersTimeoutMs: number } {
-  const firstToken = settings.deadlines.firstTokenSeconds * 1000;
-  return { firstTokenTimeoutMs: firstToken, headersTimeoutMs: firstToken, idleTimeoutMs: settings.deadlines.idleSeconds * 1000 };
+/** The client limits for a profile's requests, from the user's deadlines and reply size (milliseconds, bytes). */
+export function gatewayLimitsFrom(settings: Settings): { firstTokenTimeoutMs: number; idleTimeoutMs: number; headersTimeoutMs: number; totalTimeoutMs: number; maxReplyBytes: number } {
+  const { firstTokenSeconds, idleSeconds, totalMinutes, maxReplyMegabytes } = settings.deadlines;
+  const firstToken = firstTokenSeconds * 1000;
+  return {
+    firstTokenTimeoutMs: firstToken,
+    headersTimeoutMs: firstToken,
+    idleTimeoutMs: idleSeconds * 1000,
+    totalTimeoutMs: totalMinutes * 60_000,
+    maxReplyBytes: maxReplyMegabytes * 1024 * 1024,
+  };
 }

@@ -6,11 +6,12 @@
  * Performance.getMetrics TaskDuration), long tasks (PerformanceObserver), and the delay
  * from the gateway's last byte to the final text on screen; then, over several short replies
  * each sent from a freshly opened page, the delay from the gateway's first words to the frame
- * that shows them.
+ * that shows them; then a 2 MB fenced code block (128 deltas of 16 kB, 15 ms apart) the same
+ * way, ours against the floor.
  */
 import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings } from '../browser/harness';
-import { longMarkdown } from '../gateway/models';
+import { longCodeBlock, longMarkdown } from '../gateway/models';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
 import { APPEND_STREAM, median, pollPage, servePage, taskDuration, type Figure } from './measure';
 import { build } from './popup';
@@ -20,6 +21,9 @@ const DELTAS = 5000;
 const DELTA_MS = 2;
 const FIRST_WORDS_SAMPLES = 15;
 const FIRST_WORDS_PROMPT = 'write 4 kB';
+const LONG_CODE_KB = 2048;
+const LONG_CODE_PROMPT = `write a ${LONG_CODE_KB} kB code block`;
+const LONG_CODE_PACE = { delayMs: 15, chunkChars: 16 * 1024 };
 
 interface Run {
   busyMs: number;
@@ -103,21 +107,21 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'markdown-1' }));
     await setup.close();
     // Every measured page: popup size, instrumented before it loads.
-    const measuredPage = async (url: string): Promise<Page> => {
+    const measuredPage = async (url: string, tail = finalTail): Promise<Page> => {
       const page = await ext.context.newPage();
       await page.setViewportSize({ width: 420, height: 600 });
-      await page.addInitScript({ content: instrument(finalTail) });
+      await page.addInitScript({ content: instrument(tail) });
       await page.goto(url);
       return page;
     };
-    const newPopupChat = async (): Promise<Page> => {
-      const page = await measuredPage(`chrome-extension://${ext.extensionId}/popup.html`);
+    const newPopupChat = async (tail = finalTail): Promise<Page> => {
+      const page = await measuredPage(`chrome-extension://${ext.extensionId}/popup.html`, tail);
       await page.getByRole('button', { name: 'New chat' }).click();
       await page.waitForTimeout(500);
       return page;
     };
-    const floorPage = async (): Promise<Page> => {
-      const page = await measuredPage(floorUrl);
+    const floorPage = async (tail = finalTail): Promise<Page> => {
+      const page = await measuredPage(floorUrl, tail);
       await page.waitForTimeout(300);
       return page;
     };
@@ -163,6 +167,26 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     const oursFirstMedian = median(oursFirst);
     const all = (values: number[]): string => values.map((v) => v.toFixed(0)).join(', ');
 
+    // A 2 MB fenced code block, ours and the floor, in large chunks.
+    gateway.setPace(LONG_CODE_PACE);
+    const long = longCodeBlock(LONG_CODE_KB * 1024);
+    const longTail = long.text.split('\n').at(-1) ?? '';
+    const oursLong = await newPopupChat(longTail);
+    const oursLongBusy = await taskDuration(oursLong, ext.context);
+    await oursLong.getByRole('textbox', { name: 'Message', exact: true }).fill(LONG_CODE_PROMPT);
+    await oursLong.keyboard.press('Enter');
+    await oursLong.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child\')');
+    const oursLongRun = await collect(oursLong, oursLongBusy, gateway);
+    const shownCode = await oursLong.getByRole('article', { name: 'Assistant message' }).locator('pre code').textContent();
+    if (shownCode !== long.code) throw new Error('ours did not show the whole code block');
+    await oursLong.close();
+    const floorLong = await floorPage(longTail);
+    const floorLongBusy = await taskDuration(floorLong, ext.context);
+    await floorLong.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(LONG_CODE_PROMPT)}, () => {}); window.__watchFinal('#out > div:last-child')`);
+    const floorLongRun = await collect(floorLong, floorLongBusy, gateway);
+    await floorLong.close();
+    const longRatio = oursLongRun.busyMs / floorLongRun.busyMs;
+
     const maxTask = (r: Run): number => Math.max(0, ...r.longTasks);
     const ratio = oursRun.busyMs / floorRun.busyMs;
     return [
@@ -176,6 +200,15 @@ export async function benchStreamingRender(): Promise<Figure[]> {
       { label: 'floor: last byte → final text on screen', value: `${floorRun.finalDelayMs.toFixed(0)} ms` },
       { label: `ours: first words from the gateway → on screen (median of ${FIRST_WORDS_SAMPLES} first sends)`, value: `${oursFirstMedian.toFixed(0)} ms (all: ${all(oursFirst)})`, budget: 16, actual: oursFirstMedian },
       { label: `floor: first words from the gateway → on screen (median of ${FIRST_WORDS_SAMPLES})`, value: `${median(floorFirst).toFixed(0)} ms (all: ${all(floorFirst)})` },
+      { label: `reply: one ${(long.code.length / 1024 / 1024).toFixed(1)} MB fenced code block, ${Math.ceil(long.text.length / LONG_CODE_PACE.chunkChars)} deltas ${LONG_CODE_PACE.delayMs} ms apart`, value: '' },
+      { label: 'ours: main-thread busy', value: `${oursLongRun.busyMs.toFixed(0)} ms` },
+      { label: 'floor: main-thread busy', value: `${floorLongRun.busyMs.toFixed(0)} ms` },
+      { label: 'busy ratio ours / floor', value: longRatio.toFixed(2), budget: 1.5, actual: longRatio },
+      // The issue's bound for a reply of megabytes: no frame over 100 ms.
+      { label: 'ours: long tasks (> 50 ms)', value: `${oursLongRun.longTasks.length}, longest ${maxTask(oursLongRun).toFixed(0)} ms`, budget: 100, actual: maxTask(oursLongRun) },
+      { label: 'floor: long tasks (> 50 ms)', value: `${floorLongRun.longTasks.length}, longest ${maxTask(floorLongRun).toFixed(0)} ms` },
+      { label: 'ours: last byte → final text on screen', value: `${oursLongRun.finalDelayMs.toFixed(0)} ms` },
+      { label: 'floor: last byte → final text on screen', value: `${floorLongRun.finalDelayMs.toFixed(0)} ms` },
     ];
   } finally {
     await ext.close();

@@ -130,6 +130,23 @@ export function longMarkdown(targetBytes: number): string {
   return parts.join('\n\n');
 }
 
+/**
+ * One fenced code block of about `targetBytes` (numbered lines of code), said as models often
+ * say it: a line before the fence and a line after it, neither set apart by a blank line.
+ * Deterministic for a given size.
+ */
+export function longCodeBlock(targetBytes: number): { text: string; code: string } {
+  const lines: string[] = [];
+  let size = 0;
+  for (let n = 1; size < targetBytes; n++) {
+    const line = `export const value${n} = compute(${n}, 'step ${n} of the generated table', [${n % 7}, ${n % 11}, ${n % 13}]);`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  const code = `${lines.join('\n')}\n`;
+  return { code, text: `Here is the whole file:\n\`\`\`ts\n${code}\`\`\`\nThat is all of it.` };
+}
+
 function describeImages(images: IncomingImage[]): string {
   return images.map((img, i) => `image ${i + 1}: ${img.mediaType}, ${img.bytes} bytes`).join('; ');
 }
@@ -229,7 +246,12 @@ export const REFERENCE_MODELS: readonly ReferenceModel[] = [
     endpoints: ['openai', 'openai-response'],
     imageInput: false,
     price: 0.01,
-    answer: (turns) => ({ text: longMarkdown(sizeFromPrompt(lastUserTurn(turns).text, 20)) }),
+    // `write 30 kB`: long markdown; `write a 2048 kB code block`: one fenced block that long.
+    answer: (turns) => {
+      const prompt = lastUserTurn(turns).text;
+      const size = sizeFromPrompt(prompt, 20);
+      return { text: /code block/i.test(prompt) ? longCodeBlock(size).text : longMarkdown(size) };
+    },
   },
   {
     id: 'legacy-1',

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '@/components/chat/Composer';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
-import { Markdown, loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { LARGE_BLOCK_CHARS, Markdown, loadMarkdownRenderer } from '@/components/chat/Markdown';
 import { MessageView, type MessageActions } from '@/components/chat/MessageView';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
 import { useState } from 'react';
@@ -13,6 +13,8 @@ import { GatewayError } from '@/lib/gateway';
 import { blockDetail } from '@/lib/gateway/blocks';
 import { storedError } from '@/lib/conversations/records';
 import type * as RenderModule from '@/lib/render/markdown';
+import { labelsFor } from '@/components/i18n/markdown-labels';
+import { wordsFor } from '@/lib/i18n/messages';
 
 const rendered: string[] = [];
 vi.mock('@/lib/render/markdown', async (importOriginal) => {
@@ -199,6 +201,62 @@ describe('Markdown', () => {
     });
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('strong')).toHaveTextContent('b');
+  });
+});
+
+describe('a long reply never freezes the page (issue 28, item 5)', () => {
+  const prose = (chars: number) => 'The reply goes on **and on** in one paragraph without a break. '.repeat(Math.ceil(chars / 64)).slice(0, chars);
+  const code = Array.from({ length: 4000 }, (_, i) => `export const value${i} = compute(${i}); // <not a tag>`).join('\n');
+
+  it('a block growing past the size is shown as plain text, never parsed while it grows; once final it is parsed once', async () => {
+    await loadMarkdownRenderer();
+    rendered.length = 0;
+    const long = prose(LARGE_BLOCK_CHARS + 5_000);
+    const { rerender, container } = render(<Markdown text={`# Title\n\n${long}`} streaming />);
+    rerender(<Markdown text={`# Title\n\n${long} More`} streaming />);
+    rerender(<Markdown text={`# Title\n\n${long} More words.`} streaming />);
+    expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toEqual([]);
+    expect(container).toHaveTextContent('without a break. The reply goes on **and on**');
+    expect(container.querySelector('strong')).toBeNull();
+    expect(container.querySelector('h1')).toHaveTextContent('Title');
+    rerender(<Markdown text={`# Title\n\n${long} More words.`} />);
+    expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toHaveLength(1);
+    expect(container.querySelector('strong')).toHaveTextContent('and on');
+  });
+
+  it('a long fenced block is drawn as code without the parser, while it streams and after, as the parser draws it; the text around it is parsed', async () => {
+    await loadMarkdownRenderer();
+    rendered.length = 0;
+    const head = 'Here is the **file**:\n```ts\n';
+    const { rerender, container } = render(<Markdown text={`${head}${code.slice(0, 150_000)}`} streaming />);
+    const firstPiece = container.querySelector('code')?.firstChild;
+    rerender(<Markdown text={`${head}${code}`} streaming />);
+    // What was drawn stays as it was: only the end of the code is drawn again.
+    expect(container.querySelector('code')?.firstChild).toBe(firstPiece);
+    rerender(<Markdown text={`${head}${code}\n\`\`\`\nThat is *all*.`} />);
+    expect(rendered.filter((s) => s.includes('compute('))).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Copy ts code' })).toBeInTheDocument();
+    expect(container.querySelector('code.language-ts')?.textContent).toBe(`${code}\n`);
+    expect(container.querySelector('strong')).toHaveTextContent('file');
+    expect(container.querySelector('em')).toHaveTextContent('all');
+    // The same frame as the renderer draws around a short block.
+    const real = await vi.importActual<typeof RenderModule>('@/lib/render/markdown');
+    const short = document.createElement('div');
+    short.innerHTML = real.renderMarkdownBlock('```ts\nx\n```', labelsFor(wordsFor('en')));
+    expect(container.querySelector('.code-block')?.firstElementChild?.outerHTML).toBe(short.querySelector('.code-block')?.firstElementChild?.outerHTML);
+  });
+});
+
+describe('long reasoning (issue 28, item 5)', () => {
+  it('is drawn in pieces: as it grows, what was drawn stays as it was', () => {
+    const reasoning = Array.from({ length: 6000 }, (_, i) => `Step ${i}: consider the next case.`).join('\n');
+    const { rerender, container } = render(<MessageView message={message({ text: '', reasoning: reasoning.slice(0, 150_000), status: 'streaming' })} />);
+    const first = container.querySelector('.reasoning-text')?.firstChild;
+    const drawn = first?.textContent;
+    rerender(<MessageView message={message({ text: '', reasoning, status: 'streaming' })} />);
+    expect(container.querySelector('.reasoning-text')?.firstChild).toBe(first);
+    expect(first?.textContent).toBe(drawn);
+    expect(container.querySelector('.reasoning-text')?.textContent).toBe(reasoning);
   });
 });
 

@@ -3,8 +3,9 @@
  * usage a gateway sends after it (item 8).
  */
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type StreamEvent } from '@/lib/gateway';
-import { JSON_TYPE, SSE, chunk, clientFor, collect, hello, lastOf, rawData, replay, streamOf, textOf } from './recordings';
+import { createGatewayClient, DEFAULT_LIMITS, GatewayError, type StreamEvent } from '@/lib/gateway';
+import { startReferenceGateway } from '../../gateway/server';
+import { JSON_TYPE, SSE, chunk, clientFor, collect, hello, lastOf, rawData, reasoningOf, replay, streamOf, textOf } from './recordings';
 
 /**
  * A fetch whose body sends `first`, then one `tick` every `everyMs` for ever; like a real
@@ -75,6 +76,53 @@ describe('deadlines', () => {
   });
 });
 
+describe('a reply has a total duration (issue 28, item 5)', () => {
+  it('by default a reply may take 30 minutes and hold 8 MiB', () => {
+    expect(DEFAULT_LIMITS.totalTimeoutMs).toBe(30 * 60_000);
+    expect(DEFAULT_LIMITS.maxReplyBytes).toBe(8 * 1024 * 1024);
+  });
+
+  it('a reply that keeps streaming past it ends as a timeout of its own; the text so far is kept', async () => {
+    const fetch = trickling(chunk({ content: 'a' }), chunk({ content: 'b' }), 20, SSE);
+    // A stop the test makes, so that a client without a total deadline ends too.
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(), 3_000);
+    const started = Date.now();
+    const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 100, totalTimeoutMs: 300 } }).streamChat(hello, { signal: controller.signal }));
+    clearTimeout(stop);
+    expect(errorOf(events).kind).toBe('timeout');
+    expect(errorOf(events).detail).toEqual({ code: 'total_timeout', params: { minutes: 0.005 } });
+    expect(textOf(events)).toMatch(/^ab{3,}$/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('it counts from asking: a gateway that does not answer ends there too', async () => {
+    const hangs = (async (_url: RequestInfo | URL, init?: RequestInit) => new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')));
+    })) as typeof fetch;
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(), 3_000);
+    const error = await collect(clientFor({ fetch: hangs, calls: [] }, { limits: { totalTimeoutMs: 200 } }).streamChat(hello, { signal: controller.signal })).catch((e: unknown) => e);
+    clearTimeout(stop);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).detail).toEqual({ code: 'total_timeout', params: { minutes: 0.0033 } });
+  });
+
+  it('against the reference gateway: a slow reply ends at the total deadline with what arrived', async () => {
+    const gateway = await startReferenceGateway({ pace: { delayMs: 40, chunkChars: 2 } });
+    try {
+      const client = createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: gateway.demoKey, limits: { totalTimeoutMs: 500 } });
+      const events = await collect(client.streamChat({ model: 'echo-1', messages: [{ role: 'user', content: 'a question that takes a while to echo back' }] }));
+      expect(errorOf(events).detail?.code).toBe('total_timeout');
+      await expect.poll(() => gateway.requests.at(-1)?.stream?.cancelled).toBe(true);
+      expect(gateway.requests.at(-1)?.stream?.sentText.startsWith(textOf(events))).toBe(true);
+      expect(textOf(events).length).toBeGreaterThan(4);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('size caps', () => {
   it('a JSON body over the cap is bad_response naming the size', async () => {
     const big = JSON.stringify({ data: Array.from({ length: 2000 }, (_, i) => ({ id: `model-${i}`, object: 'model' })) });
@@ -82,6 +130,31 @@ describe('size caps', () => {
     const error = await client.listModels().catch((e: unknown) => e);
     expect((error as GatewayError).kind).toBe('bad_response');
     expect((error as GatewayError).detail).toEqual({ code: 'body_too_large', params: { megabytes: 0.03 } });
+  });
+
+  it('a reply past its largest size keeps what came before and ends naming the size, counted in UTF-8 bytes', async () => {
+    const chunks = Array.from({ length: 200 }, () => chunk({ content: '中'.repeat(100) }));
+    const events = await collect(clientFor(replay({ chunks }), { limits: { maxReplyBytes: 30 * 1024 } }).streamChat(hello));
+    // Three bytes a character.
+    expect(textOf(events)).toBe('中'.repeat(10_240));
+    expect(errorOf(events).kind).toBe('bad_response');
+    expect(errorOf(events).detail).toEqual({ code: 'reply_too_large', params: { megabytes: 0.03 } });
+  });
+
+  it('the cap counts the reply and its reasoning, not the stream\'s JSON around them', async () => {
+    const under = Array.from({ length: 40 }, (_, i) => chunk(i < 20 ? { reasoning_content: 'r'.repeat(10) } : { content: 'x'.repeat(10) }));
+    const fits = await collect(clientFor(replay({ chunks: [...under, chunk({}, 'stop'), 'data: [DONE]\n\n'] }), { limits: { maxReplyBytes: 400 } }).streamChat(hello));
+    expect(lastOf(fits)).toMatchObject({ type: 'done' });
+    const over = await collect(clientFor(replay({ chunks: [...under, chunk({ content: 'y' }), chunk({}, 'stop'), 'data: [DONE]\n\n'] }), { limits: { maxReplyBytes: 400 } }).streamChat(hello));
+    expect(textOf(over)).toBe('x'.repeat(200));
+    expect(reasoningOf(over)).toBe('r'.repeat(200));
+    expect(errorOf(over).detail?.code).toBe('reply_too_large');
+  });
+
+  it('a reply that passes the cap in the read that ends it still ends as too large', async () => {
+    const events = await collect(clientFor(replay({ chunks: [chunk({ content: 'x'.repeat(100) }) + chunk({ content: 'y'.repeat(100) }) + chunk({}, 'stop') + 'data: [DONE]\n\n'] }), { limits: { maxReplyBytes: 150 } }).streamChat(hello));
+    expect(textOf(events)).toBe(`${'x'.repeat(100)}${'y'.repeat(50)}`);
+    expect(errorOf(events).detail?.code).toBe('reply_too_large');
   });
 
   it('a stream over the cap keeps its text and ends as bad_response naming the size', async () => {

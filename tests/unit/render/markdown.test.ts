@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { MarkdownBlockSplitter } from '@/lib/render/blocks';
+import { fencedBlock, MarkdownBlockSplitter } from '@/lib/render/blocks';
+import { TextPieces } from '@/lib/render/pieces';
 import { renderMarkdownBlock } from '@/lib/render/markdown';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { wordsFor } from '@/lib/i18n/messages';
@@ -96,5 +97,90 @@ describe('MarkdownBlockSplitter', () => {
     const s = new MarkdownBlockSplitter();
     s.split('old para\n\nold two');
     expect(s.split('new')).toEqual({ closed: [], open: 'new' });
+  });
+});
+
+describe('a fence opened at the margin is a block of its own (issue 28, item 5)', () => {
+  const blocks = (text: string) => {
+    const r = new MarkdownBlockSplitter().split(text);
+    return [...r.closed, r.open];
+  };
+
+  it('it ends the paragraph before it and its closing line ends it, blank lines or not', () => {
+    expect(blocks('Here is the file:\n```ts\nconst a = 1;\n\nconst b = 2;\n```\nThat is all.')).toEqual([
+      'Here is the file:\n', '```ts\nconst a = 1;\n\nconst b = 2;\n```\n', 'That is all.',
+    ]);
+  });
+
+  it('an indented fence stays inside its list item; a backtick line with a backtick after it opens none', () => {
+    expect(blocks('- item\n  ```\n  code\n  ```\n  more of the item\n\nnext')).toEqual(['- item\n  ```\n  code\n  ```\n  more of the item\n', 'next']);
+    expect(blocks('see\n``` inline `code` ```\nstill the paragraph')).toEqual(['see\n``` inline `code` ```\nstill the paragraph']);
+  });
+
+  it('the blocks render as the whole text does', () => {
+    const text = 'Here:\n```js\nlet x = 1;\n```\nThen **this**.\n\n- a\n- b\n~~~\nraw\n~~~\n> quote\n```\nafter a quote\n```';
+    const whole = render(text).innerHTML.replace(/\n/g, '');
+    const parts = blocks(text).map((b) => render(b).innerHTML).join('').replace(/\n/g, '');
+    expect(parts).toBe(whole);
+  });
+
+  it('gives the same blocks however the text arrives', () => {
+    const text = 'Intro\n```py\nx = 1\n\n```\nafter\n````md\n```\ninner\n```\n````\n\nend';
+    const whole = blocks(text);
+    for (const step of [1, 3, 5]) {
+      const s = new MarkdownBlockSplitter();
+      let r = s.split('');
+      for (let i = step; i < text.length + step; i += step) r = s.split(text.slice(0, i));
+      expect([...r.closed, r.open], `step ${step}`).toEqual(whole);
+    }
+  });
+});
+
+describe('fencedBlock', () => {
+  it('a closed fence: its info and its code, as markdown-it gives them', () => {
+    expect(fencedBlock('```ts title="a"\nconst a = 1;\n\nconst b = 2;\n```\n')).toEqual({ info: 'ts title="a"', code: 'const a = 1;\n\nconst b = 2;\n', closed: true });
+    expect(fencedBlock('~~~~\n~~~\n~~~~')).toEqual({ info: '', code: '~~~\n', closed: true });
+  });
+
+  it('a fence still streaming: everything after its first line, a half-written closing line too', () => {
+    expect(fencedBlock('```py\nx = 1\n``')).toEqual({ info: 'py', code: 'x = 1\n``', closed: false });
+    expect(fencedBlock('```py')).toEqual({ info: 'py', code: '', closed: false });
+  });
+
+  it('anything else is not one', () => {
+    for (const block of ['text\n```\ncode\n```', '  ```\nindented\n```', '``\nnot a fence', '```a`b\nx\n```']) expect(fencedBlock(block), block).toBeUndefined();
+  });
+});
+
+describe('TextPieces', () => {
+  const code = Array.from({ length: 5000 }, (_, i) => `line ${i} of the text`).join('\n');
+
+  it('cuts at line ends; the pieces put together are the text', () => {
+    const { done, last } = new TextPieces(1000).cut(code);
+    expect(done.length).toBeGreaterThan(50);
+    expect(done.every((p) => p.text.endsWith('\n') && p.text.length <= 1000)).toBe(true);
+    expect(done.map((p) => p.text).join('') + last).toBe(code);
+    expect(done[0]!.lines).toBe(done[0]!.text.split('\n').length - 1);
+  });
+
+  it('as the text grows, the final pieces are the same strings and only the rest is cut', () => {
+    const pieces = new TextPieces(1000);
+    const first = [...pieces.cut(code.slice(0, 30_000)).done];
+    const next = pieces.cut(code);
+    expect(next.done.slice(0, first.length).every((p, i) => p === first[i])).toBe(true);
+    expect(next.done.map((p) => p.text).join('') + next.last).toBe(code);
+  });
+
+  it('a line longer than a piece is cut, never inside a character', () => {
+    const long = `${'a'.repeat(999)}😀${'b'.repeat(3000)}`;
+    const { done, last } = new TextPieces(1000).cut(long);
+    expect(done[0]!.text).toBe(`${'a'.repeat(999)}😀`);
+    expect(done.map((p) => p.text).join('') + last).toBe(long);
+  });
+
+  it('starts over when the text is replaced', () => {
+    const pieces = new TextPieces(1000);
+    pieces.cut(code);
+    expect(pieces.cut('new text')).toEqual({ done: [], last: 'new text' });
   });
 });

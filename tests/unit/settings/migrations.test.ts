@@ -19,7 +19,7 @@ describe('parseSettings', () => {
     expected.profiles[0]!.confirmedImageModels = [];
     expected.actions = defaultActions();
     expected.largeSelection = { maxTokens: 12_000 };
-    expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90 };
+    expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90, totalMinutes: 30, maxReplyMegabytes: 8 };
     expected.appearance = { theme: 'system', language: 'browser' };
     expected.presets = [];
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
@@ -50,6 +50,14 @@ describe('parseSettings', () => {
       confirmedImageModels: [],
     });
     expect(result.settings.chat.systemPrompt).toBe('Answer briefly.');
+  });
+
+  it('deadlines saved before a reply had a total duration and a largest size keep their values and take those defaults', () => {
+    const v1 = fixture('v1.json') as Record<string, unknown>;
+    v1.deadlines = { firstTokenSeconds: 60, idleSeconds: 20 };
+    const result = parseSettings(v1);
+    expect(result.ok && result.settings.deadlines).toEqual({ firstTokenSeconds: 60, idleSeconds: 20, totalMinutes: 30, maxReplyMegabytes: 8 });
+    expect(result.ok && result.migrated).toBe(false);
   });
 
   it('a profile without apiStyle gets the default (Chat Completions)', () => {
