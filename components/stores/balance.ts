@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { Balance } from '@/lib/gateway';
 import type { Profile } from '@/lib/settings/schema';
 import { loadBalance, saveBalance, watchBalance, type BalanceCache } from '@/lib/settings/storage.adapter';
+import { useSettingsStore } from './settings';
 
 export interface BalanceView {
   /** undefined until known; null where the gateway exposes no balance to this key. */
@@ -79,7 +80,10 @@ export function scheduleBalanceRefresh(profile: Profile): void {
   clearTimeout(timers.get(key));
   timers.set(key, setTimeout(() => {
     timers.delete(key);
-    void refreshBalance(profile);
+    // Only while the profile still has this address and key: one changed meanwhile is not asked about.
+    const parsed = useSettingsStore.getState().parsed;
+    const now = parsed?.ok === true ? parsed.settings.profiles.find((p) => p.id === profile.id) : undefined;
+    if (now !== undefined && keyOf(now) === key) void refreshBalance(now);
   }, AFTER_REPLY_MS));
 }
 
