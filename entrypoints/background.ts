@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { wireActions } from '@/lib/actions/actions.adapter';
 import { withMemoryFallback } from '@/lib/conversations/fallback-store';
+import { noteMemoryMode } from '@/lib/conversations/memory-mode.adapter';
 import { createGatewayClient } from '@/lib/gateway';
 import { handleRequest, serveAccessPort, serveRunsPort } from '@/lib/protocol/handlers';
 import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
@@ -19,7 +20,15 @@ export default defineBackground(() => {
   const access = keepGatewayAccess();
   // A database that will not open leaves the conversations in this worker's memory: the user
   // still chats (pages show the runs' messages), and the worker stays up to keep them.
-  const store = withMemoryFallback({ onFallback: () => createKeepAlive()(1) });
+  // Pages are told (session storage), so they keep each run's messages on screen and say why;
+  // a new worker starts on the database again.
+  void noteMemoryMode(undefined);
+  const store = withMemoryFallback({
+    onFallback: (why) => {
+      createKeepAlive()(1);
+      void noteMemoryMode(why);
+    },
+  });
   const runs = new RunManager({
     store,
     // A new worker has no runs: replies left "streaming" by the previous one were cut short.

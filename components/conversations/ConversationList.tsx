@@ -14,6 +14,7 @@ import type { Conversation } from '@/lib/conversations/records';
 import type { Words } from '@/lib/i18n/messages';
 import { type DeletedConversation } from '@/lib/conversations/store';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
+import { useMemoryMode } from '@/components/stores/memory-mode';
 import { useConversationList, watchConversationList } from '@/components/stores/conversations';
 import { useConversationSearchState, type SearchResult } from '@/components/stores/useConversationSearch';
 import { useSearchIndex } from '@/components/stores/search-client';
@@ -211,7 +212,9 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
   const { conversations, complete, unreadable, problem: listProblem } = useConversationList();
   const [deleted, setDeleted] = useState<DeletedConversation | undefined>();
   const [actionProblem, setProblem] = useState<{ problem: StoreProblem; detail: string } | undefined>();
-  const problem = actionProblem ?? listProblem;
+  // The background keeping conversations in memory: what is listed here is not what it writes to.
+  const memoryMode = useMemoryMode();
+  const problem = actionProblem ?? listProblem ?? memoryMode;
   const [query, setQuery] = useState('');
   const { results, searching } = useConversationSearchState(query);
   const indexPending = useSearchIndex((s) => s.pending);

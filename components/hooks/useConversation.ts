@@ -4,6 +4,7 @@ import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } f
 import { type ConversationStore } from '@/lib/conversations/store';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
 import { watchRuns } from '@/lib/protocol/background.adapter';
+import { useMemoryMode } from '@/components/stores/memory-mode';
 import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
 
 interface LiveRun {
@@ -41,6 +42,7 @@ export function useConversation(store: ConversationStore, conversationId: string
   const [storeError, setStoreError] = useState<{ id: string; problem: StoreProblem; detail: string }>();
   const [live, setLive] = useState<{ id: string; runs: ReadonlyMap<string, LiveRun> }>();
   const [saveError, setSaveError] = useState<{ id: string; failure: SaveFailure }>();
+  const memoryMode = useMemoryMode();
 
   useEffect(() => {
     if (conversationId === undefined) return;
@@ -112,9 +114,11 @@ export function useConversation(store: ConversationStore, conversationId: string
     const runs = mine(live)?.runs;
     // A run's new messages are shown from its first event; storage reports them a moment later.
     const stored = mine(saved)?.messages ?? [];
-    // Once a run ends, storage has its messages; where the database cannot be read, it never
-    // will, and the runs' own are the conversation (the background keeps it, in memory).
-    const unsaved = mine(storeError) !== undefined;
+    // Once a run ends, storage has its messages; where the database cannot be read (here, or by
+    // the background, which then keeps the conversation in memory) it never will, and the runs'
+    // own are the conversation.
+    const failure = mine(storeError) ?? memoryMode;
+    const unsaved = failure !== undefined;
     const records = runs === undefined ? [] : [...runs.values()].flatMap((run) => (run.ended === undefined || unsaved ? run.records ?? [] : []));
     // The run's records are the newest messages: once stored, they are at the end (a few ids to look at, not all).
     const tail = records.length === 0 ? [] : stored.slice(-records.length).map((m) => m.id);
@@ -134,9 +138,9 @@ export function useConversation(store: ConversationStore, conversationId: string
       messages,
       streaming: messages.find((m) => m.status === 'streaming'),
       saveError: mine(saveError)?.failure,
-      storeError: mine(storeError),
+      storeError: failure,
       unreadable: mine(saved)?.unreadable ?? 0,
       storedIds,
     };
-  }, [conversationId, conversation, saved, storedIds, live, saveError, storeError]);
+  }, [conversationId, conversation, saved, storedIds, live, saveError, storeError, memoryMode]);
 }
