@@ -40,27 +40,33 @@ export class AccessKeeper {
    */
   reconcile(): Promise<void> {
     this.again = true;
-    this.running ??= this.passes().finally(() => {
-      this.running = undefined;
-    });
+    this.running ??= this.passes();
     return this.running;
   }
 
   private async passes(): Promise<void> {
-    while (this.again) {
-      this.again = false;
-      await this.pass().catch(() => undefined);
+    try {
+      while (this.again) {
+        this.again = false;
+        await this.pass().catch(() => undefined);
+      }
+    } finally {
+      // In the same step as the last check of `again`: a call in between would find no pass to wait on.
+      this.running = undefined;
     }
   }
 
   private async pass(): Promise<void> {
+    // What was held when the settings are read counts too: a form lets go as soon as its save
+    // lands, which may be after this read and before the grants are looked at.
+    const heldBefore = [...this.holds.values()];
     const saved = await this.deps.savedAddresses();
     if (saved === undefined) return;
     const granted = await this.deps.granted();
     // One at a time: the manifest's own grants refuse, and must not take the others with them.
     // The holds are read again before each: a form that took hold of an address meanwhile keeps it.
     for (const pattern of granted) {
-      if (patternsToRelease([pattern], [...saved, ...this.holds.values()]).length === 0) continue;
+      if (patternsToRelease([pattern], [...saved, ...heldBefore, ...this.holds.values()]).length === 0) continue;
       await this.deps.release(pattern).catch(() => undefined);
     }
   }

@@ -47,6 +47,46 @@ describe('the access keeper (issue 28, item 10)', () => {
     expect(state.granted).toEqual([]);
   });
 
+  it('Test then Save on one address: a pass that read the settings before the save landed does not take back what the form held then', async () => {
+    const { state, deps } = browserPermissions(['https://a.example/*', 'https://b.example/*']);
+    state.saved = ['https://a.example/v1'];
+    let settingsRead!: () => void;
+    const reading = new Promise<void>((resolve) => { settingsRead = resolve; });
+    let landSave!: () => void;
+    const saveLands = new Promise<void>((resolve) => { landSave = resolve; });
+    const keeper = new AccessKeeper({
+      ...deps,
+      // The settings are read as they were before the save; the save lands before the grants are looked at.
+      savedAddresses: async () => {
+        const before = [...state.saved!];
+        settingsRead();
+        await saveLands;
+        return before;
+      },
+    });
+    const letGo = keeper.hold('https://b.example/v1');
+    const pass = keeper.reconcile();
+    await reading;
+    // The save lands and the form lets go of the address it held.
+    state.saved = ['https://a.example/v1', 'https://b.example/v1'];
+    letGo();
+    landSave();
+    await pass;
+    expect(state.removeCalls).toEqual([]);
+    expect(state.granted).toEqual(['https://a.example/*', 'https://b.example/*']);
+  });
+
+  it('a reconcile asked for while the last pass ends still gets a pass of its own', async () => {
+    const { state, deps } = browserPermissions(['https://a.example/*']);
+    state.saved = ['https://a.example/v1'];
+    const keeper = new AccessKeeper(deps);
+    const first = keeper.reconcile();
+    await first;
+    state.saved = [];
+    await keeper.reconcile();
+    expect(state.granted).toEqual([]);
+  });
+
   it('letting go reconciles by itself, once', async () => {
     const { state, deps } = browserPermissions(['https://tested.example/*']);
     const keeper = new AccessKeeper(deps);
