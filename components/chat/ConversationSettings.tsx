@@ -6,6 +6,8 @@ import { Input, Textarea } from '@/components/ui/Input';
 import { NativeSelect } from '@/components/ui/NativeSelect';
 import { Switch } from '@/components/ui/Switch';
 import { conversationStore } from '@/components/data';
+import { toast } from '@/components/ui/Toast';
+import { storeProblem } from '@/lib/conversations/problems';
 import { useWords } from '@/components/i18n/words';
 import type { Conversation, ConversationSettings, Message } from '@/lib/conversations/records';
 import type { Profile } from '@/lib/settings/schema';
@@ -82,7 +84,11 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
     if (m !== undefined) settings.maxTokens = m;
     if (apiStyle !== '') settings.apiStyle = apiStyle;
     if (own.presetId !== undefined) settings.presetId = own.presetId;
-    void conversationStore().setConversationSettings(conversation.id, Object.keys(settings).length === 0 ? undefined : settings);
+    // An imported prompt awaiting review stays so unless the user wrote over it or went back to the
+    // global one: changing the temperature here is not keeping it (ImportedPromptReview is).
+    if (own.systemPromptReview !== undefined && settings.systemPrompt === own.systemPrompt) settings.systemPromptReview = own.systemPromptReview;
+    conversationStore().setConversationSettings(conversation.id, Object.keys(settings).length === 0 ? undefined : settings)
+      .catch((error: unknown) => toast(w.t('chat.settings.notSaved', { detail: storeProblem(error).detail }), 'error'));
     onClose();
   };
 
