@@ -1,4 +1,5 @@
 import { memo, useEffect, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
+import { Button } from '@/components/ui/Button';
 import { toast } from '@/components/ui/Toast';
 import { fencedBlock, MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
@@ -96,14 +97,35 @@ function LargeFence({ info, code, labels }: { info: string; code: string; labels
 }
 
 /**
+ * A long block that is not code, once final: parsed and laid out as markdown it would hold the
+ * page for as long as its size says (1.8 s for a 2 MB list, measured), and again each time it is
+ * drawn anew. It stays text, in pieces, until the reader asks for it formatted.
+ */
+function LargeText({ source, render, labels }: { source: string; render: Renderer | undefined; labels: MarkdownLabels }) {
+  const w = useWords();
+  const [formatted, setFormatted] = useState(false);
+  if (formatted) return <MarkdownBlock source={source} render={render} labels={labels} />;
+  return (
+    <div className="md-block">
+      <p className="mb-1 text-2xs text-muted">
+        {w.t('markdown.largeAsText', { kb: Math.round(source.length / 1024) })}{' '}
+        <Button size="sm" variant="link" className="h-auto p-0 text-2xs" onClick={() => setFormatted(true)}>{w.t('markdown.showFormatted')}</Button>
+      </p>
+      <div className="md-plain"><Pieces text={source} /></div>
+    </div>
+  );
+}
+
+/**
  * A block past `LARGE_BLOCK_CHARS`: a fenced code block is drawn as code in pieces (while it
- * streams and after); any other block is plain text while it grows and parsed once it is final.
+ * streams and after); any other block is plain text in pieces, formatted only when asked.
  */
 const Block = memo(function Block({ source, growing, render, labels }: { source: string; growing: boolean; render: Renderer | undefined; labels: MarkdownLabels }) {
   if (source.length > LARGE_BLOCK_CHARS) {
     const fence = fencedBlock(source);
     if (fence !== undefined) return <LargeFence info={fence.info} code={fence.code} labels={labels} />;
     if (growing) return <div className="md-block md-plain"><Pieces text={source} /></div>;
+    return <LargeText source={source} render={render} labels={labels} />;
   }
   return <MarkdownBlock source={source} render={render} labels={labels} />;
 });
@@ -136,7 +158,7 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
 
 /**
  * Streamed markdown, split into blocks; only the last, growing block is parsed again (past
- * `LARGE_BLOCK_CHARS`, not even that). While
+ * `LARGE_BLOCK_CHARS`, not even that, nor once it is final). While
  * the renderer loads, a streaming reply shows as plain text (its words matter most) and a
  * finished one waits for it: its first paint is rendered markdown, never raw markers.
  */

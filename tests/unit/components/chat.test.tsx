@@ -208,7 +208,7 @@ describe('a long reply never freezes the page (issue 28, item 5)', () => {
   const prose = (chars: number) => 'The reply goes on **and on** in one paragraph without a break. '.repeat(Math.ceil(chars / 64)).slice(0, chars);
   const code = Array.from({ length: 4000 }, (_, i) => `export const value${i} = compute(${i}); // <not a tag>`).join('\n');
 
-  it('a block growing past the size is shown as plain text, never parsed while it grows; once final it is parsed once', async () => {
+  it('a block past the size is shown as plain text, never parsed while it grows nor once final; formatted once, when the reader asks', async () => {
     await loadMarkdownRenderer();
     rendered.length = 0;
     const long = prose(LARGE_BLOCK_CHARS + 5_000);
@@ -220,6 +220,10 @@ describe('a long reply never freezes the page (issue 28, item 5)', () => {
     expect(container.querySelector('strong')).toBeNull();
     expect(container.querySelector('h1')).toHaveTextContent('Title');
     rerender(<Markdown text={`# Title\n\n${long} More words.`} />);
+    expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toEqual([]);
+    expect(container.querySelector('strong')).toBeNull();
+    expect(container).toHaveTextContent(/A long block \(\d+ kB\), shown as text./);
+    await userEvent.click(screen.getByRole('button', { name: 'Show formatted (may take a moment)' }));
     expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toHaveLength(1);
     expect(container.querySelector('strong')).toHaveTextContent('and on');
   });
