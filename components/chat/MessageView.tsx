@@ -156,6 +156,8 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
   const [putBack, setPutBack] = useState(false);
   const w = useWords();
   const switcher = versions !== undefined && versions.count > 1 && actions !== undefined && compare === undefined ? <VersionSwitch info={versions} onVersion={actions.onVersion} /> : null;
+  // A note of a later build's kind has no words here: none is shown.
+  const notice = message.notice === undefined ? '' : noticeText(w, message.notice);
   if (message.role === 'user') {
     if (editing && actions !== undefined) {
       return <EditBox initial={message.text} onCancel={() => onEditingChange?.(message.id, false)} onSave={async (text) => {
@@ -170,7 +172,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
         {message.text !== '' && splitQuotedSelections(message.text).map((part, i) => (part.type === 'quote'
           ? <QuotedSelection key={i} text={part.text} from={quotedFrom} />
           : <p key={i} className="user-text whitespace-pre-wrap">{part.text}</p>))}
-        {message.notice !== undefined && <p role="note" className="notice border-l-2 border-warning pl-2 text-xs text-muted">{noticeText(w, message.notice)}</p>}
+        {notice !== '' && <p role="note" className="notice border-l-2 border-warning pl-2 text-xs text-muted">{notice}</p>}
         {/* Only inline pictures the user attached: a stored remote URL is never loaded. */}
         {message.images?.filter((src) => src.startsWith('data:image/')).length
           ? <div className="flex flex-wrap gap-1.5">{message.images.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={w.t('message.attachedImage', { n: i + 1 })} className="attached max-h-32 max-w-40 rounded-md border border-line object-cover" />)}</div>
@@ -231,8 +233,8 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
         )}
         {(message.status === 'stopped' || message.status === 'interrupted') && <p className="status-note text-xs text-muted">{w.t(`message.note.${message.status}`)}</p>}
         {message.error !== undefined && message.error.kind !== 'aborted' && <ErrorCallout error={message.error} modelListed={modelListed} />}
-        {message.notice !== undefined && (
-          <p role="note" className="reply-notice flex items-start gap-1 text-2xs text-muted"><Route aria-hidden className="mt-px size-3 shrink-0" />{noticeText(w, message.notice)}</p>
+        {notice !== '' && (
+          <p role="note" className="reply-notice flex items-start gap-1 text-2xs text-muted"><Route aria-hidden className="mt-px size-3 shrink-0" />{notice}</p>
         )}
         {(message.usage !== undefined || message.timing !== undefined || switcher !== null || (!streaming && (message.text !== '' || actions !== undefined))) && (
           <div className="flex min-h-7 flex-wrap items-center gap-x-2">

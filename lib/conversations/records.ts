@@ -82,7 +82,8 @@ export type StoredError = z.infer<typeof StoredErrorShape>;
  * English sentence: it is kept as `legacy` text.
  */
 const NoticeShape = z.object({
-  code: z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'legacy']),
+  // A code a later build added reads as a note without words (not as a damaged message).
+  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'legacy']), 'legacy'),
   params: z._default(ParamsSchema, {}),
   text: z.optional(z.string()),
 });
@@ -126,7 +127,8 @@ export const ConversationSettingsSchema = z.object({
    * Why `systemPrompt` waits for the user: `imported` (it came in a history file, written by
    * someone else perhaps). Until they keep or remove it, the chat shows it and sends nothing.
    */
-  systemPromptReview: z.optional(z.enum(SYSTEM_PROMPT_REVIEWS)),
+  // A reason a later build added still waits for the user (never read as "nothing to review").
+  systemPromptReview: z.catch(z.optional(z.enum(SYSTEM_PROMPT_REVIEWS)), 'imported'),
 });
 export type ConversationSettings = z.infer<typeof ConversationSettingsSchema>;
 

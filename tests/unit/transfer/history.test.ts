@@ -111,6 +111,16 @@ describe('our history file', () => {
     expect(versionInfo(tree, 'o-1')).toMatchObject({ index: 2, count: 2 });
   });
 
+  it('a note or a review reason a later build added is read too: the note without words, the prompt still waiting for the user', () => {
+    const later = message('n', 1, { text: 'a reply', notice: { code: 'a_later_note' as 'legacy', params: { x: 1 } } });
+    const withReview = { ...conversation('n', 1), settings: { systemPrompt: 'from a file', systemPromptReview: 'a_later_reason' as 'imported' } };
+    const parsed = parseHistory(JSON.stringify({ format: HISTORY_FORMAT, version: 1, exportedAt: 1, conversations: [{ conversation: withReview, messages: [message('n', 0), later] }] }), { profileId: 'p1' });
+    expect(parsed).toMatchObject({ ok: true, skipped: [] });
+    const read = parsed.ok ? parsed.conversations[0] : undefined;
+    expect(read?.messages[1]?.notice).toEqual({ code: 'legacy', params: { x: 1 } });
+    expect(read?.conversation.settings?.systemPromptReview).toBe('imported');
+  });
+
   it('a reply a later build saved, with an error kind or detail this build does not know, is read with its text (the error as a plain gateway failure)', () => {
     const later = message('l', 1, {
       status: 'error', text: 'what came before',
