@@ -50,6 +50,10 @@ export class SearchIndexer {
       }
       await this.catchUp();
     })();
+    // A database refused now (blocked, say) may open on the next search: the refusal is not kept.
+    this.opened.catch(() => {
+      this.opened = undefined;
+    });
     return this.opened;
   }
 
