@@ -296,20 +296,35 @@ export class ConversationStore {
    */
   private async unpack(conversationId: string): Promise<void> {
     const packs = this.db.packs.where('conversationId').equals(conversationId);
-    const messages = byConversation([conversationId], [], await packs.toArray()).get(conversationId)!;
+    const messages = byConversation([conversationId], [], await packs.toArray()).get(conversationId)! as Message[];
     if (messages.length === 0) return;
-    await this.db.messages.bulkPut(await this.notOthers(messages as Message[]));
+    const others = await this.heldByOthers(messages);
+    let own = messages;
+    if (others.size > 0) {
+      // Only files imported before imports took ids of their own hold such a message: it is never
+      // written over the other conversation's, and keeps its place in its own tree under a new id.
+      const conversation = await this.getConversation(conversationId);
+      if (conversation === undefined) own = messages.filter((m) => !others.has(m.id));
+      else {
+        const renamed = withFreshIds({ conversation, messages }, (id) => others.has(id));
+        own = renamed.messages;
+        await this.db.conversations.update(conversationId, { leafId: renamed.conversation.leafId, compare: renamed.conversation.compare });
+      }
+    }
+    await this.db.messages.bulkPut(own);
     await packs.delete();
   }
 
-  /**
-   * The messages whose ids no other conversation's row holds (inside a transaction on
-   * messages): a message is never written over another conversation's. Only files imported
-   * before imports took ids of their own can hold such a message; it is left out.
-   */
-  private async notOthers(messages: readonly Message[]): Promise<Message[]> {
+  /** The ids of these messages that another conversation's row holds (inside a transaction on messages). */
+  private async heldByOthers(messages: readonly Message[]): Promise<Set<string>> {
     const stored = await this.db.messages.bulkGet(messages.map((m) => m.id));
-    return messages.filter((m, i) => stored[i] === undefined || stored[i].conversationId === m.conversationId);
+    return new Set(messages.filter((m, i) => stored[i] !== undefined && stored[i].conversationId !== m.conversationId).map((m) => m.id));
+  }
+
+  /** The messages whose ids no other conversation's row holds: a message is never written over another conversation's. */
+  private async notOthers(messages: readonly Message[]): Promise<Message[]> {
+    const others = await this.heldByOthers(messages);
+    return others.size === 0 ? [...messages] : messages.filter((m) => !others.has(m.id));
   }
 
   /**

@@ -327,7 +327,10 @@ describe('an import never touches another conversation (issue 28)', () => {
     raw.close();
     await store.addTurn({ conversation: (await store.getConversation('old'))!, created: false, messages: [] });
     expect((await store.messages('other')).map((m) => m.text)).toEqual(['other q', 'other a']);
-    expect((await store.messages('old')).map((m) => m.id)).toEqual(['x']);
+    // `old`'s own message is kept, under an id of its own, in its place in the tree.
+    const kept = await store.messages('old');
+    expect(kept.map((m) => [m.text, m.parentId])).toEqual([['old x', null], ['old a', 'x']]);
+    expect(kept[1]?.id).not.toBe('a');
 
     // Undo of a deleted pair whose ids another conversation holds by now.
     const removed = await store.deletePair('q', 'a');
