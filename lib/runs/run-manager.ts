@@ -15,7 +15,7 @@ import { buildTree, currentBranch, parentIdOf, type Tree } from '../conversation
 import { checkMessageSize, COMPARE_MODELS, DEFAULT_MESSAGE_LIMITS, type MessageLimits } from './limits';
 import { saveDue } from './save-policy';
 import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
-import { reroutedFrom, routeAround, withNotice, type Route } from './unserved-routes';
+import { reroutedFrom, routeAround, withNotice, type Route } from './route';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */

@@ -11,7 +11,7 @@ import { BALANCE_SOURCES } from '../gateway/billing';
 import { parseSettings, type ParsedSettings } from './migrations';
 import { SettingsSchema, type Profile, type Settings } from './schema';
 import { API_STYLES, type ApiStyle } from '../gateway/interfaces/names';
-import { UnservedRoutesSchema, unservedAt, withUnserved } from '../runs/unserved-routes';
+import { UnservedRoutesSchema, unservedAt, withUnserved } from './unserved-routes';
 
 const SETTINGS_KEY = 'local:settings';
 
@@ -128,9 +128,16 @@ export async function loadUnservedApis(profile: { id: string; baseUrl: string })
   return unservedAt(await loadRoutes(profile.id), profile.baseUrl, Date.now());
 }
 
+/** Notes of missing routes, one after the other: two columns of a comparison rerouted at once both land. */
+let routesWritten: Promise<unknown> = Promise.resolve();
+
 /** Notes that this profile's gateway does not serve `api` (its route answered 404 or 405). */
-export async function saveUnservedApi(profile: { id: string; baseUrl: string }, api: ApiStyle): Promise<void> {
-  await storage.setItem(routesKey(profile.id), withUnserved(await loadRoutes(profile.id), profile.baseUrl, api, Date.now()));
+export function saveUnservedApi(profile: { id: string; baseUrl: string }, api: ApiStyle): Promise<void> {
+  const write = routesWritten.then(async () => {
+    await storage.setItem(routesKey(profile.id), withUnserved(await loadRoutes(profile.id), profile.baseUrl, api, Date.now()));
+  });
+  routesWritten = write.catch(() => undefined);
+  return write;
 }
 
 const BalanceSchema = z.object({

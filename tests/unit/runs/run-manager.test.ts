@@ -5,7 +5,7 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { RunError, RunManager, type RunEvent } from '@/lib/runs/run-manager';
 import { defaultSettings, type Profile, type Settings } from '@/lib/settings/schema';
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
-import { UNSERVED_FOR_MS, unservedAt, withUnserved, type UnservedRoutes } from '@/lib/runs/unserved-routes';
+import { UNSERVED_FOR_MS, unservedAt, withUnserved, type UnservedRoutes } from '@/lib/settings/unserved-routes';
 
 let gateway: ReferenceGateway;
 let store: ConversationStore;

@@ -3,12 +3,11 @@
  * is served through (new-api's `supported_endpoint_types`), but a gateway may list one whose
  * route it does not have; a request there is then asked again through Chat Completions (see
  * `routeNotServed` in lib/gateway/client.ts), and the gateway's answer is remembered so the next
- * request goes straight there. Remembered per profile for its address (a new address may serve
- * it) and for a day (the gateway may be updated).
+ * request goes straight there (lib/runs/route.ts). Remembered per profile for its address (a new
+ * address may serve it) and for a day (the gateway may be updated); kept by storage.adapter.ts.
  */
 import * as z from 'zod/mini';
 import { API_STYLES, type ApiStyle } from '../gateway/interfaces/names';
-import type { Notice } from '../conversations/records';
 
 export const UNSERVED_FOR_MS = 24 * 60 * 60 * 1000;
 
@@ -30,25 +29,4 @@ export function unservedAt(record: UnservedRoutes | undefined, baseUrl: string, 
 export function withUnserved(record: UnservedRoutes | undefined, baseUrl: string, api: ApiStyle, now: number): UnservedRoutes {
   const kept = record === undefined || record.baseUrl !== baseUrl ? [] : record.apis.filter((entry) => entry.api !== api && now - entry.at < UNSERVED_FOR_MS);
   return { baseUrl, apis: [...kept, { api, at: now }] };
-}
-
-/** The interface a reply goes through, and the notice it carries when that is not the one chosen. */
-export interface Route {
-  api: ApiStyle;
-  notice?: Notice;
-}
-
-/** Said on a reply asked through Chat Completions instead of `from`. */
-export function reroutedFrom(from: ApiStyle): Required<Route> {
-  return { api: 'chat', notice: { code: 'sent_through_chat', params: { api: from } } };
-}
-
-/** The chosen interface, or Chat Completions when the gateway is known not to serve it. */
-export function routeAround(chosen: ApiStyle, unserved: readonly ApiStyle[]): Route {
-  return chosen !== 'chat' && unserved.includes(chosen) ? reroutedFrom(chosen) : { api: chosen };
-}
-
-/** A reply's fields for its route: its notice, if it has one. */
-export function withNotice(route: Route): { notice?: Notice } {
-  return route.notice === undefined ? {} : { notice: route.notice };
 }
