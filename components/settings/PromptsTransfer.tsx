@@ -16,7 +16,7 @@ type ImportedPrompts = { actions: Action[]; presets: Preset[] };
 
 /** A file's problem in words: which entry, and what is wrong with it, as the editors say it. */
 function problemText(w: Words, problem: PromptFileProblem): string {
-  if (problem.problem === 'duplicate_ids') return w.plural(problem.list === 'actions' ? 'promptsFile.duplicate_actions' : 'promptsFile.duplicate_presets', problem.ids.length, { ids: listOf(w, problem.ids.map((id) => `"${id}"`)) });
+  if (problem.problem === 'duplicate_ids') return w.plural(problem.list === 'actions' ? 'promptsFile.duplicate_actions' : 'promptsFile.duplicate_presets', problem.ids.length, { ids: listOf(w, problem.ids.map((id) => w.t('promptsFile.quotedId', { id }))) });
   if (problem.problem !== 'invalid_entry') return w.t(`promptsFile.${problem.problem}`);
   const known: Record<string, string> = {
     name_empty: w.t('actionsEditor.check.name_empty'),
@@ -91,7 +91,7 @@ export function PromptsTransfer({ settings, onSave, onImported }: {
         open={replacing !== undefined}
         onOpenChange={(open) => { if (!open) setReplacing(undefined); }}
         title={w.plural('promptsFile.replaceTitle', replacing?.names.length ?? 0)}
-        description={w.t('promptsFile.replaceText', { names: listOf(w, (replacing?.names ?? []).map((name) => `“${name}”`)) })}
+        description={w.t('promptsFile.replaceText', { names: listOf(w, (replacing?.names ?? []).map((name) => w.t('promptsFile.quoted', { name }))) })}
         confirm={w.t('promptsFile.replaceConfirm')}
         danger
         onConfirm={() => {
