@@ -81,7 +81,8 @@ export const DeadlinesSchema = z.object({
 });
 export type Deadlines = z.infer<typeof DeadlinesSchema>;
 
-export const DEFAULT_DEADLINES: Deadlines = { firstTokenSeconds: 120, idleSeconds: 90, totalMinutes: 30, maxReplyMegabytes: 8 };
+/** Each field's default, as the schema gives it. */
+export const DEFAULT_DEADLINES: Deadlines = DeadlinesSchema.parse({});
 
 /** Light, dark, or as the system says (the default). */
 export const THEMES = ['system', 'light', 'dark'] as const;
