@@ -18,6 +18,7 @@ import {
 import { parseModelList } from './models';
 import { bearer } from './interfaces/interface';
 import { WIRE_INTERFACES, type WireInterface } from './interfaces';
+import { withinReplyCap } from './reply-cap';
 import { readSse, StreamTimeout, StreamTooLarge } from './sse';
 import type { ChatRequest, ModelInfo, StreamEvent } from './types';
 
@@ -191,51 +192,6 @@ function megabytes(bytes: number): number {
 /** Minutes, for the total deadline's detail (a deadline shorter than a minute, used by tests, shows as a fraction). */
 function minutes(ms: number): number {
   return ms % 60_000 === 0 ? ms / 60_000 : Number((ms / 60_000).toFixed(4));
-}
-
-/** UTF-8 bytes of a UTF-16 unit: a surrogate pair's 4 bytes count 2 a unit. */
-function unitBytes(code: number): number {
-  return code < 0x80 ? 1 : code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 2 : 3;
-}
-
-/** How much of `text` fits in `maxBytes` of UTF-8: its length in bytes when all of it does, else the units of the longest prefix that does. */
-function fitUtf8(text: string, maxBytes: number): { bytes: number; fits: boolean; units: number } {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const next = bytes + unitBytes(text.charCodeAt(i));
-    if (next > maxBytes) {
-      // Never half a surrogate pair.
-      const code = text.charCodeAt(i - 1);
-      return { bytes, fits: false, units: i > 0 && code >= 0xd800 && code <= 0xdbff ? i - 1 : i };
-    }
-    bytes = next;
-  }
-  return { bytes, fits: true, units: text.length };
-}
-
-/** The reply grew past `maxReplyBytes`. */
-class ReplyTooLarge extends Error {
-  override readonly name = 'ReplyTooLarge';
-}
-
-/**
- * Counts the reply's pieces against `maxBytes`, from `used` bytes. Returns the new count, or -1
- * when the cap was passed: the piece that passes it is cut where it does, and what follows it dropped.
- */
-function withinReplyCap(events: StreamEvent[], used: number, maxBytes: number): number {
-  let total = used;
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i]!;
-    if (event.type !== 'text' && event.type !== 'reasoning') continue;
-    const fit = fitUtf8(event.text, maxBytes - total);
-    if (!fit.fits) {
-      events[i] = { ...event, text: event.text.slice(0, fit.units) };
-      events.length = fit.units > 0 ? i + 1 : i;
-      return -1;
-    }
-    total += fit.bytes;
-  }
-  return total;
 }
 
 /**
@@ -449,8 +405,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         return detail;
       };
       try {
+        // Whether the decoder said the reply is over.
+        let over = false;
         for await (const batch of readSse(response.body, { timeLeft, onTimeout, maxBytes: limits.maxStreamBytes, flag: mayHoldFence })) {
-          let over = false;
           decoder.fenceMarksPossible(batch.flagged);
           for (const item of batch.items) {
             if (decoder.item(item, out)) {
@@ -463,21 +420,20 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           replyBytes = withinReplyCap(out, replyBytes, limits.maxReplyBytes);
           for (const event of out) yield event;
           out.length = 0;
-          if (replyBytes < 0) throw new ReplyTooLarge();
-          if (over) return;
+          if (replyBytes < 0 || over) break;
         }
-        decoder.end(out);
-      } catch (error) {
-        if (error instanceof ReplyTooLarge) {
+        if (replyBytes < 0) {
           const tooLarge = buildGatewayError('bad_response', {}, ctx, { code: 'reply_too_large', params: { megabytes: megabytes(limits.maxReplyBytes) } });
           decoder.fail(tooLarge, out);
           // The reply's end came in the read that passed the cap (and was dropped with it): the decoder is over.
           if (!out.some((event) => event.type === 'error')) out.push({ type: 'error', error: tooLarge });
-        } else {
-          decoder.fail(error instanceof StreamTooLarge
-            ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
-            : call.errorFor(error, ctx, 'stream'), out);
+        } else if (!over) {
+          decoder.end(out);
         }
+      } catch (error) {
+        decoder.fail(error instanceof StreamTooLarge
+          ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
+          : call.errorFor(error, ctx, 'stream'), out);
       }
       for (const event of out) yield event;
     } finally {
