@@ -259,7 +259,8 @@ describe('fault matrix: a safety-blocked reply', () => {
     expect(sent).toBe(full.slice(0, afterChunks * 3));
     await hasText(alert, `The filter stopped the reply: ${why}`);
     await hasText(alert, 'Rephrase what you asked, or try another model');
-    expect(await page.getByRole('button', { name: 'Choose another model' }).isVisible()).toBe(true);
+    // Offered once the reply's end is known to the page (a moment after its alert, from storage).
+    await page.getByRole('button', { name: 'Choose another model' }).waitFor({ state: 'visible', timeout: 10_000 });
     await record(page, fault, sent, 'error', (p) => retryCompletes(p, full));
     // Both the blocked reply and its retry went through the interface the model prefers.
     expect(env.gateway.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([path, path]);
