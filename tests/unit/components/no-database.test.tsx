@@ -16,24 +16,13 @@ import { PopupApp } from '@/components/popup/PopupApp';
 import { SidePanelApp } from '@/components/sidepanel/SidePanelApp';
 import { withMemoryFallback } from '@/lib/conversations/fallback-store';
 import { createGatewayClient, type ChatRequest } from '@/lib/gateway';
-import type { Request } from '@/lib/protocol/messages';
-import { RunManager, type RunEvent } from '@/lib/runs/run-manager';
+import { RunManager } from '@/lib/runs/run-manager';
 import { defaultSettings, type Settings } from '@/lib/settings/schema';
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 
 const background = vi.hoisted(() => ({ runs: undefined as RunManager | undefined, requests: [] as unknown[] }));
 
-vi.mock('@/lib/protocol/background.adapter', async () => {
-  const { handleRequest } = await import('@/lib/protocol/handlers');
-  return {
-    askBackground: (request: Request) => handleRequest(background.runs!, request),
-    // As a port delivers them: later, and copied.
-    watchRuns: (conversationId: string, onEvent: (event: RunEvent) => void) => background.runs!.watch(conversationId, (event) => {
-      const copy = structuredClone(event);
-      setTimeout(() => onEvent(copy), 0);
-    }),
-  };
-});
+vi.mock('@/lib/protocol/background.adapter', async () => (await import('./in-process-background')).inProcessBackground(background));
 
 let gateway: ReferenceGateway;
 beforeAll(async () => {
