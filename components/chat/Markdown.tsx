@@ -1,49 +1,26 @@
-import { memo, useEffect, useMemo, useState, type CSSProperties, type MouseEvent } from 'react';
+import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { Button } from '@/components/ui/Button';
 import { toast } from '@/components/ui/Toast';
 import { fencedBlock, MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
-import type { MarkdownLabels } from '@/lib/render/markdown';
+import { FAILED } from '@/lib/render/client';
+import type { RenderLabels } from '@/lib/render/labels';
+import type { RenderedBlock, SavedMessage } from '@/lib/render/worker/protocol';
 import { currentWords } from '@/components/i18n/words';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
+import { renderClient } from './render/render-client';
 
-
-type Renderer = (source: string, labels?: MarkdownLabels) => string;
+const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g\n\n```ts\nconst x = 1;\n```';
 
 /**
- * The markdown renderer (markdown-it + DOMPurify, about a third of the popup's JS) is loaded
- * after the popup is up, so the composer is ready first; until it arrives, blocks show as
- * plain text.
+ * Starts the page's render worker while the page is idle, and has it render one small block,
+ * so that a reply's first words do not wait for it to load and set itself up.
  */
-let renderer: Renderer | undefined;
-const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g';
-let loading: Promise<Renderer> | undefined;
-
-export function loadMarkdownRenderer(): Promise<Renderer> {
-  loading ??= import('@/lib/render/markdown').then((m) => {
-    renderer = m.renderMarkdownBlock;
-    // One small render now, while the page is idle, so a reply's first words do not wait for
-    // the parser and sanitiser to set themselves up (several milliseconds, once).
-    renderer(WARM_UP);
-    return renderer;
-  });
-  return loading;
-}
-
-function useRenderer(): Renderer | undefined {
-  const [loaded, setLoaded] = useState<Renderer | undefined>(() => renderer);
-  useEffect(() => {
-    if (loaded !== undefined) return;
-    let live = true;
-    void loadMarkdownRenderer().then((r) => {
-      if (live) setLoaded(() => r);
-    });
-    return () => {
-      live = false;
-    };
-  }, [loaded]);
-  return loaded;
+export function startRenderer(): void {
+  const client = renderClient();
+  client.setLabels(labelsFor(currentWords()));
+  client.request([WARM_UP], () => undefined);
 }
 
 /**
@@ -56,12 +33,19 @@ function useRenderer(): Renderer | undefined {
  */
 export const LARGE_BLOCK_CHARS = 100_000;
 
-/** One block, parsed once: a finished block's source never changes, so it never re-renders. */
-const MarkdownBlock = memo(function MarkdownBlock({ source, render, labels }: { source: string; render: Renderer | undefined; labels: MarkdownLabels }) {
-  const html = useMemo(() => render?.(source, labels), [render, source, labels]);
-  if (html === undefined) return <div className="md-block md-plain">{source}</div>;
-  return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
+/**
+ * One block as the worker rendered it. Memoised on the rendering: a finished block's never
+ * changes, so it is set once and never drawn anew.
+ */
+const HtmlBlock = memo(function HtmlBlock({ block, source }: { block: RenderedBlock; source: string }) {
+  if (block === FAILED) return <div className="md-block md-plain">{source}</div>;
+  return <div className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
 });
+
+/** A block before its rendering arrives: its text, as written. */
+function PlainBlock({ source }: { source: string }) {
+  return <div className="md-block md-plain">{source}</div>;
+}
 
 const Piece = memo(function Piece({ text, lines }: { text: string; lines: number }) {
   return <span className="md-piece" style={{ '--lines': lines } as CSSProperties}>{text}</span>;
@@ -83,13 +67,14 @@ export function Pieces({ text }: { text: string }) {
  * A long fenced code block, as the renderer draws one (label, Copy, the code as text), without
  * the parser: its code is already plain text, and one element of megabytes of it costs a second to lay out.
  */
-function LargeFence({ info, code, labels }: { info: string; code: string; labels: MarkdownLabels }) {
+function LargeFence({ info, code, labels }: { info: string; code: string; labels: RenderLabels }) {
   const lang = info.split(/\s/, 1)[0] ?? '';
   const label = lang === '' ? labels.code : lang;
+  const w = useWords();
   return (
     <div className="md-block">
       <div className="code-block">
-        <div className="code-head"><span>{label}</span><button type="button" data-copy-code="" aria-label={labels.copyCode(label)}>{labels.copy}</button></div>
+        <div className="code-head"><span>{label}</span><button type="button" data-copy-code="" aria-label={w.t('markdown.copyCode', { language: label })}>{labels.copy}</button></div>
         <pre><code className={lang === '' ? undefined : `language-${lang}`}><Pieces text={code} /></code></pre>
       </div>
     </div>
@@ -97,19 +82,25 @@ function LargeFence({ info, code, labels }: { info: string; code: string; labels
 }
 
 /**
- * A long block that is not code, once final: parsed and laid out as markdown it would hold the
- * page for as long as its size says (1.8 s for a 2 MB list, measured), and again each time it is
- * drawn anew. It stays text, in pieces, until the reader asks for it formatted.
+ * A long block that is not code, once final: laid out as markdown it would hold the page for as
+ * long as its size says (1.8 s for a 2 MB list, measured), and again each time it is drawn anew.
+ * It stays text, in pieces, until the reader asks for it formatted.
  */
-function LargeText({ source, render, labels }: { source: string; render: Renderer | undefined; labels: MarkdownLabels }) {
+function LargeText({ source }: { source: string }) {
   const w = useWords();
   const [formatted, setFormatted] = useState(false);
-  if (formatted) return <MarkdownBlock source={source} render={render} labels={labels} />;
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  const client = renderClient();
+  const block = formatted ? client.peek(source) : undefined;
+  if (block !== undefined) return <HtmlBlock block={block} source={source} />;
   return (
-    <div className="md-block">
+    <div className="md-block" aria-busy={formatted}>
       <p className="mb-1 text-2xs text-muted">
         {w.t('markdown.largeAsText', { kb: Math.round(source.length / 1024) })}{' '}
-        <Button size="sm" variant="link" className="h-auto p-0 text-2xs" onClick={() => setFormatted(true)}>{w.t('markdown.showFormatted')}</Button>
+        <Button size="sm" variant="link" className="h-auto p-0 text-2xs" disabled={formatted} onClick={() => {
+          setFormatted(true);
+          client.request([source], bump);
+        }}>{w.t('markdown.showFormatted')}</Button>
       </p>
       <div className="md-plain"><Pieces text={source} /></div>
     </div>
@@ -120,14 +111,11 @@ function LargeText({ source, render, labels }: { source: string; render: Rendere
  * A block past `LARGE_BLOCK_CHARS`: a fenced code block is drawn as code in pieces (while it
  * streams and after); any other block is plain text in pieces, formatted only when asked.
  */
-const Block = memo(function Block({ source, growing, render, labels }: { source: string; growing: boolean; render: Renderer | undefined; labels: MarkdownLabels }) {
-  if (source.length > LARGE_BLOCK_CHARS) {
-    const fence = fencedBlock(source);
-    if (fence !== undefined) return <LargeFence info={fence.info} code={fence.code} labels={labels} />;
-    if (growing) return <div className="md-block md-plain"><Pieces text={source} /></div>;
-    return <LargeText source={source} render={render} labels={labels} />;
-  }
-  return <MarkdownBlock source={source} render={render} labels={labels} />;
+const LargeBlock = memo(function LargeBlock({ source, growing, labels }: { source: string; growing: boolean; labels: RenderLabels }) {
+  const fence = fencedBlock(source);
+  if (fence !== undefined) return <LargeFence info={fence.info} code={fence.code} labels={labels} />;
+  if (growing) return <div className="md-block md-plain"><Pieces text={source} /></div>;
+  return <LargeText source={source} />;
 });
 
 function handleClick(event: MouseEvent<HTMLDivElement>): void {
@@ -157,26 +145,61 @@ function handleClick(event: MouseEvent<HTMLDivElement>): void {
 }
 
 /**
- * Streamed markdown, split into blocks; only the last, growing block is parsed again (past
- * `LARGE_BLOCK_CHARS`, not even that, nor once it is final). While
- * the renderer loads, a streaming reply shows as plain text (its words matter most) and a
- * finished one waits for it: its first paint is rendered markdown, never raw markers.
+ * Streamed markdown, split into blocks and rendered by the page's render worker: finished blocks
+ * once each (kept by source), the growing last block again as it grows, with at most one render
+ * of it on its way. Until a block's rendering arrives it shows as its text, so a reply's first
+ * words appear at once; a finished reply opened anew waits for its renderings instead (looked up
+ * in the rendering cache when `saved` names it), so its first paint is rendered markdown, never
+ * raw markers. Blocks past `LARGE_BLOCK_CHARS` are drawn without the worker (see `LargeBlock`).
  */
-export function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const render = useRenderer();
+export function Markdown({ text, streaming = false, saved }: { text: string; streaming?: boolean; saved?: SavedMessage }) {
+  const client = renderClient();
   const labels = labelsFor(useWords());
+  client.setLabels(labels);
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  // This reply's growing block, to the client: one render of it on its way at most.
+  const slot = useMemo(() => ({}), []);
+  const shown = useRef(false);
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
   const { closed, open } = useMemo(() => {
     const split = splitter.split(text);
     return { closed: [...split.closed], open: split.open };
   }, [splitter, text]);
-  if (render === undefined && !streaming) return <div className="markdown" aria-busy="true" />;
+  const hasOpen = open.trim() !== '';
+  const growing = streaming && hasOpen;
+  const sources = useMemo(() => (hasOpen && !streaming ? [...closed, open] : closed), [closed, open, hasOpen, streaming]);
+  const latest = client.latest(slot);
+  const renderingOf = (source: string, index: number): RenderedBlock | undefined => {
+    const kept = client.peek(source);
+    if (kept !== undefined) return kept;
+    // The block that was growing until now (or still is): its newest rendering, meanwhile.
+    return latest?.index === index ? latest.block : undefined;
+  };
+
+  useLayoutEffect(() => {
+    // The growing block's last text, now final, is already rendered.
+    const last = latest === undefined ? undefined : sources[latest.index];
+    if (latest !== undefined && last === latest.source) client.adopt(last, latest.block);
+    const small = sources.filter((source) => source.length <= LARGE_BLOCK_CHARS);
+    client.request(small, bump, streaming || small.length !== sources.length ? undefined : saved);
+    if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, closed.length, open, bump);
+  });
+
+  if (!shown.current && !streaming && sources.some((source) => source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined)) {
+    return <div className="markdown" aria-busy="true" />;
+  }
+  shown.current = true;
+  const blockAt = (source: string, index: number, isGrowing: boolean) => {
+    if (source.length > LARGE_BLOCK_CHARS) return <LargeBlock key={index} source={source} growing={isGrowing} labels={labels} />;
+    const block = renderingOf(source, index);
+    return block === undefined ? <PlainBlock key={index} source={source} /> : <HtmlBlock key={index} block={block} source={source} />;
+  };
   return (
     <div className="markdown" onClick={handleClick}>
-      {closed.map((source, i) => <Block key={i} source={source} growing={false} render={render} labels={labels} />)}
+      {sources.map((source, i) => blockAt(source, i, false))}
       {/* Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew. */}
-      {open.trim() !== '' && <Block key={closed.length} source={open} growing={streaming} render={render} labels={labels} />}
+      {growing && blockAt(open, closed.length, true)}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { useWords } from '@/components/i18n/words';
 import { noticeText } from '@/components/i18n/problems';
 import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
+import type { SavedMessage } from '@/lib/render/worker/protocol';
 import { ErrorCallout } from './ErrorCallout';
 import { LARGE_BLOCK_CHARS, Markdown, Pieces } from './Markdown';
 import { formatAmount } from '@/components/i18n/money';
@@ -40,6 +41,17 @@ function UsageLine({ usage, timing, model }: { usage: Message['usage']; timing: 
   if (tps !== undefined) parts.push(w.t('message.usage.speed', { rate: tps.toFixed(1) }));
   if (parts.length === 0) return null;
   return <p className="usage text-2xs text-muted" aria-label={w.t('message.usage.label')}>{w.t('message.usage.line', { parts: parts.join(' · ') })}</p>;
+}
+
+const savedKeys = new WeakMap<Message, SavedMessage>();
+/** A finished reply, as the rendering cache knows it (one object per record, so its blocks stay memoised). */
+function savedAs(message: Message): SavedMessage {
+  let saved = savedKeys.get(message);
+  if (saved === undefined) {
+    saved = { id: message.id, conversationId: message.conversationId };
+    savedKeys.set(message, saved);
+  }
+  return saved;
 }
 
 /** Quoted page text longer than this is folded (its first lines stay visible in the summary). */
@@ -227,7 +239,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
             {putBack ? w.t('message.foldThink') : w.t('message.unfoldThink')}
           </button>
         )}
-        {text !== '' && <Markdown text={text} streaming={streaming} />}
+        {text !== '' && <Markdown text={text} streaming={streaming} saved={streaming ? undefined : savedAs(message)} />}
         {streaming && message.text === '' && message.reasoning === '' && (
           <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />{w.t('message.waiting')}</p>
         )}

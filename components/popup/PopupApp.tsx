@@ -1,7 +1,7 @@
 import { AppWindow, PanelRight, Settings as SettingsIcon } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatView } from '@/components/chat/ChatView';
-import { loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { startRenderer } from '@/components/chat/Markdown';
 import { latestConversationId } from '@/components/data';
 import { useSettings } from '@/components/stores/settings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
@@ -35,9 +35,9 @@ export function PopupApp() {
       setRestored(true);
     });
     void currentWindowId().then(setWindowId);
-    // Fetch the markdown renderer and the model list once the popup is up, before they are needed.
+    // Start the render worker and fetch the model list once the popup is up, before they are needed.
     const idle = setTimeout(() => {
-      void loadMarkdownRenderer();
+      startRenderer();
       preloadComboboxList();
     }, 50);
     return () => clearTimeout(idle);

@@ -2,7 +2,7 @@ import { createRoot } from 'react-dom/client';
 import { prepareWords } from '@/components/i18n/words';
 import { preloadCommandPalette, StandaloneChat } from '@/components/chat/StandaloneChat';
 import { preloadDialogs } from '@/components/ui/Dialog';
-import { loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { startRenderer } from '@/components/chat/Markdown';
 import { preloadVirtualMessages } from '@/components/chat/MessageList';
 import { UiRoot } from '@/components/ui/UiRoot';
 import { watchSettingsStore } from '@/components/stores/settings';
@@ -13,7 +13,7 @@ import '@/components/styles.css';
 // palette and the dialogs are fetched once the page's first frame is drawn (the rail and the
 // conversation's frame come first).
 requestAnimationFrame(() => setTimeout(() => {
-  void loadMarkdownRenderer();
+  startRenderer();
   void preloadVirtualMessages();
   void preloadCommandPalette();
   void preloadDialogs();

@@ -1,15 +1,15 @@
 import { createRoot } from 'react-dom/client';
 import { prepareWords } from '@/components/i18n/words';
 import { SidePanelApp } from '@/components/sidepanel/SidePanelApp';
-import { loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { startRenderer } from '@/components/chat/Markdown';
 import { preloadVirtualMessages } from '@/components/chat/MessageList';
 import { UiRoot } from '@/components/ui/UiRoot';
 import { watchSettingsStore } from '@/components/stores/settings';
 import '@/components/styles.css';
 
-// Saved replies are shown at once here: the renderer (and the virtualiser of long conversations)
-// is fetched while the page starts.
-void loadMarkdownRenderer();
+// Saved replies are shown at once here: the render worker (and the virtualiser of long conversations)
+// start while the page starts.
+startRenderer();
 void preloadVirtualMessages();
 
 // The settings are read while the page's words load.

@@ -9,6 +9,7 @@ import { buildTree, isLegacyVersion, parentIdOf, recordIdOf, subtree } from './b
 import { newId } from './ids';
 import { withFreshIds } from './fresh-ids';
 import { openOrRefuse } from './open';
+import { RenderCache } from '../render/cache';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -167,10 +168,26 @@ export function conversationRecord(input: NewConversation, now: number): Convers
 
 export class ConversationStore {
   private readonly db: GatewayChatDb;
+  /** Saved renderings of these messages (lib/render/cache.ts): forgotten with what they show. */
+  private readonly renderings: RenderCache;
 
   /** `indexedDB` and `IDBKeyRange`: another IndexedDB than the browser's (the background's in-memory fallback). */
   constructor(name = 'gateway-chat', options?: Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>) {
     this.db = new GatewayChatDb(name, options);
+    this.renderings = new RenderCache(`${name}-renderings`, options);
+  }
+
+  /**
+   * Forgets saved renderings of what was deleted. After the deletion, and apart from it: they can
+   * be made again, so their database failing (refused, full) never fails a deletion, and the next
+   * open of a message checks that a rendering was made from its text anyway.
+   */
+  private async forgetRenderings(forget: (cache: RenderCache) => Promise<void>): Promise<void> {
+    try {
+      await forget(this.renderings);
+    } catch {
+      // Nothing to do: see above.
+    }
   }
 
   /** Opens the database now; rejects when it will not open (refused, newer, blocked). */
@@ -439,6 +456,9 @@ export class ConversationStore {
       }
       await this.db.conversations.update(question.conversationId, { updatedAt: Date.now() });
       return { conversation, removed, restoreParents: [...legacy, ...moved].map((m) => ({ id: m.id, parentId: m.parentId })) };
+    }).then(async (pair) => {
+      if (pair !== undefined) await this.forgetRenderings((cache) => cache.forgetMessages(pair.removed.map((m) => m.id)));
+      return pair;
     });
   }
 
@@ -513,7 +533,8 @@ export class ConversationStore {
    * import itself has just written. Returns how many were written and kept.
    */
   async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[], holders?: MessageHolders): Promise<{ written: number; olderSkipped: number }> {
-    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    let replaced: string[] = [];
+    const result = await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
       const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
       let written = 0;
       let olderSkipped = 0;
@@ -544,8 +565,11 @@ export class ConversationStore {
       }
       await this.db.conversations.bulkPut(conversations);
       await this.db.packs.bulkPut(packs);
+      replaced = replace;
       return { written, olderSkipped };
     });
+    if (replaced.length > 0) await this.forgetRenderings((cache) => cache.forgetConversations(replaced));
+    return result;
   }
 
   /** The saved search index and the `updatedAt` it is current to (undefined: none, or unreadable). */
@@ -565,6 +589,7 @@ export class ConversationStore {
       await this.db.packs.clear();
       await this.db.conversations.clear();
     });
+    await this.forgetRenderings((cache) => cache.clear());
   }
 
   async renameConversation(id: string, title: string): Promise<void> {
@@ -582,6 +607,9 @@ export class ConversationStore {
       await this.db.packs.where('conversationId').equals(id).delete();
       await this.db.conversations.delete(id);
       return { conversation, messages };
+    }).then(async (deleted) => {
+      if (deleted !== undefined) await this.forgetRenderings((cache) => cache.forgetConversations([id]));
+      return deleted;
     });
   }
 
@@ -699,5 +727,6 @@ export class ConversationStore {
 
   close(): void {
     this.db.close();
+    this.renderings.close();
   }
 }

@@ -8,34 +8,19 @@
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { BARE_LABELS, fill, type RenderLabels } from './labels';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 const INLINE_IMAGE = /^data:image\/(gif|png|jpeg|webp);/i;
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
 
-/** The renderer's few words (buttons it draws), from the caller: lib/ holds no sentences. */
-export interface MarkdownLabels {
-  loadImage(alt: string, host: string): string;
-  copy: string;
-  copyCode(language: string): string;
-  code: string;
-}
-
-/** Without labels from the caller: the bare facts (the alt text and host, the language). */
-const BARE_LABELS: MarkdownLabels = {
-  loadImage: (alt, host) => `${alt} ${host}`.trim(),
-  copy: '⧉',
-  copyCode: (language) => language,
-  code: '</>',
-};
-
-/** markdown-it's per-render environment, which its rules receive: the caller's labels. */
+/** markdown-it's per-render environment, which its rules receive: the caller's words. */
 type RenderEnv = {
-  labels: MarkdownLabels;
+  labels: RenderLabels;
 };
 
-function labelsOf(env: unknown): MarkdownLabels {
+function labelsOf(env: unknown): RenderLabels {
   return (env as Partial<RenderEnv> | undefined)?.labels ?? BARE_LABELS;
 }
 
@@ -61,7 +46,7 @@ md.renderer.rules.image = (tokens, idx, _options, env) => {
   } catch {
     // Not a URL: show it as written.
   }
-  const label = labels.loadImage(alt, host);
+  const label = alt === '' ? fill(labels.loadImage, { host }) : fill(labels.loadImageAlt, { alt, host });
   return `<button type="button" class="remote-image" data-load-image="${escape(src)}" data-alt="${escape(alt)}" aria-label="${escape(label)}">${escape(label)}</button>`;
 };
 
@@ -71,7 +56,7 @@ md.renderer.rules.fence = (tokens, idx, _options, env) => {
   const lang = token.info.trim().split(/\s+/)[0] ?? '';
   const escape = md.utils.escapeHtml;
   const langLabel = lang === '' ? labels.code : lang;
-  return `<div class="code-block"><div class="code-head"><span>${escape(langLabel)}</span><button type="button" data-copy-code aria-label="${escape(labels.copyCode(langLabel))}">${escape(labels.copy)}</button></div><pre><code${lang === '' ? '' : ` class="language-${escape(lang)}"`}>${escape(token.content)}</code></pre></div>\n`;
+  return `<div class="code-block"><div class="code-head"><span>${escape(langLabel)}</span><button type="button" data-copy-code aria-label="${escape(fill(labels.copyCode, { language: langLabel }))}">${escape(labels.copy)}</button></div><pre><code${lang === '' ? '' : ` class="language-${escape(lang)}"`}>${escape(token.content)}</code></pre></div>\n`;
 };
 
 let purifyConfigured = false;
@@ -98,8 +83,16 @@ function purify(html: string): string {
   return DOMPurify.sanitize(html);
 }
 
-/** One markdown block → safe HTML, its buttons worded with `words`. */
-export function renderMarkdownBlock(source: string, labels: MarkdownLabels = BARE_LABELS): string {
+/**
+ * Makes ready what rendering `sources` needs that loads on first use, so that rendering them
+ * (synchronous, as markdown-it's rules are) finds it there.
+ */
+export async function prepareMarkdown(_sources: readonly string[]): Promise<void> {
+  // Grammars for highlighting are loaded here (lib/render/highlight.ts).
+}
+
+/** One markdown block → safe HTML, its buttons worded with `labels`. */
+export function renderMarkdownBlock(source: string, labels: RenderLabels = BARE_LABELS): string {
   const env: RenderEnv = { labels };
   return purify(md.render(source, env));
 }

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Composer } from '@/components/chat/Composer';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
-import { LARGE_BLOCK_CHARS, Markdown, loadMarkdownRenderer } from '@/components/chat/Markdown';
+import { LARGE_BLOCK_CHARS, Markdown } from '@/components/chat/Markdown';
 import { MessageView, type MessageActions } from '@/components/chat/MessageView';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
 import { useState } from 'react';
@@ -20,6 +20,7 @@ const rendered: string[] = [];
 vi.mock('@/lib/render/markdown', async (importOriginal) => {
   const real = await importOriginal<typeof RenderModule>();
   return {
+    ...real,
     renderMarkdownBlock: (source: string) => {
       rendered.push(source);
       return real.renderMarkdownBlock(source);
@@ -182,25 +183,41 @@ describe('MessageView', () => {
   });
 });
 
+/** Lets the render service (in the page under jsdom, as where no worker starts) answer what was asked. */
+async function settle(): Promise<void> {
+  await act(async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  });
+}
+
 describe('Markdown', () => {
-  it('parses a finished block once; only the growing block is parsed again', async () => {
-    await loadMarkdownRenderer();
+  it('renders a finished block once; only the growing block is rendered again', async () => {
+    const { rerender, container } = render(<Markdown text={'# Title\n\nFirst para'} streaming />);
+    await waitFor(() => expect(container.querySelector('h1')).toHaveTextContent('Title'));
     rendered.length = 0;
-    const { rerender, container } = render(<Markdown text={'# Title\n\nFirst para'} />);
-    rerender(<Markdown text={'# Title\n\nFirst paragraph'} />);
+    for (const text of ['# Title\n\nFirst paragraph', '# Title\n\nFirst paragraph.\n\nSecond']) {
+      rerender(<Markdown text={text} streaming />);
+      await settle();
+    }
     rerender(<Markdown text={'# Title\n\nFirst paragraph.\n\nSecond'} />);
-    expect(rendered.filter((s) => s === '# Title\n')).toHaveLength(1);
-    expect(rendered.filter((s) => s.startsWith('First'))).toEqual(['First para', 'First paragraph', 'First paragraph.\n']);
+    await settle();
+    expect(rendered.filter((s) => s.startsWith('# Title'))).toEqual([]);
+    expect(rendered.filter((s) => s.startsWith('First'))).toEqual(['First paragraph', 'First paragraph.\n']);
+    expect(rendered.filter((s) => s.startsWith('Second'))).toEqual(['Second']);
     expect(container.querySelector('h1')).toHaveTextContent('Title');
   });
 
-  it('shows plain text until the renderer has loaded, never raw HTML', async () => {
-    const { container } = render(<Markdown text={'<img src=x onerror=alert(1)> **b**'} />);
-    await act(async () => {
-      await loadMarkdownRenderer();
-    });
+  it('a growing block shows its text at once, then rendered, never as raw HTML', async () => {
+    const { container } = render(<Markdown text={'<img src=x onerror=alert(1)> **b**'} streaming />);
+    expect(container).toHaveTextContent('<img src=x onerror=alert(1)> **b**');
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('b'));
     expect(container.querySelector('img')).toBeNull();
-    expect(container.querySelector('strong')).toHaveTextContent('b');
+  });
+
+  it('a finished reply waits for its rendering: its first paint is never raw markers', async () => {
+    const { container } = render(<Markdown text={'A **finished** reply.'} />);
+    expect(container).not.toHaveTextContent('**');
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('finished'));
   });
 });
 
@@ -209,7 +226,6 @@ describe('a long reply never freezes the page (issue 28, item 5)', () => {
   const code = Array.from({ length: 4000 }, (_, i) => `export const value${i} = compute(${i}); // <not a tag>`).join('\n');
 
   it('a block past the size is shown as plain text, never parsed while it grows nor once final; formatted once, when the reader asks', async () => {
-    await loadMarkdownRenderer();
     rendered.length = 0;
     const long = prose(LARGE_BLOCK_CHARS + 5_000);
     const { rerender, container } = render(<Markdown text={`# Title\n\n${long}`} streaming />);
@@ -218,18 +234,18 @@ describe('a long reply never freezes the page (issue 28, item 5)', () => {
     expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toEqual([]);
     expect(container).toHaveTextContent('without a break. The reply goes on **and on**');
     expect(container.querySelector('strong')).toBeNull();
-    expect(container.querySelector('h1')).toHaveTextContent('Title');
+    await waitFor(() => expect(container.querySelector('h1')).toHaveTextContent('Title'));
     rerender(<Markdown text={`# Title\n\n${long} More words.`} />);
+    await settle();
     expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toEqual([]);
     expect(container.querySelector('strong')).toBeNull();
     expect(container).toHaveTextContent(/A long block \(\d+ kB\), shown as text./);
     await userEvent.click(screen.getByRole('button', { name: 'Show formatted (may take a moment)' }));
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('and on'));
     expect(rendered.filter((s) => s.length > LARGE_BLOCK_CHARS)).toHaveLength(1);
-    expect(container.querySelector('strong')).toHaveTextContent('and on');
   });
 
   it('a long fenced block is drawn as code without the parser, while it streams and after, as the parser draws it; the text around it is parsed', async () => {
-    await loadMarkdownRenderer();
     rendered.length = 0;
     const head = 'Here is the **file**:\n```ts\n';
     const { rerender, container } = render(<Markdown text={`${head}${code.slice(0, 150_000)}`} streaming />);
@@ -238,6 +254,7 @@ describe('a long reply never freezes the page (issue 28, item 5)', () => {
     // What was drawn stays as it was: only the end of the code is drawn again.
     expect(container.querySelector('code')?.firstChild).toBe(firstPiece);
     rerender(<Markdown text={`${head}${code}\n\`\`\`\nThat is *all*.`} />);
+    await waitFor(() => expect(container.querySelector('em')).toHaveTextContent('all'));
     expect(rendered.filter((s) => s.includes('compute('))).toEqual([]);
     expect(screen.getByRole('button', { name: 'Copy ts code' })).toBeInTheDocument();
     expect(container.querySelector('code.language-ts')?.textContent).toBe(`${code}\n`);
@@ -302,11 +319,10 @@ function Thread({ messages, actions }: { messages: Message[]; actions?: Partial<
 
 describe('what a retry or a lone </think> moved is never lost (issue 8)', () => {
   it('earlier versions of a reply (as older builds kept them) stay readable: ‹ 2 / 2 › switches to them', async () => {
-    await loadMarkdownRenderer();
     render(<Thread messages={[message({ id: 'q', seq: 0, role: 'user', text: 'question' }), message({ id: 'a', seq: 1, text: '', status: 'error', createdAt: 5, versions: [{ text: 'The first answer, cut short', reasoning: '', status: 'interrupted', createdAt: 0 }] })]} />);
     expect(screen.getByRole('group', { name: 'Versions' })).toHaveTextContent('2 / 2');
     await userEvent.click(screen.getByRole('button', { name: 'Previous version' }));
-    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('The first answer, cut short');
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('The first answer, cut short'));
     expect(screen.getByRole('group', { name: 'Versions' })).toHaveTextContent('1 / 2');
     expect(screen.getByRole('button', { name: 'Previous version' })).toBeDisabled();
     await userEvent.click(screen.getByRole('button', { name: 'Next version' }));
@@ -330,12 +346,11 @@ describe('what a retry or a lone </think> moved is never lost (issue 8)', () => 
   });
 
   it('text moved into the reasoning by a lone </think> can be put back into the reply', async () => {
-    await loadMarkdownRenderer();
     render(<MessageView message={message({ text: 'the rest.', reasoning: 'The page contains ', movedToReasoning: [0, 18] })} />);
     expect(screen.getByRole('article', { name: 'Assistant message' })).not.toHaveTextContent(/^The page contains/);
     await userEvent.click(screen.getByRole('button', { name: 'Show the text before </think> as part of the reply' }));
     expect(screen.queryByText('Reasoning')).toBeNull();
-    expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('The page contains </think>');
+    await waitFor(() => expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('The page contains </think>'));
     expect(screen.getByRole('article', { name: 'Assistant message' })).toHaveTextContent('the rest.');
   });
 });
@@ -357,10 +372,10 @@ describe('a listed model the gateway cannot serve now (new-api 503 "no channel")
 describe('a reply the model\'s filter blocked', () => {
   const blocked = (detail: ReturnType<typeof blockDetail>) => storedError(new GatewayError({ kind: 'content_blocked', url: 'https://gw.example.com/v1beta/models/g:streamGenerateContent?alt=sse', detail }));
 
-  it('keeps the text that came, and says it was blocked, why, in which category, and what to do', () => {
+  it('keeps the text that came, and says it was blocked, why, in which category, and what to do', async () => {
     render(<MessageView message={message({ status: 'error', text: 'The first part', error: blocked(blockDetail('reply_blocked', 'SAFETY', 'HARM_CATEGORY_DANGEROUS_CONTENT')) })} />);
     const reply = screen.getByRole('article', { name: 'Assistant message' });
-    expect(reply).toHaveTextContent('The first part');
+    await waitFor(() => expect(reply).toHaveTextContent('The first part'));
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent("Blocked by the model's filter");
     expect(alert).toHaveTextContent('The filter stopped the reply: possibly harmful content. Category: dangerous content.');

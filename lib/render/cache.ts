@@ -1,0 +1,91 @@
+/**
+ * Saved renderings of finished messages, so that opening a conversation again parses, highlights
+ * and lays out no formula anew (a conversation of 1,000 messages would otherwise be highlighted
+ * on every open). A database of its own: it holds nothing that cannot be made again, so it can be
+ * dropped, cleared or refused (a full disk) without touching the history; the history's store
+ * forgets a conversation's renderings when it deletes the conversation (`forgetRenderings`), so
+ * nothing of a deleted conversation stays behind in here.
+ *
+ * A row is used only when it was made by this renderer version, with these words, from this
+ * exact text (`sourceKey`); any other row is made again and replaced.
+ */
+import * as z from 'zod/mini';
+import Dexie, { type DexieOptions, type Table } from 'dexie';
+import { RenderedBlockSchema, type RenderedBlock } from './worker/protocol';
+
+/** Raised whenever the renderer's output changes shape or content: every saved rendering is then made again. */
+export const RENDERER_VERSION = 1;
+
+export const RENDER_CACHE_NAME = 'gateway-chat-renderings';
+
+const RenderingSchema = z.object({
+  /** The message's id. */
+  id: z.string(),
+  conversationId: z.string(),
+  version: z.number(),
+  labelsKey: z.string(),
+  sourceKey: z.string(),
+  blocks: z.array(RenderedBlockSchema),
+});
+export type Rendering = z.infer<typeof RenderingSchema>;
+
+class RenderingsDb extends Dexie {
+  renderings!: Table<Rendering, string>;
+  constructor(name: string, options?: DexieOptions) {
+    super(name, options);
+    this.version(1).stores({ renderings: 'id, conversationId' });
+  }
+}
+
+/** 32-bit FNV-1a over the blocks' sources and their lengths: which text a rendering was made from. */
+export function sourceKeyOf(sources: readonly string[]): string {
+  let hash = 0x811c9dc5;
+  let length = 0;
+  for (const source of sources) {
+    length += source.length;
+    for (let i = 0; i < source.length; i++) {
+      hash ^= source.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193);
+    }
+    hash ^= 0xff;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `${sources.length}:${length}:${(hash >>> 0).toString(36)}`;
+}
+
+export class RenderCache {
+  private readonly db: RenderingsDb;
+
+  constructor(name = RENDER_CACHE_NAME, options?: Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>) {
+    this.db = new RenderingsDb(name, options);
+  }
+
+  /** The saved blocks of a message, if they were made by this version, with these words, from these sources. */
+  async get(messageId: string, labelsKey: string, sources: readonly string[]): Promise<RenderedBlock[] | undefined> {
+    const parsed = RenderingSchema.safeParse(await this.db.renderings.get(messageId));
+    if (!parsed.success) return undefined;
+    const row = parsed.data;
+    if (row.version !== RENDERER_VERSION || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
+    return row.blocks;
+  }
+
+  async put(message: { id: string; conversationId: string }, labelsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[]): Promise<void> {
+    await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, version: RENDERER_VERSION, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
+  }
+
+  async forgetConversations(conversationIds: readonly string[]): Promise<void> {
+    await this.db.renderings.where('conversationId').anyOf([...conversationIds]).delete();
+  }
+
+  async forgetMessages(messageIds: readonly string[]): Promise<void> {
+    await this.db.renderings.bulkDelete([...messageIds]);
+  }
+
+  async clear(): Promise<void> {
+    await this.db.renderings.clear();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The words rendered HTML carries (button names), in the user's language. Plain strings with
+ * `{name}` placeholders, because they travel to the render worker (functions cannot) and the
+ * page words them through the i18n layer (components/i18n/markdown-labels.ts).
+ */
+export interface RenderLabels {
+  /** "Copy" */
+  copy: string;
+  /** "code": a code block that names no language. */
+  code: string;
+  /** "Copy {language} code" */
+  copyCode: string;
+  /** "Load image from {host}" */
+  loadImage: string;
+  /** "Load image “{alt}” from {host}" */
+  loadImageAlt: string;
+}
+
+/** `template` with each `{name}` replaced by its value (a name without a value stays as written). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** The bare facts, for a caller without words (tests, a warm-up render). */
+export const BARE_LABELS: RenderLabels = {
+  copy: '⧉',
+  code: '</>',
+  copyCode: '{language}',
+  loadImage: '{host}',
+  loadImageAlt: '{alt} {host}',
+};

@@ -1,0 +1,67 @@
+/**
+ * What the render worker does with each message (lib/render/worker/protocol.ts): blocks of
+ * markdown → sanitised HTML, with the words the page last sent. A finished message's blocks are
+ * looked up in, and saved to, the rendering cache (lib/render/cache.ts), so opening it again
+ * renders nothing. Runs in the worker, and in the page itself where no worker can start (tests
+ * under jsdom, a browser that refuses the worker).
+ */
+import type { RenderCache } from '../cache';
+import { BARE_LABELS, type RenderLabels } from '../labels';
+import { prepareMarkdown, renderMarkdownBlock } from '../markdown';
+import type { FromWorker, RenderedBlock, ToWorker } from './protocol';
+
+type Cache = Pick<RenderCache, 'get' | 'put'>;
+
+export interface RenderService {
+  handle(message: ToWorker): Promise<FromWorker | undefined>;
+}
+
+function labelsFrom(raw: Record<string, string>): RenderLabels {
+  // Whatever the page did not send keeps the bare facts: a button is never left unnamed.
+  return { ...BARE_LABELS, ...raw };
+}
+
+export function renderBlocks(sources: readonly string[], labels: RenderLabels): RenderedBlock[] {
+  return sources.map((source) => {
+    const html = renderMarkdownBlock(source, labels);
+    return { html, math: html.includes('class="math '), diagram: html.includes('data-diagram') };
+  });
+}
+
+export function createRenderService(cache?: Cache): RenderService {
+  let labels = BARE_LABELS;
+  let labelsKey = '';
+  // The cache is a convenience: once it fails (refused, full disk), rendering goes on without it.
+  let cacheUsable = cache !== undefined;
+  const cached = async <T>(use: (cache: Cache) => Promise<T>): Promise<T | undefined> => {
+    if (!cacheUsable || cache === undefined) return undefined;
+    try {
+      return await use(cache);
+    } catch {
+      cacheUsable = false;
+      return undefined;
+    }
+  };
+  return {
+    async handle(message) {
+      if (message.type === 'labels') {
+        labels = labelsFrom(message.labels);
+        labelsKey = message.key;
+        return undefined;
+      }
+      const { id, sources, saved } = message;
+      if (saved !== undefined) {
+        const blocks = await cached((c) => c.get(saved.id, labelsKey, sources));
+        if (blocks !== undefined) return { type: 'rendered', id, blocks, fromCache: true };
+      }
+      try {
+        await prepareMarkdown(sources);
+        const blocks = renderBlocks(sources, labels);
+        if (saved !== undefined) await cached((c) => c.put(saved, labelsKey, sources, blocks));
+        return { type: 'rendered', id, blocks, fromCache: false };
+      } catch (error) {
+        return { type: 'failed', id, code: error instanceof Error ? error.name : 'unknown' };
+      }
+    },
+  };
+}
