@@ -30,6 +30,9 @@ export default defineConfig({
     if (mode === 'e2e') process.env.NODE_ENV = 'production';
     return {
       plugins: [tailwindcss()],
+      // The render worker (lib/render/worker) loads grammars, KaTeX and the like on first use:
+      // an ES module worker, so its dynamic imports are chunks of their own.
+      worker: { format: 'es' },
       // A page's own scripts are preloaded by its HTML; a dynamic import (the database, the
       // dialogs, the markdown renderer) fetches what it needs itself, instead of a preload link
       // added to the page for each of its chunks while the page starts.

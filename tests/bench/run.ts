@@ -1,12 +1,13 @@
 /**
  * `npm run bench [-- name …]`: prints each figure, and for figures with a budget whether it
- * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, sidepanel, workspace, compare, readability.
+ * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, opening, sidepanel, workspace, compare, readability.
  */
 import type { Figure } from './measure';
 import { benchCompare, benchReadability } from './compare';
 import { benchPopup } from './popup';
 import { benchSidePanel } from './sidepanel';
 import { benchStreamDecoding } from './stream-decoding';
+import { benchSavedOpen } from './saved-open';
 import { benchStreamingRender } from './streaming-render';
 import { benchWorkspace } from './workspace';
 
@@ -14,6 +15,7 @@ const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] =
   { name: 'decoding', title: 'Stream decoding (20 MB recorded stream per interface, Node)', run: benchStreamDecoding },
   { name: 'popup', title: 'Popup start (production JS size; Chromium, e2e build)', run: benchPopup },
   { name: 'rendering', title: 'Streaming render (Chromium, e2e build)', run: benchStreamingRender },
+  { name: 'opening', title: 'Opening a saved conversation of 200 code blocks (Chromium, e2e build)', run: benchSavedOpen },
   { name: 'sidepanel', title: 'Side panel with thousands (Chromium, e2e build)', run: benchSidePanel },
   { name: 'workspace', title: 'Chat page with a year of history (Chromium, e2e build)', run: benchWorkspace },
   { name: 'compare', title: 'Four models compared at once (Chromium, e2e build)', run: benchCompare },

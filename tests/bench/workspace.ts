@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from '../browser/harness';
 import { benchHistory, LONG_CONVERSATION } from './history-fixture';
-import { median, pollPage, type Figure } from './measure';
+import { median, pageMemory, pollPage, type Figure } from './measure';
 import { build } from './popup';
 
 const LONG_TITLE = 'A long conversation about everything';
@@ -84,39 +84,6 @@ const OPEN_PROBE = `
   }, true);`;
 
 interface LongTask { start: number; duration: number }
-
-interface HeapUsage { usedSize: number; backingStorageSize?: number }
-
-/** The page's JS heap and its dedicated workers', after garbage collection (bytes, array buffers included). */
-async function pageMemory(page: Page): Promise<{ page: number; workers: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const own = await cdp.send('Runtime.getHeapUsage') as HeapUsage;
-  // Workers are reached through the page's session (Playwright's sessions cannot address them).
-  const sessions: string[] = [];
-  const replies = new Map<number, HeapUsage>();
-  cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string } }) => {
-    if (e.targetInfo.type === 'worker') sessions.push(e.sessionId);
-  });
-  cdp.on('Target.receivedMessageFromTarget', (e: { message: string }) => {
-    const reply = JSON.parse(e.message) as { id?: number; result?: HeapUsage };
-    if (reply.id !== undefined && reply.result !== undefined) replies.set(reply.id, reply.result);
-  });
-  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-  await page.waitForTimeout(300);
-  let id = 0;
-  for (const sessionId of sessions) {
-    for (const method of ['HeapProfiler.collectGarbage', 'HeapProfiler.collectGarbage', 'Runtime.getHeapUsage']) {
-      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: ++id, method }) });
-    }
-  }
-  await page.waitForTimeout(1_000);
-  await cdp.detach();
-  const size = (h: HeapUsage | undefined): number => (h === undefined ? 0 : h.usedSize + (h.backingStorageSize ?? 0));
-  const workers = [...replies.entries()].filter(([replyId]) => replyId % 3 === 0).reduce((n, [, h]) => n + size(h), 0);
-  return { page: size(own), workers };
-}
 
 async function longTasksSince(page: Page, since: number): Promise<LongTask[]> {
   const all = await page.evaluate('window.__longTasks') as LongTask[];

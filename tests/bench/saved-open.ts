@@ -1,0 +1,124 @@
+/**
+ * Bench: opening a saved conversation whose replies hold 200 code blocks (and formulas), on the
+ * chat page, from the rail, until the last reply's code is on screen highlighted. The first open
+ * renders every block in the page's render worker and saves the renderings; the opens after it
+ * (each in a freshly opened page, so nothing is kept in the page) find them saved.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from '../browser/harness';
+import { HISTORY_FORMAT, HISTORY_VERSION } from '../../lib/transfer/history-file';
+import { median, pollPage, type Figure } from './measure';
+import { build } from './popup';
+
+const CODE_TITLE = 'Two hundred code blocks';
+const PAIRS = 100;
+const LAST = `code-200-m${PAIRS * 2 - 1}`;
+const LANGS = ['ts', 'python', 'go', 'rust', 'sql', 'bash', 'json', 'java', 'cpp', 'yaml'];
+
+function codeOf(lang: string, n: number): string {
+  const lines = Array.from({ length: 14 }, (_, i) => {
+    switch (lang) {
+      case 'python': return `def step_${n}_${i}(value: int) -> int:  # step ${i}\n    return value * ${i} + ${n}`;
+      case 'go': return `func step${n}x${i}(value int) int { return value*${i} + ${n} } // step ${i}`;
+      case 'rust': return `fn step_${n}_${i}(value: i64) -> i64 { value * ${i} + ${n} } // step ${i}`;
+      case 'sql': return `SELECT id, name FROM items WHERE size > ${i} AND owner = 'user${n}' ORDER BY id;`;
+      case 'bash': return `for f in ./data/${n}/*.txt; do echo "step ${i}: $f"; done`;
+      case 'json': return `{"step": ${i}, "section": ${n}, "name": "item ${i}", "ok": true}`;
+      case 'java': return `public static int step${n}x${i}(int value) { return value * ${i} + ${n}; }`;
+      case 'cpp': return `static int step_${n}_${i}(int value) { return value * ${i} + ${n}; } // step ${i}`;
+      case 'yaml': return `step_${i}:\n  section: ${n}\n  enabled: true`;
+      default: return `export const step${n}x${i} = (value: number): number => value * ${i} + ${n}; // step ${i}`;
+    }
+  });
+  return `\`\`\`${lang}\n${lines.join('\n')}\n\`\`\``;
+}
+
+function codeHistory(): string {
+  const now = Date.now();
+  const messages: Record<string, unknown>[] = [];
+  let parent: string | null = null;
+  for (let m = 0; m < PAIRS * 2; m++) {
+    const id = `code-200-m${m}`;
+    const n = Math.floor(m / 2);
+    const text = m % 2 === 0
+      ? `Show me two versions of step ${n}.`
+      : `Here is step ${n}, where $f(x) = ${n}x^2 + 1$:\n\n${codeOf(LANGS[n % LANGS.length]!, n)}\n\nAnd the other way:\n\n${codeOf(LANGS[(n + 3) % LANGS.length]!, n)}\n\nBoth give the same result.`;
+    messages.push({ id, conversationId: 'code-200', seq: m, role: m % 2 === 0 ? 'user' : 'assistant', parentId: parent, text, reasoning: '', status: 'complete', createdAt: now - (PAIRS * 2 - m) * 60_000, ...(m % 2 === 1 ? { model: 'echo-1' } : {}) });
+    parent = id;
+  }
+  const other = [{ id: 'other-m0', conversationId: 'other', seq: 0, role: 'user', parentId: null, text: 'Hello', reasoning: '', status: 'complete', createdAt: now - 10_000 }];
+  const conversations = [
+    { conversation: { id: 'code-200', title: CODE_TITLE, createdAt: now - PAIRS * 120_000, updatedAt: now - 60_000, profileId: 'p1', model: 'echo-1', surface: 'chat', replyStatus: 'complete' }, messages },
+    { conversation: { id: 'other', title: 'Another conversation', createdAt: now - 10_000, updatedAt: now, profileId: 'p1', model: 'echo-1', surface: 'chat', replyStatus: 'complete' }, messages: other },
+  ];
+  return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: now, conversations });
+}
+
+/** A click on the conversation's row → its last reply's code painted highlighted. */
+const OPEN_PROBE = `
+  document.addEventListener('click', (e) => {
+    if (!(e.target instanceof Element) || !e.target.classList.contains('conversation-title') || e.target.textContent !== '${CODE_TITLE}') return;
+    const t0 = performance.now();
+    const check = () => {
+      if (document.querySelector('[data-message-id="${LAST}"] .code-block code span[class^="hljs-"]')) {
+        requestAnimationFrame(() => {
+          window.__opened = performance.now() - t0;
+          window.__drawn = document.querySelectorAll('[role="log"] .code-block').length;
+        });
+        return;
+      }
+      requestAnimationFrame(check);
+    };
+    check();
+  }, true);`;
+
+async function chatPage(ext: LaunchedExtension): Promise<Page> {
+  const page = await ext.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.addInitScript({ content: OPEN_PROBE });
+  await page.goto(`chrome-extension://${ext.extensionId}/chat.html?conversation=other`);
+  return page;
+}
+
+export async function benchSavedOpen(): Promise<Figure[]> {
+  build('e2e');
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-chat-bench-'));
+  const file = join(dir, 'history.json');
+  writeFileSync(file, codeHistory());
+  const ext = await launchExtension();
+  try {
+    const setup = await ext.open('chat.html');
+    await writeSettings(setup, profileFor('http://127.0.0.1:9/v1', 'http://127.0.0.1:9', 'sk-bench-0000000000000000000000'));
+    await setup.close();
+    const importer = await chatPage(ext);
+    await importer.getByLabel('History file to import').setInputFiles(file);
+    await importer.getByRole('dialog', { name: 'Import conversations' }).getByRole('status').waitFor({ timeout: 60_000 });
+    await importer.close();
+
+    const opens: number[] = [];
+    let drawn = 0;
+    for (let i = 0; i < 6; i++) {
+      const page = await chatPage(ext);
+      await page.getByRole('button', { name: 'Another conversation', exact: true }).waitFor({ timeout: 20_000 });
+      // The page is up and idle (its render worker started), as when a user reaches for the rail.
+      await page.waitForTimeout(800);
+      await page.getByRole('button', { name: CODE_TITLE, exact: true }).click();
+      await pollPage(page, 'window.__opened !== undefined', 20_000, 20);
+      opens.push(await page.evaluate('window.__opened') as number);
+      drawn = await page.evaluate('window.__drawn') as number;
+      await page.close();
+    }
+    const [first, ...again] = opens;
+    return [
+      { label: `conversation: ${PAIRS * 2} messages, ${PAIRS * 2} code blocks in ${LANGS.length} languages, a formula in each reply; chat page 1280×900 (${drawn} code blocks drawn on the first screen)`, value: '' },
+      { label: 'first open (nothing saved: every block rendered in the worker) → first screen, highlighted', value: `${first!.toFixed(0)} ms`, budget: 150, actual: first! },
+      { label: `opened again, each in a fresh page (renderings saved) → first screen, highlighted (${again.length} runs)`, value: `median ${median(again).toFixed(0)} ms (all: ${again.map((t) => t.toFixed(0)).join(', ')})`, budget: 150, actual: median(again) },
+    ];
+  } finally {
+    await ext.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
