@@ -17,7 +17,7 @@ function escapeHtml(text: string): string {
 export function tablePlugin(md: MarkdownIt): void {
   md.renderer.rules.table_open = (tokens, idx, options, env, self) => {
     const name = escapeHtml((env as { labels: RenderLabels }).labels.tableMenu);
-    const head = `<div class="table-head"><button type="button" data-table-menu aria-haspopup="menu" aria-label="${name}" title="${name}"></button></div>`;
+    const head = `<div class="table-head"><button type="button" data-table-menu aria-haspopup="menu" aria-expanded="false" aria-label="${name}" title="${name}"></button></div>`;
     return `<div class="table-block">${head}<div class="table-scroll">${self.renderToken(tokens, idx, options)}`;
   };
   md.renderer.rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options)}</div></div>\n`;

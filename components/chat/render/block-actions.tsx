@@ -5,7 +5,7 @@
  * was clicked, and its state (wrapped, unfolded) lives in that element's attributes.
  */
 import { DropdownMenu as M } from 'radix-ui';
-import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useWords } from '@/components/i18n/words';
 import { MenuItem } from '@/components/ui/Menu';
@@ -90,6 +90,12 @@ interface OpenMenu {
 function BlockMenu({ open, onClose, w }: { open: OpenMenu; onClose(): void; w: Words }) {
   const { anchor, rect, byKeyboard } = open;
   const focused = useRef(false);
+  // The table's button is what the reader pressed: it says its menu is open.
+  useEffect(() => {
+    if (!anchor.hasAttribute('aria-haspopup')) return;
+    anchor.setAttribute('aria-expanded', 'true');
+    return () => anchor.setAttribute('aria-expanded', 'false');
+  }, [anchor]);
   const copyTable = (markdown: boolean): void => {
     const table = anchor.closest('.table-block')?.querySelector('table');
     if (!table) return;

@@ -118,8 +118,10 @@ describe('tables', () => {
     const user = userEvent.setup();
     render(<Reply html={table()} />);
     const options = screen.getByRole('button', { name: 'Table options' });
+    expect(options).toHaveAttribute('aria-expanded', 'false');
     await user.click(options);
     const menu = await screen.findByRole('menu', { name: 'Table options' });
+    expect(options).toHaveAttribute('aria-expanded', 'true');
     await user.click(within(menu).getByRole('menuitem', { name: 'Copy as Markdown' }));
     await expect(navigator.clipboard.readText()).resolves.toBe(
       [
@@ -131,6 +133,7 @@ describe('tables', () => {
     );
     expect(screen.queryByRole('menu')).toBeNull();
     expect(options).toHaveFocus();
+    expect(options).toHaveAttribute('aria-expanded', 'false');
 
     await user.keyboard('{Enter}');
     const again = await screen.findByRole('menu', { name: 'Table options' });
