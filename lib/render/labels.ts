@@ -14,11 +14,21 @@ export interface RenderLabels {
   loadImage: string;
   /** "Load image “{alt}” from {host}" */
   loadImageAlt: string;
+  /** "Wrap lines" */
+  wrapLines: string;
+  /** "Show all {n} lines" */
+  showAllLines: string;
+  /** "Preview" */
+  preview: string;
+  /** "Open preview in a new tab" */
+  openPreviewTab: string;
+  /** "Table options" */
+  tableMenu: string;
 }
 
-/** `template` with each `{name}` replaced by its value (a name without a value stays as written). */
+/** `template` with each `{name}` replaced by its value (a placeholder without one stays as written). */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
 /** The bare facts, for a caller without words (tests, a warm-up render). */
@@ -28,4 +38,9 @@ export const BARE_LABELS: RenderLabels = {
   copyCode: '{language}',
   loadImage: '{host}',
   loadImageAlt: '{alt} {host}',
+  wrapLines: '↩',
+  showAllLines: '{n}',
+  preview: '▶',
+  openPreviewTab: '↗',
+  tableMenu: '⋯',
 };
