@@ -1,6 +1,5 @@
 import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { Button } from '@/components/ui/Button';
-import { toast } from '@/components/ui/Toast';
 import { fencedBlock, MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
 import { FAILED } from '@/lib/render/client';
@@ -10,6 +9,7 @@ import { currentWords } from '@/components/i18n/words';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
 import { renderClient } from './render/render-client';
+import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
 
 const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g\n\n```ts\nconst x = 1;\n```';
 
@@ -38,8 +38,14 @@ export const LARGE_BLOCK_CHARS = 100_000;
  * changes, so it is set once and never drawn anew.
  */
 const HtmlBlock = memo(function HtmlBlock({ block, source }: { block: RenderedBlock; source: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element === null || block === FAILED) return;
+    if (block.math) makeFormulasFocusable(element);
+  }, [block]);
   if (block === FAILED) return <div className="md-block md-plain">{source}</div>;
-  return <div className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
+  return <div ref={ref} className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
 });
 
 /** A block before its rendering arrives: its text, as written. */
@@ -118,30 +124,15 @@ const LargeBlock = memo(function LargeBlock({ source, growing, labels }: { sourc
   return <LargeText source={source} />;
 });
 
-function handleClick(event: MouseEvent<HTMLDivElement>): void {
-  const target = event.target as HTMLElement;
-  const copy = target.closest<HTMLButtonElement>('button[data-copy-code]');
-  if (copy !== null) {
-    const code = copy.closest('.code-block')?.querySelector('code')?.textContent ?? '';
-    const w = currentWords();
-    void navigator.clipboard.writeText(code).then(() => {
-      toast(w.t('common.copied'));
-      copy.textContent = w.t('common.copied');
-      setTimeout(() => {
-        copy.textContent = w.t('common.copy');
-      }, 1500);
-    }, () => toast(w.t('common.copyFailed'), 'error'));
-    return;
-  }
-  const load = target.closest<HTMLButtonElement>('button[data-load-image]');
-  if (load !== null) {
-    // The user asked for this image: only now is it fetched.
-    const img = document.createElement('img');
-    img.src = load.dataset.loadImage ?? '';
-    img.alt = load.dataset.alt ?? '';
-    img.referrerPolicy = 'no-referrer';
-    load.replaceWith(img);
-  }
+/** A remote image the user asked for: only now is it fetched. */
+function loadImage(event: MouseEvent<HTMLDivElement>): void {
+  const load = (event.target as Element).closest<HTMLButtonElement>('button[data-load-image]');
+  if (load === null) return;
+  const img = document.createElement('img');
+  img.src = load.dataset.loadImage ?? '';
+  img.alt = load.dataset.alt ?? '';
+  img.referrerPolicy = 'no-referrer';
+  load.replaceWith(img);
 }
 
 /**
@@ -157,6 +148,7 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   const labels = labelsFor(useWords());
   client.setLabels(labels);
   const [, bump] = useReducer((n: number) => n + 1, 0);
+  const actions = useBlockActions();
   // This reply's growing block, to the client: one render of it on its way at most.
   const slot = useMemo(() => ({}), []);
   const shown = useRef(false);
@@ -196,10 +188,13 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
     return block === undefined ? <PlainBlock key={index} source={source} /> : <HtmlBlock key={index} block={block} source={source} />;
   };
   return (
-    <div className="markdown" onClick={handleClick}>
+    <div className="markdown" onClick={(event) => {
+      if (!actions.onClick(event)) loadImage(event);
+    }} onKeyDown={actions.onKeyDown} onContextMenu={actions.onContextMenu}>
       {sources.map((source, i) => blockAt(source, i, false))}
       {/* Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew. */}
       {growing && blockAt(open, closed.length, true)}
+      {actions.menu}
     </div>
   );
 }

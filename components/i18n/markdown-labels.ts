@@ -4,20 +4,24 @@ import type { Words } from '@/lib/i18n/messages';
 const labelsCache = new WeakMap<Words, RenderLabels>();
 
 /**
- * The renderer's words in the current language, as templates the render worker fills (one
- * object per language, so blocks render again on a change).
+ * The renderer's words in the current language, as templates the render worker fills: a word
+ * asked for without values keeps its `{placeholders}`. One object per language, so blocks render
+ * again on a change.
  */
 export function labelsFor(w: Words): RenderLabels {
   let labels = labelsCache.get(w);
   if (labels === undefined) {
-    // The worker fills each {placeholder}: here they are passed through as written.
-    const template = (key: Parameters<Words['t']>[0], names: string[]): string => w.t(key, Object.fromEntries(names.map((n) => [n, `{${n}}`])));
     labels = {
       copy: w.t('common.copy'),
       code: w.t('markdown.code'),
-      copyCode: template('markdown.copyCode', ['language']),
-      loadImage: template('markdown.loadImage', ['host']),
-      loadImageAlt: template('markdown.loadImageAlt', ['alt', 'host']),
+      copyCode: w.t('markdown.copyCode'),
+      loadImage: w.t('markdown.loadImage'),
+      loadImageAlt: w.t('markdown.loadImageAlt'),
+      wrapLines: w.t('markdown.wrapLines'),
+      showAllLines: w.t('markdown.showAllLines'),
+      preview: w.t('markdown.preview'),
+      openPreviewTab: w.t('markdown.openPreviewTab'),
+      tableMenu: w.t('markdown.tableMenu'),
     };
     labelsCache.set(w, labels);
   }

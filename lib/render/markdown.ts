@@ -1,19 +1,27 @@
 /**
- * Model output → safe HTML, one block at a time. Model output is untrusted:
+ * Model output → safe HTML, one block at a time, in the render worker (lib/render/worker).
+ * Model output is untrusted:
  * - raw HTML is never rendered (markdown-it `html: false` escapes it);
  * - links keep only http(s) and mailto targets, and open in a new tab with noopener;
  * - images are not loaded: each becomes a button that loads it on the user's click
  *   (inline `data:image/…` pictures, which fetch nothing, are shown);
- * - DOMPurify then cleans the result again, in case a rule above is ever wrong.
+ * - code is highlighted into spans of highlight.js classes only (./highlight.ts), formulas are laid
+ *   out by KaTeX with no trust in their source (./math.ts);
+ * - the sanitiser (./sanitize.ts) then keeps only what each renderer may emit, in case a rule
+ *   above is ever wrong. It needs no DOM, so all of this runs in a worker.
  */
-import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { codeBlockHtml } from './code-block';
+import { ensureLanguages, highlightCode, languagesIn } from './highlight';
 import { BARE_LABELS, fill, type RenderLabels } from './labels';
+import { mathPlugin } from './math';
+import { sanitizeRendered } from './sanitize';
+import { tablePlugin } from './tables';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 const INLINE_IMAGE = /^data:image\/(gif|png|jpeg|webp);/i;
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false }).use(mathPlugin).use(tablePlugin);
 
 /** markdown-it's per-render environment, which its rules receive: the caller's words. */
 type RenderEnv = {
@@ -50,49 +58,48 @@ md.renderer.rules.image = (tokens, idx, _options, env) => {
   return `<button type="button" class="remote-image" data-load-image="${escape(src)}" data-alt="${escape(alt)}" aria-label="${escape(label)}">${escape(label)}</button>`;
 };
 
-md.renderer.rules.fence = (tokens, idx, _options, env) => {
-  const labels = labelsOf(env);
-  const token = tokens[idx]!;
-  const lang = token.info.trim().split(/\s+/)[0] ?? '';
-  const escape = md.utils.escapeHtml;
-  const langLabel = lang === '' ? labels.code : lang;
-  return `<div class="code-block"><div class="code-head"><span>${escape(langLabel)}</span><button type="button" data-copy-code aria-label="${escape(fill(labels.copyCode, { language: langLabel }))}">${escape(labels.copy)}</button></div><pre><code${lang === '' ? '' : ` class="language-${escape(lang)}"`}>${escape(token.content)}</code></pre></div>\n`;
-};
-
-let purifyConfigured = false;
-
-function purify(html: string): string {
-  if (!purifyConfigured) {
-    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-      if (node.tagName === 'A') {
-        const href = node.getAttribute('href') ?? '';
-        if (!SAFE_LINK.test(href) && !href.startsWith('#')) node.removeAttribute('href');
-        node.setAttribute('target', '_blank');
-        node.setAttribute('rel', 'noopener noreferrer nofollow');
-      }
-      if (node.tagName === 'IMG' && !INLINE_IMAGE.test(node.getAttribute('src') ?? '')) node.removeAttribute('src');
-    });
-    // Set once: a configuration passed to every sanitize() is parsed again on every call (about
-    // a millisecond, on every frame of a streaming reply).
-    DOMPurify.setConfig({
-      ADD_ATTR: ['target', 'data-copy-code', 'data-load-image'],
-      FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
-    });
-    purifyConfigured = true;
-  }
-  return DOMPurify.sanitize(html);
-}
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
 /**
- * Makes ready what rendering `sources` needs that loads on first use, so that rendering them
- * (synchronous, as markdown-it's rules are) finds it there.
+ * Notes on each fence whether its closing line came (`meta.closed`): a diagram is drawn only
+ * from a finished source, while a fence still streaming shows as code.
  */
-export async function prepareMarkdown(_sources: readonly string[]): Promise<void> {
-  // Grammars for highlighting are loaded here (lib/render/highlight.ts).
+md.core.ruler.push('fence_closed', (state) => {
+  let lines: string[] | undefined;
+  for (const token of state.tokens) {
+    if (token.type !== 'fence' || token.map === null || firstWord(token.info) !== 'mermaid') continue;
+    lines ??= state.src.split('\n');
+    const [start, end] = token.map;
+    const marks = CLOSING_FENCE.exec(lines[end - 1] ?? '')?.[1];
+    token.meta = { closed: end - start >= 2 && marks !== undefined && marks[0] === token.markup[0] && marks.length >= token.markup.length };
+  }
+});
+
+function firstWord(info: string): string {
+  return info.trim().split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+}
+
+md.renderer.rules.fence = (tokens, idx, _options, env) => {
+  const token = tokens[idx]!;
+  const block = codeBlockHtml({ info: token.info, code: token.content, highlighted: highlightCode(token.content, token.info), labels: labelsOf(env) });
+  // A finished Mermaid source: the page draws it (components/chat/render/diagrams.ts).
+  if ((token.meta as { closed?: boolean } | null)?.closed === true) return `<div class="diagram-block" data-diagram>${block}</div>\n`;
+  return block;
+};
+
+/**
+ * Makes ready what rendering `sources` needs that loads on first use (the grammars of the
+ * languages their code blocks name), so that rendering them, synchronous as markdown-it's rules
+ * are, finds it there.
+ */
+export async function prepareMarkdown(sources: readonly string[]): Promise<void> {
+  const languages = new Set<string>();
+  for (const source of sources) for (const language of languagesIn(source)) languages.add(language);
+  if (languages.size > 0) await ensureLanguages([...languages]);
 }
 
 /** One markdown block → safe HTML, its buttons worded with `labels`. */
 export function renderMarkdownBlock(source: string, labels: RenderLabels = BARE_LABELS): string {
   const env: RenderEnv = { labels };
-  return purify(md.render(source, env));
+  return sanitizeRendered(md.render(source, env));
 }

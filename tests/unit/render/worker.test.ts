@@ -1,0 +1,148 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it, vi } from 'vitest';
+import { RenderCache, RENDERER_VERSION } from '@/lib/render/cache';
+import { RenderClient, type RenderPort } from '@/lib/render/client';
+import { BARE_LABELS } from '@/lib/render/labels';
+import { createRenderService } from '@/lib/render/worker/handler';
+import type { FromWorker, ToWorker } from '@/lib/render/worker/protocol';
+import { ConversationStore } from '@/lib/conversations/store';
+
+let n = 0;
+
+/** The service behind a port that answers only when told to (a worker busy meanwhile). */
+function heldPort() {
+  const service = createRenderService();
+  const sent: ToWorker[] = [];
+  let deliver: (data: unknown) => void = () => undefined;
+  const port: RenderPort = {
+    post: (message) => sent.push(message),
+    listen: (onMessage) => {
+      deliver = onMessage;
+    },
+  };
+  /** Answers everything sent so far, in order. */
+  const answer = async (): Promise<void> => {
+    for (const message of sent.splice(0)) {
+      const reply = await service.handle(message);
+      if (reply !== undefined) deliver(reply);
+    }
+  };
+  return { port, sent, answer };
+}
+
+describe('the render client (the page side of the worker)', () => {
+  it('a finished block is rendered once, whoever asks and however often', async () => {
+    const { port, sent, answer } = heldPort();
+    const client = new RenderClient(port);
+    client.setLabels(BARE_LABELS);
+    const first = vi.fn();
+    const second = vi.fn();
+    client.request(['# Title\n', 'Some *text*'], first);
+    client.request(['# Title\n'], second);
+    await answer();
+    client.request(['# Title\n', 'Some *text*'], second);
+    expect(sent).toEqual([]);
+    expect(first).toHaveBeenCalledTimes(1);
+    expect(second).toHaveBeenCalledTimes(1);
+    expect(client.peek('# Title\n')?.html).toContain('<h1>Title</h1>');
+    expect(client.peek('Some *text*')?.html).toContain('<em>text</em>');
+  });
+
+  it('the growing block has one render on its way at most; the newest text waits, the ones between are skipped', async () => {
+    const { port, sent, answer } = heldPort();
+    const client = new RenderClient(port);
+    const slot = {};
+    const done = vi.fn();
+    client.requestGrowing(slot, 0, 'A', done);
+    client.requestGrowing(slot, 0, 'A b', done);
+    client.requestGrowing(slot, 0, 'A b c', done);
+    expect(sent.filter((m) => m.type === 'render').map((m) => m.type === 'render' && m.sources)).toEqual([['A']]);
+    await answer();
+    expect(client.latest(slot)).toMatchObject({ index: 0, source: 'A' });
+    // The newest text went as soon as the worker was free; the one between never did.
+    expect(sent.map((m) => m.type === 'render' && m.sources)).toEqual([['A b c']]);
+    await answer();
+    expect(client.latest(slot)?.block.html).toContain('A b c');
+    expect(done).toHaveBeenCalledTimes(2);
+  });
+
+  it('new words render every block again with them', async () => {
+    const { port, answer } = heldPort();
+    const client = new RenderClient(port);
+    client.setLabels(BARE_LABELS);
+    client.request(['```py\nx\n```'], () => undefined);
+    await answer();
+    expect(client.peek('```py\nx\n```')?.html).toContain('aria-label="py"');
+    client.setLabels({ ...BARE_LABELS, copyCode: 'Copier le code {language}' });
+    expect(client.peek('```py\nx\n```')).toBeUndefined();
+    client.request(['```py\nx\n```'], () => undefined);
+    await answer();
+    expect(client.peek('```py\nx\n```')?.html).toContain('aria-label="Copier le code py"');
+  });
+
+  it('answers that are not the worker\'s are ignored', () => {
+    const { port } = heldPort();
+    let deliver: (data: unknown) => void = () => undefined;
+    const client = new RenderClient({ ...port, listen: (f) => { deliver = f; } });
+    const done = vi.fn();
+    client.request(['x'], done);
+    deliver({ type: 'rendered', id: 1, blocks: [{ html: '<img src=x onerror=alert(1)>' }] });
+    deliver({ type: 'rendered', id: 99, blocks: [{ html: 'x', math: false, diagram: false }], fromCache: false });
+    deliver('<b>hello</b>');
+    expect(done).not.toHaveBeenCalled();
+    expect(client.peek('x')).toBeUndefined();
+  });
+});
+
+describe('saved renderings (a conversation opened again renders nothing)', () => {
+  it('a finished message is rendered once; opened again, its blocks come from the cache', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    const service = createRenderService(cache);
+    await service.handle({ type: 'labels', key: 'en', labels: { ...BARE_LABELS } });
+    const saved = { id: 'm1', conversationId: 'c1' };
+    const first = await service.handle({ type: 'render', id: 1, sources: ['# One\n', 'Two'], saved }) as Extract<FromWorker, { type: 'rendered' }>;
+    expect(first.fromCache).toBe(false);
+    const again = await createRenderService(cache).handle({ type: 'labels', key: 'en', labels: { ...BARE_LABELS } })
+      .then(() => service.handle({ type: 'render', id: 2, sources: ['# One\n', 'Two'], saved })) as Extract<FromWorker, { type: 'rendered' }>;
+    expect(again).toEqual({ ...first, id: 2, fromCache: true });
+  });
+
+  it('a rendering is used only for the same text, the same words and the same renderer version', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    const blocks = [{ html: '<p>One</p>', math: false, diagram: false }];
+    await cache.put({ id: 'm1', conversationId: 'c1' }, 'en', ['One'], blocks);
+    expect(await cache.get('m1', 'en', ['One'])).toEqual(blocks);
+    expect(await cache.get('m1', 'en', ['One!'])).toBeUndefined();
+    expect(await cache.get('m1', 'zh-CN', ['One'])).toBeUndefined();
+    expect(RENDERER_VERSION).toBeGreaterThan(0);
+  });
+
+  it('a rendering the cache cannot keep (its database refused) is still shown', async () => {
+    const broken = { get: () => Promise.reject(new Error('QuotaExceededError')), put: () => Promise.reject(new Error('QuotaExceededError')) };
+    const service = createRenderService(broken);
+    const reply = await service.handle({ type: 'render', id: 1, sources: ['**bold**'], saved: { id: 'm', conversationId: 'c' } });
+    expect(reply).toMatchObject({ type: 'rendered', fromCache: false, blocks: [{ html: expect.stringContaining('<strong>bold</strong>') }] });
+  });
+
+  it('deleting a conversation, a question and its reply, or the whole history forgets their renderings', async () => {
+    const name = `store-render-${n++}`;
+    const store = new ConversationStore(name);
+    const cache = new RenderCache(`${name}-renderings`);
+    const conversation = await store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'popup', title: 't' });
+    const message = (id: string, seq: number, role: 'user' | 'assistant', parentId?: string) => ({ id, conversationId: 'c1', seq, role, text: id, reasoning: '', status: 'complete' as const, createdAt: seq, ...(parentId === undefined ? {} : { parentId }) });
+    await store.addTurn({ conversation, created: false, messages: [message('q1', 0, 'user'), message('a1', 1, 'assistant', 'q1'), message('q2', 2, 'user', 'a1'), message('a2', 3, 'assistant', 'q2')] });
+    const blocks = [{ html: '<p>x</p>', math: false, diagram: false }];
+    for (const id of ['a1', 'a2']) await cache.put({ id, conversationId: 'c1' }, 'en', [id], blocks);
+    await cache.put({ id: 'other', conversationId: 'c2' }, 'en', ['other'], blocks);
+    await store.deletePair('q2', 'a2');
+    expect(await cache.get('a2', 'en', ['a2'])).toBeUndefined();
+    expect(await cache.get('a1', 'en', ['a1'])).toEqual(blocks);
+    await store.deleteConversation('c1');
+    expect(await cache.get('a1', 'en', ['a1'])).toBeUndefined();
+    expect(await cache.get('other', 'en', ['other'])).toEqual(blocks);
+    await store.clearAll();
+    expect(await cache.get('other', 'en', ['other'])).toBeUndefined();
+    store.close();
+    cache.close();
+  });
+});
