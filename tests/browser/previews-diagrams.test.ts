@@ -235,9 +235,10 @@ describe('previews', () => {
     env.ext.context.on('page', (p) => newPages.push(p.url()));
     // Messages: the lab page and the extension's service worker count every one they get.
     await page.evaluate(() => {
-      (globalThis as unknown as { __messages: unknown[] }).__messages = [];
-      addEventListener('message', (e) => (globalThis as unknown as { __messages: unknown[] }).__messages.push(e.data));
-      chrome.runtime.onMessage.addListener((m) => { (globalThis as unknown as { __messages: unknown[] }).__messages.push(m); });
+      const lab = globalThis as unknown as { __messages: unknown[]; chrome: { runtime: { onMessage: { addListener(f: (m: unknown) => void): void } } } };
+      lab.__messages = [];
+      addEventListener('message', (e) => lab.__messages.push(e.data));
+      lab.chrome.runtime.onMessage.addListener((m) => { lab.__messages.push(m); });
     });
     const worker = await env.ext.worker();
     await worker.evaluate(`(() => {

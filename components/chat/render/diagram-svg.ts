@@ -13,9 +13,11 @@ const REMOTE_URL = /url\(\s*(?!['"]?\s*#)/i;
 /** What CSS may not say in a diagram: other files, script, old IE expressions, escapes that hide either. */
 const BAD_CSS = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-binding|\\/i;
 
-/** Elements that can run script, load something or hold HTML: never kept, whatever the profile says. */
-const FORBID_TAGS = ['foreignObject', 'script', 'a', 'iframe', 'use', 'animate', 'animateMotion', 'animateTransform', 'set', 'discard', 'handler', 'listener', 'feImage'];
+/** Elements that can run script, load something (images: only remote ones reach Mermaid's output) or hold HTML: never kept. */
+const FORBID_TAGS = ['foreignObject', 'script', 'a', 'image', 'iframe', 'use', 'animate', 'animateMotion', 'animateTransform', 'set', 'discard', 'handler', 'listener', 'feImage'];
 const LINK_ATTRS = new Set(['href', 'xlink:href']);
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
 
 let purifier: DOMPurify | undefined;
 
@@ -56,8 +58,7 @@ export function sanitizeDiagramSvg(svg: string): string | undefined {
     RETURN_DOM_FRAGMENT: true,
   });
   const root = fragment.firstElementChild;
-  if (root === null || root.localName !== 'svg') return undefined;
-  root.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  if (root === null || root.localName !== 'svg' || root.namespaceURI !== SVG_NS) return undefined;
   // Mermaid sizes its SVG to its container (width="100%" and a max-width): an image needs the
   // drawing's own size, which its viewBox holds.
   const box = (root.getAttribute('viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
@@ -66,6 +67,7 @@ export function sanitizeDiagramSvg(svg: string): string | undefined {
     root.setAttribute('height', String(Math.ceil(box[3]!)));
     root.removeAttribute('style');
   }
+  // An element in the SVG namespace: the serialiser declares it (an <img> needs the declaration).
   return new XMLSerializer().serializeToString(root);
 }
 
