@@ -124,21 +124,30 @@ describe('diagrams', () => {
     expect(file.suggestedFilename()).toBe('diagram.svg');
     expect(readFileSync((await file.path())!, 'utf8')).toBe(svg);
 
-    // One typical flowchart, Mermaid already loaded: how long it holds the page, and its longest task.
+    // One typical flowchart, Mermaid already loaded: how long it takes, and the longest stretch
+    // it holds the page (the widest gap between ticks of a message loop running meanwhile).
     const timing = await page.evaluate(async (source) => {
-      const longest: number[] = [];
-      const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) longest.push(e.duration); });
-      observer.observe({ type: 'longtask' });
+      const channel = new MessageChannel();
+      let last = performance.now();
+      let longest = 0;
+      let running = true;
+      channel.port1.onmessage = () => {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+        if (running) channel.port2.postMessage(0);
+      };
+      channel.port2.postMessage(0);
       const t0 = performance.now();
       await (globalThis as unknown as { __renderLab: { mount(html: string): Promise<void> } }).__renderLab.mount(source);
       const ms = performance.now() - t0;
-      await new Promise((r) => setTimeout(r, 50));
-      observer.disconnect();
-      return { ms, longestTask: Math.max(0, ...longest) };
+      await new Promise((r) => setTimeout(r, 20));
+      running = false;
+      return { ms, longestTask: longest };
     }, diagram(FLOWCHART.replace('Done', 'Finished')));
     // A figure to read, not a timed test: written down with the run's other results.
     mkdirSync('test-results', { recursive: true });
-    writeFileSync('test-results/diagram-timing.json', `${JSON.stringify({ firstDiagramWithMermaidLoadMs: firstMs, oneFlowchartMs: Math.round(timing.ms * 10) / 10, longestTaskMs: timing.longestTask }, null, 2)}\n`);
+    writeFileSync('test-results/diagram-timing.json', `${JSON.stringify({ firstDiagramWithMermaidLoadMs: firstMs, oneFlowchartMs: Math.round(timing.ms * 10) / 10, longestBlockMs: Math.round(timing.longestTask * 10) / 10 }, null, 2)}\n`);
     expect(hits).toEqual([]);
     await page.close();
   });
