@@ -29,6 +29,8 @@ describe('Firefox: previews and diagrams', () => {
     const page = await ff.open('render-lab.html');
     await until('the render lab', () => page.evaluate(() => '__renderLab' in globalThis));
     await page.evaluate((html) => (globalThis as unknown as { __renderLab: { mount(h: string): Promise<void> } }).__renderLab.mount(html), REPLY);
+    // The image has a size once decoded (a valid SVG document).
+    await page.evaluate(() => (document.querySelector('img[alt="Diagram"]') as HTMLImageElement | null)?.decode());
     const state = await page.evaluate(() => ({
       previewButtons: document.querySelectorAll('button[data-preview], button[data-preview-tab]').length,
       frames: document.querySelectorAll('iframe').length,
