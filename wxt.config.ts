@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'wxt';
+import { PREVIEW_SANDBOX_CSP } from './lib/render/preview-page';
 
 const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 96: 'icon/96.png', 128: 'icon/128.png' };
 const TOOLBAR_SIZES = [16, 32];
@@ -19,6 +20,13 @@ export default defineConfig({
   // The changelog and the privacy statement travel inside the extension, as plain text the
   // options page's About section opens (no address outside the extension is needed).
   hooks: {
+    // The render lab (entrypoints/render-lab) lets browser tests drive the reply enhancers on an
+    // extension page; only the e2e build has it.
+    'entrypoints:found': (wxt, infos) => {
+      if (wxt.config.mode === 'e2e') return;
+      const lab = infos.findIndex((info) => info.name === 'render-lab');
+      if (lab >= 0) infos.splice(lab, 1);
+    },
     'build:publicAssets': (_wxt, files) => {
       files.push({ absoluteSrc: resolve(import.meta.dirname, 'CHANGELOG.md'), relativeDest: 'CHANGELOG.txt' });
       files.push({ absoluteSrc: resolve(import.meta.dirname, 'PRIVACY.md'), relativeDest: 'PRIVACY.txt' });
@@ -68,6 +76,9 @@ export default defineConfig({
     ...(manifestVersion === 3
       ? { optional_host_permissions: ['https://*/*', 'http://*/*'] }
       : { optional_permissions: ['https://*/*', 'http://*/*'] }),
+    // The preview page (entrypoints/preview.sandbox, Chromium only) runs code from replies: its
+    // sandbox and rules are in lib/render/preview-page.ts. WXT lists it in sandbox.pages.
+    ...(manifestVersion === 3 ? { content_security_policy: { sandbox: PREVIEW_SANDBOX_CSP } } : {}),
     ...(mode === 'e2e' ? { host_permissions: ['http://127.0.0.1/*'] } : {}),
     ...(browser === 'firefox'
       // Nothing is sent to us or to any third party: what leaves the browser goes, at the user's

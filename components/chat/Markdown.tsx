@@ -10,6 +10,8 @@ import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
 import { renderClient } from './render/render-client';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
+import { enhanceDiagrams } from './render/diagrams';
+import { enhancePreviews, handlePreviewClick } from './render/preview';
 
 const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g\n\n```ts\nconst x = 1;\n```';
 
@@ -43,6 +45,9 @@ const HtmlBlock = memo(function HtmlBlock({ block, source }: { block: RenderedBl
     const element = ref.current;
     if (element === null || block === FAILED) return;
     if (block.math) makeFormulasFocusable(element);
+    const words = currentWords();
+    enhancePreviews(element, words);
+    if (block.diagram) void enhanceDiagrams(element, words);
   }, [block]);
   if (block === FAILED) return <div className="md-block md-plain">{source}</div>;
   return <div ref={ref} className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
@@ -145,7 +150,8 @@ function loadImage(event: MouseEvent<HTMLDivElement>): void {
  */
 export function Markdown({ text, streaming = false, saved }: { text: string; streaming?: boolean; saved?: SavedMessage }) {
   const client = renderClient();
-  const labels = labelsFor(useWords());
+  const words = useWords();
+  const labels = labelsFor(words);
   client.setLabels(labels);
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const actions = useBlockActions();
@@ -189,6 +195,7 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   };
   return (
     <div className="markdown" onClick={(event) => {
+      if (handlePreviewClick(event, words)) return;
       if (!actions.onClick(event)) loadImage(event);
     }} onKeyDown={actions.onKeyDown} onContextMenu={actions.onContextMenu}>
       {sources.map((source, i) => blockAt(source, i, false))}
