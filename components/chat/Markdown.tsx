@@ -1,8 +1,8 @@
-import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/Button';
 import { fencedBlock, MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
-import { FAILED } from '@/lib/render/client';
+import { FAILED, type GrowingRendering } from '@/lib/render/client';
 import type { RenderLabels } from '@/lib/render/labels';
 import type { RenderedBlock, SavedMessage } from '@/lib/render/worker/protocol';
 import { currentWords } from '@/components/i18n/words';
@@ -10,7 +10,6 @@ import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
 import { renderClient } from './render/render-client';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
-import { enhanceDiagrams } from './render/diagrams';
 import { enhancePreviews, handlePreviewClick } from './render/preview';
 
 const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g\n\n```ts\nconst x = 1;\n```';
@@ -36,27 +35,26 @@ export function startRenderer(): void {
 export const LARGE_BLOCK_CHARS = 100_000;
 
 /**
- * One block as the worker rendered it. Memoised on the rendering: a finished block's never
- * changes, so it is set once and never drawn anew.
+ * One block: its text until its rendering arrives, then the rendering (or its text again, if the
+ * worker could not render it). The same element throughout, so a block turning from text into
+ * markup is one change, not a new element; memoised on what it shows, so a finished block is set
+ * once and never drawn anew.
  */
-const HtmlBlock = memo(function HtmlBlock({ block, source }: { block: RenderedBlock; source: string }) {
+const SmallBlock = memo(function SmallBlock({ source, block }: { source: string; block: RenderedBlock | undefined }) {
   const ref = useRef<HTMLDivElement>(null);
+  const rendered = block !== undefined && block !== FAILED;
   useLayoutEffect(() => {
     const element = ref.current;
-    if (element === null || block === FAILED) return;
+    if (element === null || block === undefined || block === FAILED) return;
     if (block.math) makeFormulasFocusable(element);
     const words = currentWords();
     enhancePreviews(element, words);
-    if (block.diagram) void enhanceDiagrams(element, words);
+    // Mermaid and its sanitiser load with the first diagram, never with the page.
+    if (block.diagram) void import('./render/diagrams').then((m) => m.enhanceDiagrams(element, words));
   }, [block]);
-  if (block === FAILED) return <div className="md-block md-plain">{source}</div>;
-  return <div ref={ref} className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
-});
-
-/** A block before its rendering arrives: its text, as written. */
-function PlainBlock({ source }: { source: string }) {
-  return <div className="md-block md-plain">{source}</div>;
-}
+  if (rendered) return <div ref={ref} className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
+  return <div ref={ref} className="md-block md-plain">{source}</div>;
+}, (before, after) => before.block === after.block && (before.block !== undefined && before.block !== FAILED ? true : before.source === after.source));
 
 const Piece = memo(function Piece({ text, lines }: { text: string; lines: number }) {
   return <span className="md-piece" style={{ '--lines': lines } as CSSProperties}>{text}</span>;
@@ -82,10 +80,12 @@ function LargeFence({ info, code, labels }: { info: string; code: string; labels
   const lang = info.split(/\s/, 1)[0] ?? '';
   const label = lang === '' ? labels.code : lang;
   const w = useWords();
+  // The head codeBlockHtml draws (lib/render/code-block.ts), so Copy and Wrap lines work the same;
+  // not highlighted (megabytes of spans would cost what the pieces save) and not folded.
   return (
     <div className="md-block">
       <div className="code-block">
-        <div className="code-head"><span>{label}</span><button type="button" data-copy-code="" aria-label={w.t('markdown.copyCode', { language: label })}>{labels.copy}</button></div>
+        <div className="code-head"><span className="code-lang">{label}</span><button type="button" data-wrap="" aria-pressed="false">{labels.wrapLines}</button><button type="button" data-copy-code="" aria-label={w.t('markdown.copyCode', { language: label })}>{labels.copy}</button></div>
         <pre><code className={lang === '' ? undefined : `language-${lang}`}><Pieces text={code} /></code></pre>
       </div>
     </div>
@@ -103,7 +103,7 @@ function LargeText({ source }: { source: string }) {
   const [, bump] = useReducer((n: number) => n + 1, 0);
   const client = renderClient();
   const block = formatted ? client.peek(source) : undefined;
-  if (block !== undefined) return <HtmlBlock block={block} source={source} />;
+  if (block !== undefined) return <SmallBlock block={block} source={source} />;
   return (
     <div className="md-block" aria-busy={formatted}>
       <p className="mb-1 text-2xs text-muted">
@@ -148,59 +148,79 @@ function loadImage(event: MouseEvent<HTMLDivElement>): void {
  * in the rendering cache when `saved` names it), so its first paint is rendered markdown, never
  * raw markers. Blocks past `LARGE_BLOCK_CHARS` are drawn without the worker (see `LargeBlock`).
  */
+/** A reply's finished blocks: drawn again only when one is added or a rendering of one arrives. */
+const FinishedBlocks = memo(function FinishedBlocks({ sources, version: _version, interim, labels }: {
+  sources: readonly string[];
+  /** Changes when renderings of finished blocks arrive. */
+  version: number;
+  /** The growing block's newest rendering: shown for the block it was, until that one's own comes. */
+  interim: GrowingRendering | undefined;
+  labels: RenderLabels;
+}) {
+  const client = renderClient();
+  return sources.map((source, i) => {
+    if (source.length > LARGE_BLOCK_CHARS) return <LargeBlock key={i} source={source} growing={false} labels={labels} />;
+    return <SmallBlock key={i} source={source} block={client.peek(source) ?? (interim?.index === i ? interim.block : undefined)} />;
+  });
+});
+
+/**
+ * Streamed markdown, split into blocks and rendered by the page's render worker: finished blocks
+ * once each (kept by source), the growing last block again as it grows, with at most one render
+ * of it on its way. Until a block's rendering arrives it shows as its text, so a reply's first
+ * words appear at once; a finished reply opened anew waits for its renderings instead (looked up
+ * in the rendering cache when `saved` names it), so its first paint is rendered markdown, never
+ * raw markers. Blocks past `LARGE_BLOCK_CHARS` are drawn without the worker (see `LargeBlock`).
+ */
 export function Markdown({ text, streaming = false, saved }: { text: string; streaming?: boolean; saved?: SavedMessage }) {
   const client = renderClient();
   const words = useWords();
   const labels = labelsFor(words);
   client.setLabels(labels);
-  const [, bump] = useReducer((n: number) => n + 1, 0);
+  const [finishedVersion, finishedArrived] = useReducer((n: number) => n + 1, 0);
+  const [, growingArrived] = useReducer((n: number) => n + 1, 0);
   const actions = useBlockActions();
   // This reply's growing block, to the client: one render of it on its way at most.
   const slot = useMemo(() => ({}), []);
-  const shown = useRef(false);
+  // Once drawn, a reply never goes blank again (while a rendering of its last block comes, say).
+  const [shown, setShown] = useState(false);
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
-  const { closed, open } = useMemo(() => {
-    const split = splitter.split(text);
-    return { closed: [...split.closed], open: split.open };
-  }, [splitter, text]);
+  const split = useMemo(() => splitter.split(text), [splitter, text]);
+  const open = split.open;
   const hasOpen = open.trim() !== '';
   const growing = streaming && hasOpen;
-  const sources = useMemo(() => (hasOpen && !streaming ? [...closed, open] : closed), [closed, open, hasOpen, streaming]);
+  // The finished blocks as a new array only when one is added: the growing block's frames leave them be.
+  const finishedCount = split.closed.length + (hasOpen && !streaming ? 1 : 0);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new list exactly when its length changes
+  const sources = useMemo(() => (hasOpen && !streaming ? [...split.closed, open] : [...split.closed]), [finishedCount, splitter]);
   const latest = client.latest(slot);
-  const renderingOf = (source: string, index: number): RenderedBlock | undefined => {
-    const kept = client.peek(source);
-    if (kept !== undefined) return kept;
-    // The block that was growing until now (or still is): its newest rendering, meanwhile.
-    return latest?.index === index ? latest.block : undefined;
-  };
+  const interim = latest !== undefined && latest.index < sources.length ? latest : undefined;
 
   useLayoutEffect(() => {
     // The growing block's last text, now final, is already rendered.
-    const last = latest === undefined ? undefined : sources[latest.index];
-    if (latest !== undefined && last === latest.source) client.adopt(last, latest.block);
+    if (interim !== undefined && sources[interim.index] === interim.source) client.adopt(interim.source, interim.block);
     const small = sources.filter((source) => source.length <= LARGE_BLOCK_CHARS);
-    client.request(small, bump, streaming || small.length !== sources.length ? undefined : saved);
-    if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, closed.length, open, bump);
+    client.request(small, finishedArrived, streaming || small.length !== sources.length ? undefined : saved);
+    if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, growingArrived);
   });
 
-  if (!shown.current && !streaming && sources.some((source) => source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined)) {
+  if (!shown && !streaming && sources.some((source) => source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined)) {
     return <div className="markdown" aria-busy="true" />;
   }
-  shown.current = true;
-  const blockAt = (source: string, index: number, isGrowing: boolean) => {
-    if (source.length > LARGE_BLOCK_CHARS) return <LargeBlock key={index} source={source} growing={isGrowing} labels={labels} />;
-    const block = renderingOf(source, index);
-    return block === undefined ? <PlainBlock key={index} source={source} /> : <HtmlBlock key={index} block={block} source={source} />;
+  if (!shown) setShown(true);
+  const growingBlock = (): ReactNode => {
+    if (open.length > LARGE_BLOCK_CHARS) return <LargeBlock key={sources.length} source={open} growing labels={labels} />;
+    return <SmallBlock key={sources.length} source={open} block={latest?.index === sources.length ? latest.block : undefined} />;
   };
   return (
     <div className="markdown" onClick={(event) => {
       if (handlePreviewClick(event, words)) return;
       if (!actions.onClick(event)) loadImage(event);
     }} onKeyDown={actions.onKeyDown} onContextMenu={actions.onContextMenu}>
-      {sources.map((source, i) => blockAt(source, i, false))}
+      <FinishedBlocks sources={sources} version={finishedVersion} interim={interim} labels={labels} />
       {/* Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew. */}
-      {growing && blockAt(open, closed.length, true)}
+      {growing && growingBlock()}
       {actions.menu}
     </div>
   );

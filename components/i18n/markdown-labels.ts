@@ -22,6 +22,7 @@ export function labelsFor(w: Words): RenderLabels {
       preview: w.t('markdown.preview'),
       openPreviewTab: w.t('markdown.openPreviewTab'),
       tableMenu: w.t('markdown.tableMenu'),
+      formulaBlocked: w.t('markdown.formulaBlocked'),
     };
     labelsCache.set(w, labels);
   }

@@ -60,7 +60,17 @@ export class RenderClient {
   private labelsKey = '';
   private labels: RenderLabels | undefined;
 
-  constructor(private readonly port: RenderPort) {
+  /** Who to tell once the current batch of answers is in (see `schedule`). */
+  private readonly toTell = new Set<() => void>();
+  private told = true;
+
+  /**
+   * `schedule` runs the telling of answers that arrived: the page does it in the next animation
+   * frame's callback, so what the worker sends lands in the same frame as the text that streamed
+   * meanwhile (one style, layout and paint a frame, not one for each), and all answers of a frame
+   * render in one pass.
+   */
+  constructor(private readonly port: RenderPort, private readonly schedule: (tell: () => void) => void = (tell) => tell()) {
     port.listen((data) => this.receive(data));
   }
 
@@ -159,7 +169,15 @@ export class RenderClient {
         if (request.labelsKey === this.labelsKey) this.keep(source, blocks[i] ?? FAILED);
       });
     }
-    for (const onDone of toTell) onDone();
+    for (const onDone of toTell) this.toTell.add(onDone);
+    if (!this.told) return;
+    this.told = false;
+    this.schedule(() => {
+      this.told = true;
+      const callbacks = [...this.toTell];
+      this.toTell.clear();
+      for (const onDone of callbacks) onDone();
+    });
   }
 
   /** A finished block the page already has rendered (the growing block's last text, now final). */

@@ -24,6 +24,8 @@ export interface RenderLabels {
   openPreviewTab: string;
   /** "Table options" */
   tableMenu: string;
+  /** "{command} is turned off: a formula cannot link to or load anything" (KaTeX's \href, \url, \includegraphics, \html…) */
+  formulaBlocked: string;
 }
 
 /** `template` with each `{name}` replaced by its value (a placeholder without one stays as written). */
@@ -43,4 +45,5 @@ export const BARE_LABELS: RenderLabels = {
   preview: '▶',
   openPreviewTab: '↗',
   tableMenu: '⋯',
+  formulaBlocked: '{command}',
 };

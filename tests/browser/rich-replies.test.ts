@@ -90,7 +90,7 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
     await expect.poll(async () => (await copies(page)).at(-1)).toBe('Model,Price,Notes\r\ngpt-4o,2.50,"fast, ""multimodal"""\r\nclaude,3.00,a|b');
 
     // The preview: never automatic; a frame titled Preview once asked for.
-    expect(await page.getByTitle('Preview').count()).toBe(0);
+    expect(await page.locator('iframe[title="Preview"]').count()).toBe(0);
     await reply.getByRole('button', { name: 'Preview', exact: true }).click();
     await page.frameLocator('iframe[title="Preview"]').first().locator('iframe').first().waitFor({ state: 'attached' });
     await page.screenshot({ path: 'test-results/screens/light-popup-rich-reply.png', fullPage: false });
@@ -109,7 +109,7 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
       // GitHub's light and dark keyword colours (components/chat/render/code.css).
       expect(keyword).toBe(theme === 'light' ? 'rgb(207, 34, 46)' : 'rgb(255, 123, 114)');
       await lastReply(chat).getByRole('button', { name: 'Preview', exact: true }).click();
-      await chat.getByTitle('Preview').first().waitFor();
+      await chat.locator('iframe[title="Preview"]').waitFor();
       await chat.screenshot({ path: `test-results/screens/${theme}-chat-page-rich-reply.png`, fullPage: true });
       await chat.close();
       const popup = await env.ext.open('popup.html');
@@ -117,11 +117,11 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
       await popup.getByRole('button', { name: 'New chat' }).click();
       await richReply(popup);
       await lastReply(popup).getByRole('button', { name: 'Preview', exact: true }).click();
-      await popup.getByTitle('Preview').first().waitFor();
+      await popup.locator('iframe[title="Preview"]').waitFor();
       // As the user sees it: the reply's top, then scrolled to its diagram and preview.
       await lastReply(popup).locator('.markdown').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await popup.screenshot({ path: `test-results/screens/${theme}-popup-rich-reply-top.png` });
-      await popup.getByTitle('Preview').first().scrollIntoViewIfNeeded();
+      await popup.locator('iframe[title="Preview"]').scrollIntoViewIfNeeded();
       await popup.screenshot({ path: `test-results/screens/${theme}-popup-rich-reply-preview.png` });
       await popup.close();
     });

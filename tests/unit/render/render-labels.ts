@@ -1,21 +1,10 @@
 import { wordsFor } from '@/lib/i18n/messages';
 import type { RenderLabels } from '@/lib/render/labels';
+import { labelsFor } from '@/components/i18n/markdown-labels';
 
-/** The render labels the page would send, from a locale's words (their `{placeholders}` kept). */
+/** The render labels the page sends, from a locale's words (their `{placeholders}` kept). */
 export function renderLabels(locale: 'en' | 'zh-CN' = 'en'): RenderLabels {
-  const w = wordsFor(locale);
-  return {
-    copy: w.t('common.copy'),
-    code: w.t('markdown.code'),
-    copyCode: w.t('markdown.copyCode'),
-    loadImage: w.t('markdown.loadImage'),
-    loadImageAlt: w.t('markdown.loadImageAlt'),
-    wrapLines: w.t('markdown.wrapLines'),
-    showAllLines: w.t('markdown.showAllLines'),
-    preview: w.t('markdown.preview'),
-    openPreviewTab: w.t('markdown.openPreviewTab'),
-    tableMenu: w.t('markdown.tableMenu'),
-  };
+  return labelsFor(wordsFor(locale));
 }
 
 const ELEMENTS = new Set(['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'em', 'strong', 'del', 's', 'blockquote', 'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'pre', 'code', 'span', 'div', 'button', 'figure']);
