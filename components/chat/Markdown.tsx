@@ -8,6 +8,7 @@ import type { RenderedBlock, SavedMessage } from '@/lib/render/worker/protocol';
 import { currentWords } from '@/components/i18n/words';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
+import morphdom from 'morphdom';
 import { renderClient } from './render/render-client';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
 import { enhancePreviews, handlePreviewClick } from './render/preview';
@@ -36,24 +37,38 @@ export const LARGE_BLOCK_CHARS = 100_000;
 
 /**
  * One block: its text until its rendering arrives, then the rendering (or its text again, if the
- * worker could not render it). The same element throughout, so a block turning from text into
- * markup is one change, not a new element; memoised on what it shows, so a finished block is set
- * once and never drawn anew.
+ * worker could not render it). The same element throughout, its content set here rather than by
+ * React: a growing block's new rendering is morphed into what is there (morphdom), so the parts
+ * that did not change (a formula, the lines of code above the last) stay the same nodes and are
+ * neither laid out nor painted again; only what changed is. Memoised on what it shows, so a
+ * finished block is set once and never drawn anew.
  */
 const SmallBlock = memo(function SmallBlock({ source, block }: { source: string; block: RenderedBlock | undefined }) {
   const ref = useRef<HTMLDivElement>(null);
+  const shows = useRef<'nothing' | 'text' | 'markup'>('nothing');
   const rendered = block !== undefined && block !== FAILED;
   useLayoutEffect(() => {
     const element = ref.current;
-    if (element === null || block === undefined || block === FAILED) return;
+    if (element === null) return;
+    if (block === undefined || block === FAILED) {
+      element.textContent = source;
+      shows.current = 'text';
+      return;
+    }
+    if (shows.current === 'markup') {
+      // Model output was sanitised in the worker (lib/render/sanitize.ts); morphdom parses it as innerHTML would.
+      morphdom(element, `<div>${block.html}</div>`, { childrenOnly: true });
+    } else {
+      element.innerHTML = block.html;
+    }
+    shows.current = 'markup';
     if (block.math) makeFormulasFocusable(element);
     const words = currentWords();
     enhancePreviews(element, words);
     // Mermaid and its sanitiser load with the first diagram, never with the page.
     if (block.diagram) void import('./render/diagrams').then((m) => m.enhanceDiagrams(element, words));
-  }, [block]);
-  if (rendered) return <div ref={ref} className="md-block" dangerouslySetInnerHTML={{ __html: block.html }} />;
-  return <div ref={ref} className="md-block md-plain">{source}</div>;
+  }, [block, source]);
+  return <div ref={ref} className={rendered ? 'md-block' : 'md-block md-plain'} />;
 }, (before, after) => before.block === after.block && (before.block !== undefined && before.block !== FAILED ? true : before.source === after.source));
 
 const Piece = memo(function Piece({ text, lines }: { text: string; lines: number }) {

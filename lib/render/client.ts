@@ -113,9 +113,10 @@ export class RenderClient {
       missing.push(source);
     }
     if (missing.length === 0) return;
-    // The cache holds a message whole: a part of one is rendered without it.
-    const whole = saved !== undefined && missing.length === sources.length;
-    this.send({ sources: missing, labelsKey: this.labelsKey, done: new Set([onDone]) }, whole ? saved : undefined);
+    // The cache holds a message whole: a saved message is sent whole (what is already here is
+    // not taken again from the answer, so nothing on screen is set anew).
+    if (saved !== undefined) this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set([onDone]) }, saved);
+    else this.send({ sources: missing, labelsKey: this.labelsKey, done: new Set([onDone]) });
   }
 
   /**
@@ -182,10 +183,11 @@ export class RenderClient {
 
   /** A finished block the page already has rendered (the growing block's last text, now final). */
   adopt(source: string, block: RenderedBlock): void {
-    if (!this.kept.has(source)) this.keep(source, block);
+    this.keep(source, block);
   }
 
   private keep(key: string, block: RenderedBlock): void {
+    if (this.kept.has(key)) return;
     this.kept.set(key, block);
     this.keptChars += block.html.length + key.length;
     for (const [oldKey, old] of this.kept) {

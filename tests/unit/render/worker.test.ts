@@ -80,6 +80,19 @@ describe('the render client (the page side of the worker)', () => {
     expect(client.peek('```py\nx\n```')?.html).toContain('aria-label="Copier le code py"');
   });
 
+  it('a saved message is sent whole for the cache; what was already here keeps its rendering', async () => {
+    const { port, sent, answer } = heldPort();
+    const client = new RenderClient(port);
+    client.request(['# One\n'], () => undefined);
+    await answer();
+    const before = client.peek('# One\n');
+    client.request(['# One\n', 'Two'], () => undefined, { id: 'm', conversationId: 'c' });
+    expect(sent).toEqual([expect.objectContaining({ type: 'render', sources: ['# One\n', 'Two'], saved: { id: 'm', conversationId: 'c' } })]);
+    await answer();
+    expect(client.peek('# One\n')).toBe(before);
+    expect(client.peek('Two')?.html).toContain('Two');
+  });
+
   it('answers that are not the worker\'s are ignored', () => {
     const { port } = heldPort();
     let deliver: (data: unknown) => void = () => undefined;
