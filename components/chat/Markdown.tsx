@@ -13,7 +13,7 @@ import { renderClient } from './render/render-client';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
 import { enhancePreviews, handlePreviewClick } from './render/preview';
 
-const WARM_UP = '# A *b* **c** `d` [e](https://example.com)\n\n- f\n\n> g\n\n```ts\nconst x = 1;\n```';
+const WARM_UP = '# A *b* **c** `d` [e](https://example.com) $x^2$\n\n- f\n\n> g\n\n| h |\n| - |\n| i |\n\n```ts\nconst x = 1;\n```';
 
 /**
  * Starts the page's render worker while the page is idle, and has it render one small block,
@@ -221,7 +221,9 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   });
 
   if (!shown && !streaming && sources.some((source) => source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined)) {
-    return <div className="markdown" aria-busy="true" />;
+    // Its text, unseen, holds about the room its rendering will take (so a list of replies opening
+    // does not lay out more of them than fit, each then asking for its rendering).
+    return <div className="markdown" aria-busy="true"><div className="md-block md-plain" style={{ visibility: 'hidden' }}>{text}</div></div>;
   }
   if (!shown) setShown(true);
   const growingBlock = (): ReactNode => {

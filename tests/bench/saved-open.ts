@@ -63,6 +63,7 @@ const OPEN_PROBE = `
     if (!(e.target instanceof Element) || !e.target.classList.contains('conversation-title') || e.target.textContent !== '${CODE_TITLE}') return;
     const t0 = performance.now();
     const check = () => {
+      if (window.__articleAt === undefined && document.querySelector('[data-message-id="${LAST}"]')) window.__articleAt = performance.now() - t0;
       if (document.querySelector('[data-message-id="${LAST}"] .code-block code span[class^="hljs-"]')) {
         requestAnimationFrame(() => {
           window.__opened = performance.now() - t0;
@@ -99,6 +100,7 @@ export async function benchSavedOpen(): Promise<Figure[]> {
     await importer.close();
 
     const opens: number[] = [];
+    const articles: number[] = [];
     let drawn = 0;
     for (let i = 0; i < 6; i++) {
       const page = await chatPage(ext);
@@ -108,12 +110,14 @@ export async function benchSavedOpen(): Promise<Figure[]> {
       await page.getByRole('button', { name: CODE_TITLE, exact: true }).click();
       await pollPage(page, 'window.__opened !== undefined', 20_000, 20);
       opens.push(await page.evaluate('window.__opened') as number);
+      articles.push(await page.evaluate('window.__articleAt') as number);
       drawn = await page.evaluate('window.__drawn') as number;
       await page.close();
     }
     const [first, ...again] = opens;
     return [
       { label: `conversation: ${PAIRS * 2} messages, ${PAIRS * 2} code blocks in ${LANGS.length} languages, a formula in each reply; chat page 1280×900 (${drawn} code blocks drawn on the first screen)`, value: '' },
+      { label: 'of which: the click → the last message on screen (before its rendering)', value: `first ${articles[0]!.toFixed(0)} ms, then median ${median(articles.slice(1)).toFixed(0)} ms` },
       { label: 'first open (nothing saved: every block rendered in the worker) → first screen, highlighted', value: `${first!.toFixed(0)} ms`, budget: 150, actual: first! },
       { label: `opened again, each in a fresh page (renderings saved) → first screen, highlighted (${again.length} runs)`, value: `median ${median(again).toFixed(0)} ms (all: ${again.map((t) => t.toFixed(0)).join(', ')})`, budget: 150, actual: median(again) },
     ];

@@ -13,11 +13,9 @@ let client: RenderClient | undefined;
 function inPagePort(): RenderPort {
   let deliver: (data: unknown) => void = () => undefined;
   const service = import('@/lib/render/worker/handler').then((m) => m.createRenderService());
-  let queue: Promise<void> = Promise.resolve();
   return {
     post(message: ToWorker) {
-      queue = queue.then(async () => {
-        const reply = await (await service).handle(message);
+      void service.then((s) => s.handle(message)).then((reply) => {
         if (reply !== undefined) deliver(reply);
       });
     },

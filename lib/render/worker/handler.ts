@@ -50,14 +50,16 @@ export function createRenderService(cache?: Cache): RenderService {
         return undefined;
       }
       const { id, sources, saved } = message;
+      // The words of the moment it was asked: renders may overlap (see render.worker.ts).
+      const [words, wordsKey] = [labels, labelsKey];
       if (saved !== undefined) {
-        const blocks = await cached((c) => c.get(saved.id, labelsKey, sources));
+        const blocks = await cached((c) => c.get(saved.id, wordsKey, sources));
         if (blocks !== undefined) return { type: 'rendered', id, blocks, fromCache: true };
       }
       try {
         await prepareMarkdown(sources);
-        const blocks = renderBlocks(sources, labels);
-        if (saved !== undefined) await cached((c) => c.put(saved, labelsKey, sources, blocks));
+        const blocks = renderBlocks(sources, words);
+        if (saved !== undefined) await cached((c) => c.put(saved, wordsKey, sources, blocks));
         return { type: 'rendered', id, blocks, fromCache: false };
       } catch (error) {
         return { type: 'failed', id, code: error instanceof Error ? error.name : 'unknown' };
