@@ -209,18 +209,20 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   const finishedCount = split.closed.length + (hasOpen && !streaming ? 1 : 0);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new list exactly when its length changes
   const sources = useMemo(() => (hasOpen && !streaming ? [...split.closed, open] : [...split.closed]), [finishedCount, splitter]);
+  const small = useMemo(() => sources.filter((source) => source.length <= LARGE_BLOCK_CHARS), [sources]);
   const latest = client.latest(slot);
   const interim = latest !== undefined && latest.index < sources.length ? latest : undefined;
 
   useLayoutEffect(() => {
     // The growing block's last text, now final, is already rendered.
     if (interim !== undefined && sources[interim.index] === interim.source) client.adopt(interim.source, interim.block);
-    const small = sources.filter((source) => source.length <= LARGE_BLOCK_CHARS);
     client.request(small, finishedArrived, streaming || small.length !== sources.length ? undefined : saved);
     if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, growingArrived);
   });
 
-  if (!shown && !streaming && sources.some((source) => source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined)) {
+  // Waits only while none of it is rendered: a reply this page has shown before (it just streamed
+  // here, and is now read back from storage) is drawn at once, the rest following.
+  if (!shown && !streaming && small.length > 0 && small.every((source) => client.peek(source) === undefined)) {
     // Its text, unseen, holds about the room its rendering will take (so a list of replies opening
     // does not lay out more of them than fit, each then asking for its rendering).
     return <div className="markdown" aria-busy="true"><div className="md-block md-plain" style={{ visibility: 'hidden' }}>{text}</div></div>;

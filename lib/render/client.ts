@@ -113,10 +113,13 @@ export class RenderClient {
       missing.push(source);
     }
     if (missing.length === 0) return;
-    // The cache holds a message whole: a saved message is sent whole (what is already here is
-    // not taken again from the answer, so nothing on screen is set anew).
-    if (saved !== undefined) this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set([onDone]) }, saved);
-    else this.send({ sources: missing, labelsKey: this.labelsKey, done: new Set([onDone]) });
+    // A saved message none of which is here: looked up in the cache, else rendered and saved.
+    const whole = missing.length === sources.length;
+    this.send({ sources: missing, labelsKey: this.labelsKey, done: new Set([onDone]) }, whole ? saved : undefined);
+    // The cache holds a message whole: one partly rendered here already (it streamed here) is sent
+    // whole as well, after what is missing, to be saved (what is here is not taken again from the
+    // answer, so nothing on screen is set anew).
+    if (saved !== undefined && !whole) this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set() }, saved);
   }
 
   /**
@@ -141,7 +144,7 @@ export class RenderClient {
   private send(request: Request, saved?: SavedMessage): void {
     const id = this.nextId++;
     this.requests.set(id, request);
-    this.port.post({ type: 'render', id, sources: request.sources, ...(saved === undefined ? {} : { saved }) });
+    this.port.post({ type: 'render', id, sources: request.sources, ...(saved === undefined ? {} : { saved }), ...(request.slot === undefined ? {} : { growing: true }) });
   }
 
   private receive(data: unknown): void {

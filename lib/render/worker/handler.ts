@@ -21,16 +21,48 @@ function labelsFrom(raw: Record<string, string>): RenderLabels {
   return { ...BARE_LABELS, ...raw };
 }
 
-export function renderBlocks(sources: readonly string[], labels: RenderLabels): RenderedBlock[] {
-  return sources.map((source) => {
-    const html = renderMarkdownBlock(source, labels);
-    return { html, math: html.includes('class="math '), diagram: html.includes('data-diagram') };
-  });
+export function renderBlock(source: string, labels: RenderLabels): RenderedBlock {
+  const html = renderMarkdownBlock(source, labels);
+  return { html, math: html.includes('class="math '), diagram: html.includes('data-diagram') };
+}
+
+/** About this many characters of finished blocks' renderings are kept in the worker (oldest go first). */
+const RECENT_CHARS = 4_000_000;
+
+/**
+ * Finished blocks rendered lately, by source, with the words they were rendered with: a reply
+ * that streamed here is then saved whole (lib/render/client.ts) without rendering it again.
+ */
+class Recent {
+  private readonly blocks = new Map<string, RenderedBlock>();
+  private chars = 0;
+  private key = '';
+
+  get(key: string, source: string): RenderedBlock | undefined {
+    return key === this.key ? this.blocks.get(source) : undefined;
+  }
+
+  set(key: string, source: string, block: RenderedBlock): void {
+    if (key !== this.key) {
+      this.blocks.clear();
+      this.chars = 0;
+      this.key = key;
+    }
+    if (this.blocks.has(source)) return;
+    this.blocks.set(source, block);
+    this.chars += source.length + block.html.length;
+    for (const [old, kept] of this.blocks) {
+      if (this.chars <= RECENT_CHARS) break;
+      this.blocks.delete(old);
+      this.chars -= old.length + kept.html.length;
+    }
+  }
 }
 
 export function createRenderService(cache?: Cache): RenderService {
   let labels = BARE_LABELS;
   let labelsKey = '';
+  const recent = new Recent();
   // The cache is a convenience: once it fails (refused, full disk), rendering goes on without it.
   let cacheUsable = cache !== undefined;
   const cached = async <T>(use: (cache: Cache) => Promise<T>): Promise<T | undefined> => {
@@ -58,7 +90,13 @@ export function createRenderService(cache?: Cache): RenderService {
       }
       try {
         await prepareMarkdown(sources);
-        const blocks = renderBlocks(sources, words);
+        const blocks = sources.map((source) => {
+          const known = recent.get(wordsKey, source);
+          if (known !== undefined) return known;
+          const block = renderBlock(source, words);
+          if (message.growing !== true) recent.set(wordsKey, source, block);
+          return block;
+        });
         if (saved !== undefined) await cached((c) => c.put(saved, wordsKey, sources, blocks));
         return { type: 'rendered', id, blocks, fromCache: false };
       } catch (error) {

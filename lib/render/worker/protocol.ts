@@ -15,7 +15,14 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
   /** The words buttons carry from now on; `key` names them in caches. */
   z.object({ type: z.literal('labels'), key: z.string(), labels: LabelsSchema }),
   /** Blocks to render, answered by `rendered` with the same id, in the same order. */
-  z.object({ type: z.literal('render'), id: z.number(), sources: z.array(z.string()), saved: z.optional(SavedMessageSchema) }),
+  z.object({
+    type: z.literal('render'),
+    id: z.number(),
+    sources: z.array(z.string()),
+    saved: z.optional(SavedMessageSchema),
+    /** The block still growing: its rendering is not worth keeping in the worker. */
+    growing: z.optional(z.boolean()),
+  }),
 ]);
 export type ToWorker = z.infer<typeof ToWorkerSchema>;
 

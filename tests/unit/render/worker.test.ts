@@ -80,14 +80,19 @@ describe('the render client (the page side of the worker)', () => {
     expect(client.peek('```py\nx\n```')?.html).toContain('aria-label="Copier le code py"');
   });
 
-  it('a saved message is sent whole for the cache; what was already here keeps its rendering', async () => {
+  it('a saved message partly rendered here is sent whole for the cache after what is missing; what was already here keeps its rendering', async () => {
     const { port, sent, answer } = heldPort();
     const client = new RenderClient(port);
     client.request(['# One\n'], () => undefined);
     await answer();
     const before = client.peek('# One\n');
     client.request(['# One\n', 'Two'], () => undefined, { id: 'm', conversationId: 'c' });
-    expect(sent).toEqual([expect.objectContaining({ type: 'render', sources: ['# One\n', 'Two'], saved: { id: 'm', conversationId: 'c' } })]);
+    // What is missing first, on its own (shown as soon as it is rendered); then the whole, to be saved.
+    expect(sent).toEqual([
+      expect.objectContaining({ type: 'render', sources: ['Two'] }),
+      expect.objectContaining({ type: 'render', sources: ['# One\n', 'Two'], saved: { id: 'm', conversationId: 'c' } }),
+    ]);
+    expect(sent[0]).not.toHaveProperty('saved');
     await answer();
     expect(client.peek('# One\n')).toBe(before);
     expect(client.peek('Two')?.html).toContain('Two');
