@@ -93,6 +93,21 @@ const KATEX_STYLE = new Set([
   'min-width', 'padding-left', 'position', 'text-shadow', 'top', 'vertical-align', 'width',
 ]);
 
+/**
+ * KaTeX caps a formula's own sizes (maxSize, 20 em) but not negative ones (`\kern-500em`,
+ * `\raisebox{-500em}`), which could shift text far over the rest of the reply: a margin beyond
+ * 20 em, or any length beyond 200 em (taller than the tallest matrix a reply would hold), is dropped.
+ */
+const MAX_MARGIN_EM = 20;
+const MAX_LENGTH_EM = 200;
+const EM_LENGTH = /(-?[\d.]+)em/g;
+
+function withinBounds(property: string, value: string): boolean {
+  const bound = property.startsWith('margin') ? MAX_MARGIN_EM : MAX_LENGTH_EM;
+  for (const [, n] of value.matchAll(EM_LENGTH)) if (Math.abs(Number(n)) > bound) return false;
+  return true;
+}
+
 /** Lengths, numbers, keywords and colours: no `(` (url(), expression()), `\`, `:`, `/`, `@`, quotes. */
 const PLAIN_VALUE = /^[-+#.%\w\s]*$/;
 /** The same, with `/` for MathML's `encoding="application/x-tex"`. */
@@ -150,7 +165,7 @@ function katexStyle(value: string): string {
     const colon = declaration.indexOf(':');
     const property = declaration.slice(0, colon).trim().toLowerCase();
     const val = declaration.slice(colon + 1).trim();
-    if (colon === -1 || !KATEX_STYLE.has(property) || val === '' || !PLAIN_VALUE.test(val) || (property === 'position' && val !== 'relative')) {
+    if (colon === -1 || !KATEX_STYLE.has(property) || val === '' || !PLAIN_VALUE.test(val) || (property === 'position' && val !== 'relative') || !withinBounds(property, val)) {
       all &&= declaration.trim() === '';
       continue;
     }

@@ -313,7 +313,8 @@ describe('sanitizeRendered: KaTeX allow-list', () => {
         '<span style="color:\\72 ed;margin-left:1em">e</span>' +
         '<span style="position:fixed;top:0;left:0;width:100%;height:100%">f</span>' +
         '<span style="color: javascript:alert(1)">g</span>' +
-        '<span style="border: 0.04em solid red; text-shadow: 0.02em 0.01em 0.04px">h</span></span>',
+        '<span style="border: 0.04em solid red; text-shadow: 0.02em 0.01em 0.04px">h</span>' +
+        '<span style="margin-right:-500em">i</span><span style="margin-left:-0.1667em;top:497em;height:120em">j</span></span>',
     );
     expect(Array.from(el.querySelectorAll('.katex span')).map((s) => s.getAttribute('style'))).toEqual([
       'height:0.8em;vertical-align:-0.2em;color:#cc0000',
@@ -324,6 +325,8 @@ describe('sanitizeRendered: KaTeX allow-list', () => {
       'top:0;left:0;width:100%;height:100%;',
       null,
       'border: 0.04em solid red; text-shadow: 0.02em 0.01em 0.04px',
+      null,
+      'margin-left:-0.1667em;height:120em;',
     ]);
   });
 
