@@ -1,0 +1,236 @@
+/**
+ * TeX math in replies, laid out by KaTeX: `$…$` and `\(…\)` inline, `$$…$$` and `\[…\]` displayed
+ * (as a block of their own, or within a line, a list item or a table cell).
+ *
+ * Dollars follow Pandoc's rule so that prices stay text: an opening `$` is followed by a
+ * non-space, a closing `$` is preceded by a non-space and not followed by a digit ("$5 and $10"
+ * is text, "$x$" is math); `\$` is a dollar. A formula whose closing delimiter has not arrived
+ * yet (a reply still streaming) is not matched and shows as its source until it closes.
+ *
+ * KaTeX writes HTML for the eye and MathML for screen readers (its annotation holds the
+ * source). Model output is untrusted: KaTeX's commands that link or load (`\href`, `\url`,
+ * `\includegraphics`) or set classes, ids, styles and data (`\htmlClass`, …) are refused (the
+ * formula shows as an error saying so), and the result goes through the sanitiser's KaTeX
+ * allow-list. An invalid formula shows its source and KaTeX's message, never KaTeX's red text.
+ */
+import katex from 'katex';
+import type { Env, MarkdownIt, StateBlock, StateInline, Token } from 'markdown-it';
+import { fill, type RenderLabels } from './labels';
+import { sanitizeRendered } from './sanitize';
+
+/** What the plugin reads from and writes to markdown-it's render environment. */
+export type MathEnv = {
+  /** The caller's words (for a refused command's message). */
+  labels?: Partial<RenderLabels>;
+  /** Set when the render laid out a formula with KaTeX: the page must load KaTeX's CSS (`loadMathStyles`). */
+  mathStylesNeeded?: boolean;
+};
+
+/** Commands that would make a formula link, load an image, or carry markup chosen by the model. */
+const REFUSED = ['\\href', '\\url', '\\includegraphics', '\\htmlClass', '\\htmlId', '\\htmlStyle', '\\htmlData'];
+
+class RefusedCommand extends Error {
+  constructor(readonly command: string) {
+    super(command);
+  }
+}
+
+/**
+ * Each refused command as a macro that throws, so it fails however it is reached (`\def`, `\let`,
+ * inside `\text{}`), before KaTeX's own `trust: false` would draw it as red text. A fresh object
+ * per formula: KaTeX writes a formula's `\gdef`s into it.
+ */
+function refusingMacros(): Record<string, () => never> {
+  const macros: Record<string, () => never> = {};
+  for (const command of REFUSED) {
+    macros[command] = () => {
+      throw new RefusedCommand(command);
+    };
+  }
+  return macros;
+}
+
+type Layout = { html: string } | { message: string } | { refused: string };
+
+/** Formulas already laid out: a streaming block is rendered again every frame with the same formulas in it. */
+const layouts = new Map<string, Layout>();
+const LAYOUTS_KEPT = 500;
+
+function layout(tex: string, displayMode: boolean): Layout {
+  const key = `${displayMode ? 'D' : 'I'}${tex}`;
+  const known = layouts.get(key);
+  if (known !== undefined) {
+    layouts.delete(key);
+    layouts.set(key, known);
+    return known;
+  }
+  let result: Layout;
+  try {
+    const html = katex.renderToString(tex, {
+      displayMode,
+      output: 'htmlAndMathml',
+      throwOnError: true,
+      trust: false,
+      strict: 'ignore',
+      // A formula cannot draw boxes larger than this (em) nor expand macros without end.
+      maxSize: 20,
+      maxExpand: 1000,
+      macros: refusingMacros(),
+    });
+    result = { html: sanitizeRendered(html) };
+  } catch (error) {
+    if (error instanceof RefusedCommand) result = { refused: error.command };
+    else if (error instanceof katex.ParseError) result = { message: error.rawMessage };
+    else throw error;
+  }
+  layouts.set(key, result);
+  if (layouts.size > LAYOUTS_KEPT) layouts.delete(layouts.keys().next().value!);
+  return result;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+}
+
+/** A formula's markup: `element` is `div` for a display block, `span` within a line. */
+function formulaHtml(tex: string, displayMode: boolean, element: 'div' | 'span', env: MathEnv): string {
+  const result = layout(tex, displayMode);
+  const source = escapeHtml(tex);
+  const kind = displayMode ? 'math-display' : 'math-inline';
+  if ('html' in result) {
+    env.mathStylesNeeded = true;
+    return `<${element} class="math ${kind}" data-tex="${source}">${result.html}</${element}>`;
+  }
+  const message =
+    'refused' in result ? fill(env.labels?.formulaBlocked ?? '{command}', { command: result.refused }) : result.message;
+  return `<${element} class="math math-error${displayMode ? ' math-display' : ''}" data-tex="${source}"><code>${source}</code> <span class="math-message">${escapeHtml(message)}</span></${element}>`;
+}
+
+const DOLLAR = 0x24;
+const BACKSLASH = 0x5c;
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || Number.isNaN(code);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Where `close` next occurs in `src` from `from` (before `max`), skipping backslash escapes; -1 when it does not. */
+function findClose(src: string, from: number, max: number, close: string): number {
+  for (let i = from; i < max; ) {
+    if (src.startsWith(close, i) && i + close.length <= max) return i;
+    i += src.charCodeAt(i) === BACKSLASH ? 2 : 1;
+  }
+  return -1;
+}
+
+/** Pandoc's closing `$`: after a non-space, not before a digit. -1 when there is none. */
+function findClosingDollar(src: string, from: number, max: number): number {
+  for (let i = from; i < max; ) {
+    const found = findClose(src, i, max, '$');
+    if (found === -1) return -1;
+    if (!isBlank(src.charCodeAt(found - 1)) && !isDigit(src.charCodeAt(found + 1))) return found;
+    i = found + 1;
+  }
+  return -1;
+}
+
+function pushFormula(state: StateInline, type: 'math_inline' | 'math_inline_display', tex: string, markup: string): void {
+  const token = state.push(type, 'math', 0);
+  token.content = tex;
+  token.markup = markup;
+}
+
+function mathInline(state: StateInline, silent: boolean): boolean {
+  const { src, posMax: max } = state;
+  const start = state.pos;
+  const first = src.charCodeAt(start);
+  if (first !== DOLLAR && first !== BACKSLASH) return false;
+  const second = src.charCodeAt(start + 1);
+
+  if (first === BACKSLASH) {
+    if (second !== 0x28 && second !== 0x5b) return false; // \( or \[
+    const close = second === 0x28 ? '\\)' : '\\]';
+    const end = findClose(src, start + 2, max, close);
+    const tex = end === -1 ? '' : src.slice(start + 2, end).trim();
+    if (tex === '') {
+      // Not closed (yet): the delimiter stays as written rather than losing its backslash to markdown.
+      if (!silent) state.pending += src.slice(start, start + 2);
+      state.pos = start + 2;
+      return true;
+    }
+    if (!silent) pushFormula(state, second === 0x28 ? 'math_inline' : 'math_inline_display', tex, src.slice(start, start + 2));
+    state.pos = end + 2;
+    return true;
+  }
+
+  if (second === DOLLAR) {
+    const end = findClose(src, start + 2, max, '$$');
+    const tex = end === -1 ? '' : src.slice(start + 2, end).trim();
+    if (tex === '') {
+      // Both dollars are text: the second must not open an inline formula of its own.
+      if (!silent) state.pending += '$$';
+      state.pos = start + 2;
+      return true;
+    }
+    if (!silent) pushFormula(state, 'math_inline_display', tex, '$$');
+    state.pos = end + 2;
+    return true;
+  }
+
+  if (start + 1 >= max || isBlank(second)) return false;
+  const end = findClosingDollar(src, start + 1, max);
+  if (end === -1) return false;
+  if (!silent) pushFormula(state, 'math_inline', src.slice(start + 1, end), '$');
+  state.pos = end + 1;
+  return true;
+}
+
+/** `$$` or `\[` opening a line, closed at the end of the same or a later line: a display formula of its own. */
+function mathBlock(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  const { src } = state;
+  const start = state.bMarks[startLine]! + state.tShift[startLine]!;
+  const close = src.startsWith('$$', start) ? '$$' : src.startsWith('\\[', start) ? '\\]' : undefined;
+  if (close === undefined) return false;
+  const lines = [src.slice(start + 2, state.eMarks[startLine]).trimEnd()];
+  let last = startLine;
+  let closed = lines[0]!.endsWith(close) && lines[0]!.length >= close.length;
+  while (!closed) {
+    last++;
+    if (last >= endLine) return false;
+    const lineStart = state.bMarks[last]! + state.tShift[last]!;
+    const lineEnd = state.eMarks[last]!;
+    // A line less indented than the container (a list item) ends it.
+    if (lineStart < lineEnd && state.sCount[last]! < state.blkIndent) return false;
+    const line = src.slice(lineStart, lineEnd).trimEnd();
+    lines.push(line);
+    closed = line.endsWith(close);
+  }
+  const body = lines.join('\n');
+  const tex = body.slice(0, body.length - close.length).trim();
+  // `$$a$$ and $$b$$` on one line is text with formulas in it, not one formula.
+  if (tex === '' || (last === startLine && tex.includes(close))) return false;
+  if (silent) return true;
+  const token = state.push('math_block', 'math', 0);
+  token.block = true;
+  token.content = tex;
+  token.markup = close === '$$' ? '$$' : '\\[';
+  token.map = [startLine, last + 1];
+  state.line = last + 1;
+  return true;
+}
+
+/** markdown-it plugin: the math rules and their rendering (markdown-it's env may carry `MathEnv`). */
+export function mathPlugin(md: MarkdownIt): void {
+  md.inline.ruler.before('escape', 'math_inline', mathInline);
+  md.block.ruler.before('fence', 'math_block', mathBlock, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  const render = (displayMode: boolean, element: 'div' | 'span') => (tokens: Token[], idx: number, _options: unknown, env: Env | undefined) =>
+    formulaHtml(tokens[idx]!.content, displayMode, element, (env ?? {}) as MathEnv);
+  md.renderer.rules.math_inline = render(false, 'span');
+  md.renderer.rules.math_inline_display = render(true, 'span');
+  const block = render(true, 'div');
+  md.renderer.rules.math_block = (tokens, idx, options, env) => `${block(tokens, idx, options, env)}\n`;
+}
