@@ -137,6 +137,27 @@ function findClosingDollar(src: string, from: number, max: number): number {
   return -1;
 }
 
+/**
+ * The first closing delimiter at or after `from`, remembered per inline run: the first closer
+ * after a position never depends on where the opener was, so a line of unclosed openers
+ * ("$5, $6, $7…", or a formula still streaming) is read once, not once per opener.
+ */
+const inlineClosers = new WeakMap<StateInline, Map<string, { from: number; at: number }>>();
+
+function closeAfter(state: StateInline, from: number, close: string): number {
+  let known = inlineClosers.get(state);
+  if (known === undefined) inlineClosers.set(state, (known = new Map()));
+  const last = known.get(close);
+  let at: number;
+  if (last !== undefined && last.from <= from && (last.at === -1 || last.at >= from)) at = last.at;
+  else {
+    at = close === '$' ? findClosingDollar(state.src, from, state.src.length) : findClose(state.src, from, state.src.length, close);
+    known.set(close, { from, at });
+  }
+  // Inside a link's text the run ends earlier than the source.
+  return at !== -1 && at + close.length <= state.posMax ? at : -1;
+}
+
 function pushFormula(state: StateInline, type: 'math_inline' | 'math_inline_display', tex: string, markup: string): void {
   const token = state.push(type, 'math', 0);
   token.content = tex;
@@ -153,7 +174,7 @@ function mathInline(state: StateInline, silent: boolean): boolean {
   if (first === BACKSLASH) {
     if (second !== 0x28 && second !== 0x5b) return false; // \( or \[
     const close = second === 0x28 ? '\\)' : '\\]';
-    const end = findClose(src, start + 2, max, close);
+    const end = closeAfter(state, start + 2, close);
     const tex = end === -1 ? '' : src.slice(start + 2, end).trim();
     if (tex === '') {
       // Not closed (yet): the delimiter stays as written rather than losing its backslash to markdown.
@@ -167,7 +188,7 @@ function mathInline(state: StateInline, silent: boolean): boolean {
   }
 
   if (second === DOLLAR) {
-    const end = findClose(src, start + 2, max, '$$');
+    const end = closeAfter(state, start + 2, '$$');
     const tex = end === -1 ? '' : src.slice(start + 2, end).trim();
     if (tex === '') {
       // Both dollars are text: the second must not open an inline formula of its own.
@@ -181,11 +202,49 @@ function mathInline(state: StateInline, silent: boolean): boolean {
   }
 
   if (start + 1 >= max || isBlank(second)) return false;
-  const end = findClosingDollar(src, start + 1, max);
+  const end = closeAfter(state, start + 1, '$');
   if (end === -1) return false;
   if (!silent) pushFormula(state, 'math_inline', src.slice(start + 1, end), '$');
   state.pos = end + 1;
   return true;
+}
+
+interface LineScan {
+  from: number;
+  /** The closing line, or where the search stopped (a line left of the container, or the end). */
+  stop: number;
+  closed: boolean;
+  /** Where the stop line starts (a quote or list item reads its lines from further in). */
+  stopMark: number;
+}
+
+/**
+ * The line that closes a display formula opened above `from`, or -1. Remembered, as for inline
+ * formulas: lines opening with `$$` that never close are each read once, not once per opener.
+ */
+const blockClosers = new WeakMap<StateBlock, Map<string, LineScan>>();
+
+function closingLine(state: StateBlock, from: number, endLine: number, close: string): number {
+  const key = `${close} ${state.blkIndent} ${endLine}`;
+  let known = blockClosers.get(state);
+  if (known === undefined) blockClosers.set(state, (known = new Map()));
+  const mark = (line: number) => (line < endLine ? state.bMarks[line]! + state.tShift[line]! : -1);
+  const last = known.get(key);
+  if (last !== undefined && last.from <= from && from <= last.stop && mark(last.stop) === last.stopMark) return last.closed ? last.stop : -1;
+  let line = from;
+  let closed = false;
+  for (; line < endLine; line++) {
+    const lineStart = state.bMarks[line]! + state.tShift[line]!;
+    const lineEnd = state.eMarks[line]!;
+    // A line less indented than the container (a list item) ends it.
+    if (lineStart < lineEnd && state.sCount[line]! < state.blkIndent) break;
+    if (state.src.slice(lineStart, lineEnd).trimEnd().endsWith(close)) {
+      closed = true;
+      break;
+    }
+  }
+  known.set(key, { from, stop: line, closed, stopMark: mark(line) });
+  return closed ? line : -1;
 }
 
 /** `$$` or `\[` opening a line, closed at the end of the same or a later line: a display formula of its own. */
@@ -195,20 +254,11 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
   const start = state.bMarks[startLine]! + state.tShift[startLine]!;
   const close = src.startsWith('$$', start) ? '$$' : src.startsWith('\\[', start) ? '\\]' : undefined;
   if (close === undefined) return false;
-  const lines = [src.slice(start + 2, state.eMarks[startLine]).trimEnd()];
-  let last = startLine;
-  let closed = lines[0]!.endsWith(close) && lines[0]!.length >= close.length;
-  while (!closed) {
-    last++;
-    if (last >= endLine) return false;
-    const lineStart = state.bMarks[last]! + state.tShift[last]!;
-    const lineEnd = state.eMarks[last]!;
-    // A line less indented than the container (a list item) ends it.
-    if (lineStart < lineEnd && state.sCount[last]! < state.blkIndent) return false;
-    const line = src.slice(lineStart, lineEnd).trimEnd();
-    lines.push(line);
-    closed = line.endsWith(close);
-  }
+  const first = src.slice(start + 2, state.eMarks[startLine]).trimEnd();
+  const last = first.endsWith(close) && first.length >= close.length ? startLine : closingLine(state, startLine + 1, endLine, close);
+  if (last === -1) return false;
+  const lines = [first];
+  for (let line = startLine + 1; line <= last; line++) lines.push(src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]).trimEnd());
   const body = lines.join('\n');
   const tex = body.slice(0, body.length - close.length).trim();
   // `$$a$$ and $$b$$` on one line is text with formulas in it, not one formula.
