@@ -6,6 +6,7 @@ export interface RenderLabels {
   loadImage: string;       // "Load image from {host}"
   loadImageAlt: string;    // "Load image “{alt}” from {host}"
   formulaBlocked: string;  // "{command} is turned off: a formula cannot link to or load anything" (KaTeX's \href, \url, \includegraphics, \html…)
+  formulaTooLong: string;  // "A formula this long ({chars} characters) is shown as its source"
 }
 
 /** `template` with each `{name}` replaced by its value (a name without a value stays as written). */

@@ -50,7 +50,13 @@ function refusingMacros(): Record<string, () => never> {
   return macros;
 }
 
-type Layout = { html: string } | { message: string } | { refused: string };
+type Layout = { html: string } | { message: string } | { refused: string } | { tooLong: number };
+
+/**
+ * KaTeX writes about 200 bytes of HTML per character of TeX: a longer formula (a model looping,
+ * say) would hold the worker for seconds and the page for a long task when set, so it stays source.
+ */
+export const MAX_FORMULA_CHARS = 5000;
 
 /** Formulas already laid out: a streaming block is rendered again every frame with the same formulas in it. */
 const layouts = new Map<string, Layout>();
@@ -65,6 +71,7 @@ function layout(tex: string, displayMode: boolean): Layout {
     return known;
   }
   let result: Layout;
+  if (tex.length > MAX_FORMULA_CHARS) return { tooLong: tex.length };
   try {
     const html = katex.renderToString(tex, {
       displayMode,
@@ -102,7 +109,11 @@ function formulaHtml(tex: string, displayMode: boolean, element: 'div' | 'span',
     return `<${element} class="math ${kind}" data-tex="${source}">${result.html}</${element}>`;
   }
   const message =
-    'refused' in result ? fill(env.labels?.formulaBlocked ?? '{command}', { command: result.refused }) : result.message;
+    'refused' in result
+      ? fill(env.labels?.formulaBlocked ?? '{command}', { command: result.refused })
+      : 'tooLong' in result
+        ? fill(env.labels?.formulaTooLong ?? '{chars}', { chars: result.tooLong })
+        : result.message;
   return `<${element} class="math math-error${displayMode ? ' math-display' : ''}" data-tex="${source}"><code>${source}</code> <span class="math-message">${escapeHtml(message)}</span></${element}>`;
 }
 

@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { mathPlugin, type MathEnv } from '@/lib/render/math';
+import { MAX_FORMULA_CHARS, mathPlugin, type MathEnv } from '@/lib/render/math';
 import { sanitizeRendered } from '@/lib/render/sanitize';
 import { wordsFor } from '@/lib/i18n/messages';
 import { onPage, pageTree, writtenTree } from './html-tree';
 
 const md = new MarkdownIt({ html: false }).use(mathPlugin);
-const labels = { formulaBlocked: wordsFor('en').t('markdown.formulaBlocked') };
+const labels = { formulaBlocked: wordsFor('en').t('markdown.formulaBlocked'), formulaTooLong: wordsFor('en').t('markdown.formulaTooLong') };
 
 /** `source` rendered and sanitised as the worker does it, set on a page. */
 function render(source: string, env: MathEnv = { labels }): HTMLDivElement {
@@ -183,6 +183,17 @@ describe('mathPlugin: invalid formulas', () => {
     const el = render('$\\frac{</span><img src=x onerror=alert(1)>$ and $<script>alert(1)</script>$');
     expect(el.querySelector('img, script')).toBeNull();
     expect(formulas(el).map((f) => f.tex)).toEqual(['\\frac{</span><img src=x onerror=alert(1)>', '<script>alert(1)</script>']);
+  });
+
+  it('a formula too long to lay out quickly stays source, saying so', () => {
+    const tex = 'x_1+'.repeat(MAX_FORMULA_CHARS / 4) + 'y';
+    const env: MathEnv = { labels };
+    const el = render(`$${tex}$`, env);
+    expect(el.querySelector('.katex')).toBeNull();
+    expect(el.querySelector('.math-error code')?.textContent).toBe(tex);
+    expect(el.querySelector('.math-error .math-message')?.textContent).toBe(`A formula this long (${tex.length} characters) is shown as its source`);
+    expect(env.mathStylesNeeded).toBeUndefined();
+    expect(render(`$${tex.slice(2)}$`).querySelector('.katex')).not.toBeNull();
   });
 
   it('no \\gdef lasts beyond its formula', () => {
