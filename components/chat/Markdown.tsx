@@ -11,6 +11,7 @@ import { useWords } from '@/components/i18n/words';
 import morphdom from 'morphdom';
 import { renderClient } from './render/render-client';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
+import { loadMathStyles } from './render/math-styles';
 import { enhancePreviews, handlePreviewClick } from './render/preview';
 
 const WARM_UP = '# A *b* **c** `d` [e](https://example.com) $x^2$\n\n- f\n\n> g\n\n| h |\n| - |\n| i |\n\n```ts\nconst x = 1;\n```';
@@ -62,7 +63,11 @@ const SmallBlock = memo(function SmallBlock({ source, block }: { source: string;
       element.innerHTML = block.html;
     }
     shows.current = 'markup';
-    if (block.math) makeFormulasFocusable(element);
+    if (block.math) {
+      // KaTeX's styles and fonts come with the first formula (a file of the extension's own).
+      void loadMathStyles();
+      makeFormulasFocusable(element);
+    }
     const words = currentWords();
     enhancePreviews(element, words);
     // Mermaid and its sanitiser load with the first diagram, never with the page.

@@ -23,6 +23,7 @@ export function labelsFor(w: Words): RenderLabels {
       openPreviewTab: w.t('markdown.openPreviewTab'),
       tableMenu: w.t('markdown.tableMenu'),
       formulaBlocked: w.t('markdown.formulaBlocked'),
+      formulaTooLong: w.t('markdown.formulaTooLong'),
     };
     labelsCache.set(w, labels);
   }

@@ -13,7 +13,11 @@ import * as z from 'zod/mini';
 import Dexie, { type DexieOptions, type Table } from 'dexie';
 import { RenderedBlockSchema, type RenderedBlock } from './worker/protocol';
 
-/** Raised whenever the renderer's output changes shape or content: every saved rendering is then made again. */
+/**
+ * Raised whenever the renderer's output changes shape or content (our rules, or an update of
+ * markdown-it 15.0.3, highlight.js 11.12.0 / lowlight 3.3.0, KaTeX 0.19.1, the sanitiser's lists):
+ * every saved rendering is then made again.
+ */
 export const RENDERER_VERSION = 1;
 
 export const RENDER_CACHE_NAME = 'gateway-chat-renderings';

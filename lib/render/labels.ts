@@ -26,6 +26,8 @@ export interface RenderLabels {
   tableMenu: string;
   /** "{command} is turned off: a formula cannot link to or load anything" (KaTeX's \href, \url, \includegraphics, \html…) */
   formulaBlocked: string;
+  /** "A formula this long ({chars} characters) is shown as its source" */
+  formulaTooLong: string;
 }
 
 /** `template` with each `{name}` replaced by its value (a placeholder without one stays as written). */
@@ -46,4 +48,5 @@ export const BARE_LABELS: RenderLabels = {
   openPreviewTab: '↗',
   tableMenu: '⋯',
   formulaBlocked: '{command}',
+  formulaTooLong: '{chars}',
 };

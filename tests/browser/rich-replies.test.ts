@@ -92,7 +92,10 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
     // The preview: never automatic; a frame titled Preview once asked for.
     expect(await page.locator('iframe[title="Preview"]').count()).toBe(0);
     await reply.getByRole('button', { name: 'Preview', exact: true }).click();
-    await page.frameLocator('iframe[title="Preview"]').first().locator('iframe').first().waitFor({ state: 'attached' });
+    // The snippet runs inside: its button is there, and its script works (in its own document).
+    const snippet = page.frameLocator('iframe[title="Preview"]').frameLocator('iframe');
+    await snippet.getByRole('button', { name: 'Click' }).click();
+    await expect.poll(() => snippet.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe('rgb(0, 128, 128)');
     await page.screenshot({ path: 'test-results/screens/light-popup-rich-reply.png', fullPage: false });
     await page.close();
   });
@@ -109,15 +112,19 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
       // GitHub's light and dark keyword colours (components/chat/render/code.css).
       expect(keyword).toBe(theme === 'light' ? 'rgb(207, 34, 46)' : 'rgb(255, 123, 114)');
       await lastReply(chat).getByRole('button', { name: 'Preview', exact: true }).click();
-      await chat.locator('iframe[title="Preview"]').waitFor();
-      await chat.screenshot({ path: `test-results/screens/${theme}-chat-page-rich-reply.png`, fullPage: true });
+      await chat.frameLocator('iframe[title="Preview"]').frameLocator('iframe').getByRole('button', { name: 'Click' }).waitFor();
+      // As the user sees it: the reply's top (code, formulas, table), then its diagram and preview.
+      await lastReply(chat).locator('.markdown').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await chat.screenshot({ path: `test-results/screens/${theme}-chat-page-rich-reply-top.png` });
+      await lastReply(chat).locator('.diagram-block').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await chat.screenshot({ path: `test-results/screens/${theme}-chat-page-rich-reply-diagram.png` });
       await chat.close();
       const popup = await env.ext.open('popup.html');
       await popup.setViewportSize({ width: 400, height: 600 });
       await popup.getByRole('button', { name: 'New chat' }).click();
       await richReply(popup);
       await lastReply(popup).getByRole('button', { name: 'Preview', exact: true }).click();
-      await popup.locator('iframe[title="Preview"]').waitFor();
+      await popup.frameLocator('iframe[title="Preview"]').frameLocator('iframe').getByRole('button', { name: 'Click' }).waitFor();
       // As the user sees it: the reply's top, then scrolled to its diagram and preview.
       await lastReply(popup).locator('.markdown').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await popup.screenshot({ path: `test-results/screens/${theme}-popup-rich-reply-top.png` });

@@ -65,10 +65,10 @@ export function createRenderService(cache?: Cache): RenderService {
   const recent = new Recent();
   // The cache is a convenience: once it fails (refused, full disk), rendering goes on without it.
   let cacheUsable = cache !== undefined;
-  const cached = async <T>(use: (cache: Cache) => Promise<T>): Promise<T | undefined> => {
+  const cached = async <T>(act: (cache: Cache) => Promise<T>): Promise<T | undefined> => {
     if (!cacheUsable || cache === undefined) return undefined;
     try {
-      return await use(cache);
+      return await act(cache);
     } catch {
       cacheUsable = false;
       return undefined;
