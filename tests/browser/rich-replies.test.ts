@@ -117,6 +117,8 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
       await lastReply(chat).locator('.markdown').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await chat.screenshot({ path: `test-results/screens/${theme}-chat-page-rich-reply-top.png` });
       await lastReply(chat).locator('.diagram-block').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      // The preview's frame is another process: its picture comes a moment after it scrolled into view.
+      await chat.waitForTimeout(400);
       await chat.screenshot({ path: `test-results/screens/${theme}-chat-page-rich-reply-diagram.png` });
       await chat.close();
       const popup = await env.ext.open('popup.html');
@@ -129,6 +131,7 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
       await lastReply(popup).locator('.markdown').evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await popup.screenshot({ path: `test-results/screens/${theme}-popup-rich-reply-top.png` });
       await popup.locator('iframe[title="Preview"]').scrollIntoViewIfNeeded();
+      await popup.waitForTimeout(400);
       await popup.screenshot({ path: `test-results/screens/${theme}-popup-rich-reply-preview.png` });
       await popup.close();
     });
