@@ -230,7 +230,7 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   if (!shown && !streaming && small.length > 0 && small.every((source) => client.peek(source) === undefined)) {
     // Its text, unseen, holds about the room its rendering will take (so a list of replies opening
     // does not lay out more of them than fit, each then asking for its rendering).
-    return <div className="markdown" aria-busy="true"><div className="md-block md-plain" style={{ visibility: 'hidden' }}>{text}</div></div>;
+    return <div className="markdown" aria-busy="true"><div className="md-pending">{text}</div></div>;
   }
   if (!shown) setShown(true);
   const growingBlock = (): ReactNode => {

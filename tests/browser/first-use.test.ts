@@ -84,6 +84,8 @@ describe('saved replies', () => {
       content: `window.__rawSeen = 0;
         new MutationObserver(() => {
           for (const el of document.querySelectorAll('article[data-status="complete"] .md-plain')) window.__rawSeen++;
+          // Its text may hold its room while its rendering comes, never seen.
+          for (const el of document.querySelectorAll('article[data-status="complete"] .md-pending')) if (el.checkVisibility({ visibilityProperty: true })) window.__rawSeen++;
         }).observe(document, { subtree: true, childList: true });`,
     });
     await page.goto(`chrome-extension://${env.ext.extensionId}/sidepanel.html`);
