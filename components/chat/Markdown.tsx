@@ -160,28 +160,45 @@ function loadImage(event: MouseEvent<HTMLDivElement>): void {
   load.replaceWith(img);
 }
 
+/** Blocks per group: a group out of view is skipped whole (see `.md-group` in components/styles.css). */
+const GROUP = 16;
+
+interface Growing {
+  source: string;
+  block: RenderedBlock | undefined;
+}
+
 /**
- * Streamed markdown, split into blocks and rendered by the page's render worker: finished blocks
- * once each (kept by source), the growing last block again as it grows, with at most one render
- * of it on its way. Until a block's rendering arrives it shows as its text, so a reply's first
- * words appear at once; a finished reply opened anew waits for its renderings instead (looked up
- * in the rendering cache when `saved` names it), so its first paint is rendered markdown, never
- * raw markers. Blocks past `LARGE_BLOCK_CHARS` are drawn without the worker (see `LargeBlock`).
+ * A run of a reply's blocks. Out of view it is neither laid out nor painted (the browser checks
+ * a few groups each frame, not hundreds of blocks); drawn again only when a block is added, a
+ * rendering of one arrives, or (the last group) its growing block changes, which stays the same
+ * element once final.
  */
-/** A reply's finished blocks: drawn again only when one is added or a rendering of one arrives. */
-const FinishedBlocks = memo(function FinishedBlocks({ sources, version: _version, interim, labels }: {
+const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, interim, growing, labels }: {
   sources: readonly string[];
+  from: number;
   /** Changes when renderings of finished blocks arrive. */
   version: number;
   /** The growing block's newest rendering: shown for the block it was, until that one's own comes. */
   interim: GrowingRendering | undefined;
+  /** The growing block, when it is in this group (its place: `sources.length`). */
+  growing: Growing | undefined;
   labels: RenderLabels;
 }) {
   const client = renderClient();
-  return sources.map((source, i) => {
-    if (source.length > LARGE_BLOCK_CHARS) return <LargeBlock key={i} source={source} growing={false} labels={labels} />;
-    return <SmallBlock key={i} source={source} block={client.peek(source) ?? (interim?.index === i ? interim.block : undefined)} />;
-  });
+  const blocks: ReactNode[] = [];
+  for (let i = from; i < Math.min(from + GROUP, sources.length); i++) {
+    const source = sources[i]!;
+    if (source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={source} growing={false} labels={labels} />);
+    else blocks.push(<SmallBlock key={i} source={source} block={client.peek(source) ?? (interim?.index === i ? interim.block : undefined)} />);
+  }
+  if (growing !== undefined) {
+    const i = sources.length;
+    // Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew.
+    if (growing.source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={growing.source} growing labels={labels} />);
+    else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} />);
+  }
+  return <div className="md-group">{blocks}</div>;
 });
 
 /**
@@ -233,18 +250,21 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
     return <div className="markdown" aria-busy="true"><div className="md-pending">{text}</div></div>;
   }
   if (!shown) setShown(true);
-  const growingBlock = (): ReactNode => {
-    if (open.length > LARGE_BLOCK_CHARS) return <LargeBlock key={sources.length} source={open} growing labels={labels} />;
-    return <SmallBlock key={sources.length} source={open} block={latest?.index === sources.length ? latest.block : undefined} />;
-  };
+  const all = sources.length + (growing ? 1 : 0);
+  const groups: ReactNode[] = [];
+  for (let from = 0; from < all; from += GROUP) {
+    const holdsGrowing = growing && sources.length >= from && sources.length < from + GROUP;
+    groups.push(
+      <BlockGroup key={from} sources={sources} from={from} version={finishedVersion} interim={interim} labels={labels}
+        growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined } : undefined} />,
+    );
+  }
   return (
     <div className="markdown" onClick={(event) => {
       if (handlePreviewClick(event, words)) return;
       if (!actions.onClick(event)) loadImage(event);
     }} onKeyDown={actions.onKeyDown} onContextMenu={actions.onContextMenu}>
-      <FinishedBlocks sources={sources} version={finishedVersion} interim={interim} labels={labels} />
-      {/* Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew. */}
-      {growing && growingBlock()}
+      {groups}
       {actions.menu}
     </div>
   );

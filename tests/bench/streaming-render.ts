@@ -51,7 +51,8 @@ function instrument(finalTail: string): string {
     window.__watchFinal = (selector) => {
       const tail = ${JSON.stringify(finalTail)};
       const check = () => {
-        const text = document.querySelector(selector)?.textContent ?? '';
+        const all = document.querySelectorAll(selector);
+        const text = all[all.length - 1]?.textContent ?? '';
         if (text.trimEnd().endsWith(tail)) { window.__finalAt = Date.now(); return; }
         requestAnimationFrame(check);
       };
@@ -131,7 +132,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     await ours.getByRole('textbox', { name: 'Message', exact: true }).fill(prompt);
     await ours.keyboard.press('Enter');
     // The final text as rendered (highlighted, formulas laid out), not as the plain text shown while its rendering comes.
-    await ours.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child:not(.md-plain)\')');
+    await ours.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown .md-block:not(.md-plain)\')');
     const oursRun = await collect(ours, oursBusy, gateway);
     const reply = ours.getByRole('article', { name: 'Assistant message' });
     const rendered = await reply.locator('pre code').count();
@@ -180,7 +181,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
     const oursLongBusy = await taskDuration(oursLong, ext.context);
     await oursLong.getByRole('textbox', { name: 'Message', exact: true }).fill(LONG_CODE_PROMPT);
     await oursLong.keyboard.press('Enter');
-    await oursLong.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown > .md-block:last-child:not(.md-plain)\')');
+    await oursLong.evaluate('window.__watchFinal(\'article[aria-label="Assistant message"] .markdown .md-block:not(.md-plain)\')');
     const oursLongRun = await collect(oursLong, oursLongBusy, gateway);
     const shownCode = await oursLong.getByRole('article', { name: 'Assistant message' }).locator('pre code').textContent();
     if (shownCode !== long.code) throw new Error('ours did not show the whole code block');
