@@ -8,6 +8,9 @@
  *
  * A row is used only when it was made by this renderer version, with these words, from this
  * exact text (`sourceKey`); any other row is made again and replaced.
+ *
+ * A render takes a moment, and a conversation may be deleted meanwhile: each deletion leaves a
+ * note (`forgotten`) for a while, and a rendering begun before it is not saved.
  */
 import * as z from 'zod/mini';
 import Dexie, { type DexieOptions, type Table } from 'dexie';
@@ -33,11 +36,21 @@ const RenderingSchema = z.object({
 });
 export type Rendering = z.infer<typeof RenderingSchema>;
 
+/** A deletion's note: `all`, `c:{conversationId}` or `m:{messageId}`, and when. */
+interface Forgotten {
+  id: string;
+  at: number;
+}
+
+/** Long past any render: notes older than this are dropped. */
+const FORGOTTEN_KEPT_MS = 10 * 60_000;
+
 class RenderingsDb extends Dexie {
   renderings!: Table<Rendering, string>;
+  forgotten!: Table<Forgotten, string>;
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
-    this.version(1).stores({ renderings: 'id, conversationId' });
+    this.version(1).stores({ renderings: 'id, conversationId', forgotten: 'id, at' });
   }
 }
 
@@ -73,20 +86,34 @@ export class RenderCache {
     return row.blocks;
   }
 
-  async put(message: { id: string; conversationId: string }, labelsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[]): Promise<void> {
-    await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, version: RENDERER_VERSION, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
+  /** Saves a message's rendering, begun at `startedAt` (epoch ms), unless it was deleted since. */
+  async put(message: { id: string; conversationId: string }, labelsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[], startedAt: number): Promise<void> {
+    await this.db.transaction('rw', this.db.renderings, this.db.forgotten, async () => {
+      const notes = await this.db.forgotten.bulkGet(['all', `c:${message.conversationId}`, `m:${message.id}`]);
+      if (notes.some((note) => note !== undefined && note.at >= startedAt)) return;
+      await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, version: RENDERER_VERSION, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
+    });
   }
 
   async forgetConversations(conversationIds: readonly string[]): Promise<void> {
-    await this.db.renderings.where('conversationId').anyOf([...conversationIds]).delete();
+    await this.forget(conversationIds.map((id) => `c:${id}`), () => this.db.renderings.where('conversationId').anyOf([...conversationIds]).delete());
   }
 
   async forgetMessages(messageIds: readonly string[]): Promise<void> {
-    await this.db.renderings.bulkDelete([...messageIds]);
+    await this.forget(messageIds.map((id) => `m:${id}`), () => this.db.renderings.bulkDelete([...messageIds]));
   }
 
   async clear(): Promise<void> {
-    await this.db.renderings.clear();
+    await this.forget(['all'], () => this.db.renderings.clear());
+  }
+
+  private async forget(notes: readonly string[], remove: () => Promise<unknown>): Promise<void> {
+    const at = Date.now();
+    await this.db.transaction('rw', this.db.renderings, this.db.forgotten, async () => {
+      await remove();
+      await this.db.forgotten.where('at').below(at - FORGOTTEN_KEPT_MS).delete();
+      await this.db.forgotten.bulkPut(notes.map((id) => ({ id, at })));
+    });
   }
 
   close(): void {

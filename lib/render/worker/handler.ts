@@ -8,6 +8,7 @@
 import type { RenderCache } from '../cache';
 import { BARE_LABELS, type RenderLabels } from '../labels';
 import { prepareMarkdown, renderMarkdownBlock } from '../markdown';
+import { sanitizeRendered } from '../sanitize';
 import type { FromWorker, RenderedBlock, ToWorker } from './protocol';
 
 type Cache = Pick<RenderCache, 'get' | 'put'>;
@@ -82,11 +83,13 @@ export function createRenderService(cache?: Cache): RenderService {
         return undefined;
       }
       const { id, sources, saved } = message;
+      const startedAt = Date.now();
       // The words of the moment it was asked: renders may overlap (see render.worker.ts).
       const [words, wordsKey] = [labels, labelsKey];
       if (saved !== undefined) {
         const blocks = await cached((c) => c.get(saved.id, wordsKey, sources));
-        if (blocks !== undefined) return { type: 'rendered', id, blocks, fromCache: true };
+        // Sanitised again as they are read: a fix to the sanitiser reaches what was saved before it.
+        if (blocks !== undefined) return { type: 'rendered', id, blocks: blocks.map((block) => ({ ...block, html: sanitizeRendered(block.html) })), fromCache: true };
       }
       try {
         await prepareMarkdown(sources);
@@ -97,7 +100,7 @@ export function createRenderService(cache?: Cache): RenderService {
           if (message.growing !== true) recent.set(wordsKey, source, block);
           return block;
         });
-        if (saved !== undefined) await cached((c) => c.put(saved, wordsKey, sources, blocks));
+        if (saved !== undefined) await cached((c) => c.put(saved, wordsKey, sources, blocks, startedAt));
         return { type: 'rendered', id, blocks, fromCache: false };
       } catch (error) {
         return { type: 'failed', id, code: error instanceof Error ? error.name : 'unknown' };

@@ -128,7 +128,7 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
   it('a rendering is used only for the same text, the same words and the same renderer version', async () => {
     const cache = new RenderCache(`render-cache-${n++}`);
     const blocks = [{ html: '<p>One</p>', math: false, diagram: false }];
-    await cache.put({ id: 'm1', conversationId: 'c1' }, 'en', ['One'], blocks);
+    await cache.put({ id: 'm1', conversationId: 'c1' }, 'en', ['One'], blocks, Date.now());
     expect(await cache.get('m1', 'en', ['One'])).toEqual(blocks);
     expect(await cache.get('m1', 'en', ['One!'])).toBeUndefined();
     expect(await cache.get('m1', 'zh-CN', ['One'])).toBeUndefined();
@@ -150,8 +150,8 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     const message = (id: string, seq: number, role: 'user' | 'assistant', parentId?: string) => ({ id, conversationId: 'c1', seq, role, text: id, reasoning: '', status: 'complete' as const, createdAt: seq, ...(parentId === undefined ? {} : { parentId }) });
     await store.addTurn({ conversation, created: false, messages: [message('q1', 0, 'user'), message('a1', 1, 'assistant', 'q1'), message('q2', 2, 'user', 'a1'), message('a2', 3, 'assistant', 'q2')] });
     const blocks = [{ html: '<p>x</p>', math: false, diagram: false }];
-    for (const id of ['a1', 'a2']) await cache.put({ id, conversationId: 'c1' }, 'en', [id], blocks);
-    await cache.put({ id: 'other', conversationId: 'c2' }, 'en', ['other'], blocks);
+    for (const id of ['a1', 'a2']) await cache.put({ id, conversationId: 'c1' }, 'en', [id], blocks, Date.now());
+    await cache.put({ id: 'other', conversationId: 'c2' }, 'en', ['other'], blocks, Date.now());
     await store.deletePair('q2', 'a2');
     expect(await cache.get('a2', 'en', ['a2'])).toBeUndefined();
     expect(await cache.get('a1', 'en', ['a1'])).toEqual(blocks);
@@ -162,5 +162,33 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     expect(await cache.get('other', 'en', ['other'])).toBeUndefined();
     store.close();
     cache.close();
+  });
+
+  it('a rendering begun before its conversation was deleted is not saved; one begun after it is', async () => {
+    const name = `store-render-${n++}`;
+    const store = new ConversationStore(name);
+    const cache = new RenderCache(`${name}-renderings`);
+    const service = createRenderService(cache);
+    const conversation = await store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'popup', title: 't' });
+    await store.addTurn({ conversation, created: false, messages: [{ id: 'a1', conversationId: 'c1', seq: 0, role: 'assistant', text: 'secret', reasoning: '', status: 'complete', createdAt: 0 }] });
+    const sources = ['secret reply\n', '```python\nprint("secret")\n```'];
+    const rendering = service.handle({ type: 'render', id: 1, sources, saved: { id: 'a1', conversationId: 'c1' } });
+    await store.deleteConversation('c1');
+    await rendering;
+    expect(await cache.get('a1', '', sources)).toBeUndefined();
+    // Put back (Undo) and shown again: saved as any other.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await service.handle({ type: 'render', id: 2, sources, saved: { id: 'a1', conversationId: 'c1' } });
+    expect(await cache.get('a1', '', sources)).toHaveLength(2);
+    store.close();
+    cache.close();
+  });
+
+  it('what is read back from the cache is sanitised again', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    await cache.put({ id: 'm1', conversationId: 'c1' }, '', ['x'], [{ html: '<p>x<img src=x onerror=alert(1)></p>', math: false, diagram: false }], Date.now());
+    const reply = await createRenderService(cache).handle({ type: 'render', id: 1, sources: ['x'], saved: { id: 'm1', conversationId: 'c1' } });
+    expect(reply).toMatchObject({ type: 'rendered', fromCache: true });
+    expect(JSON.stringify(reply)).not.toContain('onerror');
   });
 });
