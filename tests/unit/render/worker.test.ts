@@ -168,12 +168,21 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     const name = `store-render-${n++}`;
     const store = new ConversationStore(name);
     const cache = new RenderCache(`${name}-renderings`);
-    const service = createRenderService(cache);
+    // The render is held at its cache lookup until the deletion is done: its save comes after it.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const service = createRenderService({ get: async (...args) => {
+      await gate;
+      return cache.get(...args);
+    }, put: (...args) => cache.put(...args) });
     const conversation = await store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'popup', title: 't' });
     await store.addTurn({ conversation, created: false, messages: [{ id: 'a1', conversationId: 'c1', seq: 0, role: 'assistant', text: 'secret', reasoning: '', status: 'complete', createdAt: 0 }] });
     const sources = ['secret reply\n', '```python\nprint("secret")\n```'];
     const rendering = service.handle({ type: 'render', id: 1, sources, saved: { id: 'a1', conversationId: 'c1' } });
     await store.deleteConversation('c1');
+    release();
     await rendering;
     expect(await cache.get('a1', '', sources)).toBeUndefined();
     // Put back (Undo) and shown again: saved as any other.
