@@ -100,11 +100,24 @@ const KATEX_STYLE = new Set([
  */
 const MAX_MARGIN_EM = 20;
 const MAX_LENGTH_EM = 200;
-const EM_LENGTH = /(-?[\d.]+)em/g;
+/** Every number in a value, whole (with its exponent, if any) and with its unit. */
+const NUMBER = /([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)([a-z%]*)/gi;
+/** Units KaTeX writes lengths in; a length in any other (vw, px, …) did not come from it. */
+const KATEX_UNITS = new Set(['em', 'px', '%', '']);
 
+/**
+ * Lengths within bounds, read whole: `-1e+21em` is a length of 10²¹ em, not 21 (KaTeX writes
+ * what a formula asks for, `\raisebox{-1000000000000000000000em}` included).
+ */
 function withinBounds(property: string, value: string): boolean {
+  // A colour is no length (`#1e90ff` would read as one).
+  if (property.endsWith('color')) return true;
   const bound = property.startsWith('margin') ? MAX_MARGIN_EM : MAX_LENGTH_EM;
-  for (const [, n] of value.matchAll(EM_LENGTH)) if (Math.abs(Number(n)) > bound) return false;
+  for (const [, n, unit] of value.matchAll(NUMBER)) {
+    const u = unit!.toLowerCase();
+    // A pixel is about a sixteenth of an em (KaTeX writes px only in a bold fallback's shadow).
+    if (/e/i.test(n!) || !KATEX_UNITS.has(u) || Math.abs(Number(n)) > (u === '%' ? 100 : u === 'px' ? bound * 16 : bound)) return false;
+  }
   return true;
 }
 

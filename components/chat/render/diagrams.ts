@@ -55,8 +55,26 @@ function configure(mermaid: Mermaid, theme: Theme): void {
   configuredFor = theme;
 }
 
+/**
+ * Styles a diagram gives its shapes (`classDef`, `style`, `linkStyle`, an `%%{init}%%`
+ * directive) that could fetch something: Mermaid puts them in a live `<style>` of the page while
+ * it draws, before anything is sanitised, and a background image there would be fetched with no
+ * click. Such a diagram is not drawn.
+ */
+const STYLE_LINE = /^\s*(?:classDef|style|linkStyle|%%\{)/i;
+const FETCHES = /url\s*\(|image-set\s*\(|@import|\\|expression\s*\(/i;
+
+export class RemoteStyleError extends Error {
+  override name = 'RemoteStyleError';
+}
+
+export function fetchingStyle(source: string): boolean {
+  return source.split('\n').some((line) => STYLE_LINE.test(line) && FETCHES.test(line));
+}
+
 /** Draws one diagram; throws with the parser's message when it is not a diagram. */
 async function draw(source: string, theme: Theme): Promise<string> {
+  if (fetchingStyle(source)) throw new RemoteStyleError('a style that loads from an address');
   const mermaid = await loadMermaid();
   configure(mermaid, theme);
   await mermaid.parse(source);
@@ -147,7 +165,7 @@ async function enhance(block: HTMLElement, words: DiagramWords): Promise<void> {
   try {
     svg = await draw(source, theme);
   } catch (error) {
-    showFailure(block, error instanceof Error ? error.message : String(error), words);
+    showFailure(block, error instanceof RemoteStyleError ? words.t('markdown.diagramRemoteStyle') : error instanceof Error ? error.message : String(error), words);
     return;
   }
   // The reply may have been replaced while Mermaid drew.

@@ -125,6 +125,28 @@ describe('enhanceDiagrams', () => {
     expect(document.body.children).toHaveLength(1);
   });
 
+  it('a diagram whose styles would fetch something (classDef, style, init) is not drawn: no live style ever holds the address', async () => {
+    const styles: string[] = [];
+    const watcher = new MutationObserver(() => {
+      for (const style of document.querySelectorAll('style')) styles.push(style.textContent ?? '');
+    });
+    watcher.observe(document, { subtree: true, childList: true, characterData: true });
+    const root = reply(
+      'stateDiagram-v2\n  classDef x background-image:url(https://evil.example/s.png)\n  A --> B\n  class A x',
+      'classDiagram\n  class A\n  style A background:url(https://evil.example/u.png)',
+      'flowchart TD\n  A --> B\n  style A fill:#f00,background:image-set("https://evil.example/i.png" 1x)',
+      'flowchart TD\n  A --> B\n  classDef y background:u\\72l(https://evil.example/e.png)',
+    );
+    await enhanceDiagrams(root, en);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    watcher.disconnect();
+    expect(styles.join('\n')).not.toContain('evil.example');
+    expect(screen.queryByRole('img', { name: 'Diagram' })).toBeNull();
+    const notes = screen.getAllByRole('note');
+    expect(notes).toHaveLength(4);
+    for (const note of notes) expect(note).toHaveTextContent('Its styles ask for something from an address');
+  });
+
   it('in Chinese, the image and its controls are named in Chinese', async () => {
     const root = reply(FLOWCHART);
     await enhanceDiagrams(root, wordsFor('zh-CN'));
@@ -144,8 +166,10 @@ describe('enhanceDiagrams', () => {
     );
     await enhanceDiagrams(root, en);
     const images = screen.getAllByRole('img', { name: 'Diagram' });
-    expect(images).toHaveLength(5);
+    // The init that imports CSS from an address is not drawn at all (its styles would fetch: see below).
+    expect(images).toHaveLength(4);
     for (const img of images) expectInert(svgOf(img));
+    expect(screen.getByRole('note')).toHaveTextContent('Its styles ask for something from an address');
   });
 
   it('redraws in the dark theme when the page turns dark', async () => {

@@ -314,7 +314,10 @@ describe('sanitizeRendered: KaTeX allow-list', () => {
         '<span style="position:fixed;top:0;left:0;width:100%;height:100%">f</span>' +
         '<span style="color: javascript:alert(1)">g</span>' +
         '<span style="border: 0.04em solid red; text-shadow: 0.02em 0.01em 0.04px">h</span>' +
-        '<span style="margin-right:-500em">i</span><span style="margin-left:-0.1667em;top:497em;height:120em">j</span></span>',
+        '<span style="margin-right:-500em">i</span><span style="margin-left:-0.1667em;top:497em;height:120em">j</span>' +
+        // Lengths read whole (an exponent is not a small number) and only in KaTeX's units.
+        '<span style="height:1e+21em;vertical-align:-1e+21em;top:1e+21em;color:red">k</span>' +
+        '<span style="width:99999vw;height:99999vh;top:-99999px;left:2px">l</span></span>',
     );
     expect(Array.from(el.querySelectorAll('.katex span')).map((s) => s.getAttribute('style'))).toEqual([
       'height:0.8em;vertical-align:-0.2em;color:#cc0000',
@@ -327,6 +330,8 @@ describe('sanitizeRendered: KaTeX allow-list', () => {
       'border: 0.04em solid red; text-shadow: 0.02em 0.01em 0.04px',
       null,
       'margin-left:-0.1667em;height:120em;',
+      'color:red;',
+      'left:2px;',
     ]);
   });
 

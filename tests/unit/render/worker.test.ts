@@ -200,4 +200,12 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     expect(reply).toMatchObject({ type: 'rendered', fromCache: true });
     expect(JSON.stringify(reply)).not.toContain('onerror');
   });
+
+  it('a formula asking for an enormous length is laid out without it (KaTeX writes 1e+21em as asked)', async () => {
+    const reply = await createRenderService().handle({ type: 'render', id: 1, sources: ['$\\raisebox{-1000000000000000000000em}{x}$ and $\\begin{array}{c}a\\\\[-1000000000000000000000em]b\\end{array}$'] });
+    const html = reply?.type === 'rendered' ? reply.blocks[0]!.html : '';
+    expect(html).toContain('katex-html');
+    // No style carries it (the MathML copy, which KaTeX's styles keep out of sight, may say it).
+    expect(html).not.toMatch(/style="[^"]*e\+21/);
+  });
 });
