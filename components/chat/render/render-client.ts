@@ -15,8 +15,11 @@ function inPagePort(): RenderPort {
   const service = import('@/lib/render/worker/handler').then((m) => m.createRenderService());
   return {
     post(message: ToWorker) {
-      void service.then((s) => s.handle(message)).then((reply) => {
+      service.then((s) => s.handle(message)).then((reply) => {
         if (reply !== undefined) deliver(reply);
+      }, () => {
+        // The renderer's code did not load (an extension updated under an open page): its blocks show as text.
+        if (message.type === 'render') deliver({ type: 'failed', id: message.id, code: 'unavailable' });
       });
     },
     listen(onMessage) {
