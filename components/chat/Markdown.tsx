@@ -226,8 +226,9 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   const split = useMemo(() => splitter.split(text), [splitter, text]);
   // A copy of its own: a slice of the streamed text would keep that frame's whole text alive in
   // whatever still holds it (a block's last props, the client's latest render): 11 MB after a
-  // 100 kB reply, measured. Copying costs the growing block's size a frame, not the reply's.
-  const open = useMemo(() => ownCopy(split.open), [split]);
+  // 100 kB reply, measured. Copying costs the growing block's size a frame, not the reply's; a
+  // block past the size is drawn in pieces that copy themselves (lib/render/pieces.ts).
+  const open = useMemo(() => (split.open.length <= LARGE_BLOCK_CHARS ? ownCopy(split.open) : split.open), [split]);
   const hasOpen = open.trim() !== '';
   const growing = streaming && hasOpen;
   // The finished blocks as a new array only when one is added: the growing block's frames leave them be.
