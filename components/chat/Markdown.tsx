@@ -263,8 +263,11 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
         growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined } : undefined} />,
     );
   }
+  // A finished reply whose last renderings are still coming says so: what is on screen may be an
+  // earlier text of a block for a frame or two (assistive technology and tests wait for it).
+  const pending = !streaming && small.some((source) => client.peek(source) === undefined);
   return (
-    <div className="markdown" onClick={(event) => {
+    <div className="markdown" aria-busy={pending || undefined} onClick={(event) => {
       if (handlePreviewClick(event, words)) return;
       if (!actions.onClick(event)) loadImage(event);
     }} onKeyDown={actions.onKeyDown} onContextMenu={actions.onContextMenu}>

@@ -64,7 +64,12 @@ async function hasText(locator: Locator, text: string): Promise<void> {
 }
 
 /** The reply's text as shown (not its earlier versions). */
-const shown = async (page: Page): Promise<string> => ((await lastReply(page).locator('.markdown:not(.versions .markdown)').textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
+/** The reply's text as shown, once its renderings are in (a finished reply says it is busy until then). */
+const shown = async (page: Page): Promise<string> => {
+  const markdown = lastReply(page).locator('.markdown:not(.versions .markdown)');
+  for (let waited = 0; waited < 2_000 && await markdown.and(page.locator('[aria-busy="true"]')).count() > 0; waited += 20) await page.waitForTimeout(20);
+  return ((await markdown.textContent({ timeout: 1_000 }).catch(() => '')) ?? '').trim();
+};
 const status = (page: Page) => lastReply(page).getAttribute('data-status');
 
 const chatRequests = () => env.gateway.requests.filter((r) => r.path === '/v1/chat/completions');

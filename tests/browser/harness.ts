@@ -179,10 +179,10 @@ export async function openChatPage(ext: LaunchedExtension, query = ''): Promise<
   return page;
 }
 
-/** Resolves once no reply on the page is streaming. */
+/** Resolves once no reply on the page is streaming, and finished ones show their renderings. */
 export async function idle(page: Page): Promise<void> {
   for (let waited = 0; waited < 10_000; waited += 50) {
-    if (await page.locator('[data-status="streaming"]').count() === 0) return;
+    if (await page.locator('[data-status="streaming"], .markdown[aria-busy="true"]').count() === 0) return;
     await page.waitForTimeout(50);
   }
   throw new Error('a reply was still streaming after 10 s');

@@ -154,7 +154,12 @@ describe('longer work and restarts', () => {
     const page = await popupWith(demo());
     const text = 'a reply that the worker restart will cut in the middle';
     await send(page, text);
-    const shown = async () => ((await lastReply(page).locator('.markdown').textContent().catch(() => '')) ?? '').trim();
+    // The reply's text as shown, once its renderings are in (a finished reply says it is busy until then).
+    const shown = async () => {
+      const markdown = lastReply(page).locator('.markdown');
+      for (let waited = 0; waited < 2_000 && await markdown.and(page.locator('[aria-busy="true"]')).count() > 0; waited += 20) await page.waitForTimeout(20);
+      return ((await markdown.textContent().catch(() => '')) ?? '').trim();
+    };
     await expect.poll(async () => (await shown()).length).toBeGreaterThan(10);
     const cdp = await env.ext.context.newCDPSession(page);
     await cdp.send('ServiceWorker.enable');
