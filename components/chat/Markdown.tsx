@@ -233,15 +233,19 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   const growing = streaming && hasOpen;
   // The finished blocks as a new array only when one is added: the growing block's frames leave them be.
   const finishedCount = split.closed.length + (hasOpen && !streaming ? 1 : 0);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new list exactly when its length changes
-  const sources = useMemo(() => (hasOpen && !streaming ? [...split.closed, open] : [...split.closed]), [finishedCount, splitter]);
+  // While it streams, a new list exactly when a block is added; once finished, whenever its text
+  // changes (edited, say: any block may then differ).
+  const sourcesKey = streaming ? finishedCount : text;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
+  const sources = useMemo(() => (hasOpen && !streaming ? [...split.closed, open] : [...split.closed]), [sourcesKey, splitter]);
   const small = useMemo(() => sources.filter((source) => source.length <= LARGE_BLOCK_CHARS), [sources]);
   const latest = client.latest(slot);
   const interim = latest !== undefined && latest.index < sources.length ? latest : undefined;
 
   useLayoutEffect(() => {
     // The growing block's last text, now final, is already rendered.
-    if (interim !== undefined && sources[interim.index] === interim.source) client.adopt(interim.source, interim.block);
+    // (Drawn again if so: it was drawn as still coming.)
+    if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block)) finishedArrived();
     client.request(small, finishedArrived, streaming || small.length !== sources.length ? undefined : saved);
     if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, growingArrived);
   });

@@ -185,12 +185,13 @@ export class RenderClient {
   }
 
   /** A finished block the page already has rendered (the growing block's last text, now final). */
-  adopt(source: string, block: RenderedBlock): void {
-    this.keep(source, block);
+  adopt(source: string, block: RenderedBlock): boolean {
+    return this.keep(source, block);
   }
 
-  private keep(key: string, block: RenderedBlock): void {
-    if (this.kept.has(key)) return;
+  /** Keeps a finished block's rendering; false when one was kept already. */
+  private keep(key: string, block: RenderedBlock): boolean {
+    if (this.kept.has(key)) return false;
     this.kept.set(key, block);
     this.keptChars += block.html.length + key.length;
     for (const [oldKey, old] of this.kept) {
@@ -198,5 +199,6 @@ export class RenderClient {
       this.kept.delete(oldKey);
       this.keptChars -= old.html.length + oldKey.length;
     }
+    return true;
   }
 }

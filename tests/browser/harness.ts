@@ -185,7 +185,8 @@ export async function idle(page: Page): Promise<void> {
     if (await page.locator('[data-status="streaming"], .markdown[aria-busy="true"]').count() === 0) return;
     await page.waitForTimeout(50);
   }
-  throw new Error('a reply was still streaming after 10 s');
+  const still = await page.locator('[data-status="streaming"], .markdown[aria-busy="true"]').evaluateAll((els) => els.map((el) => `${el.tagName}.${el.className} ${el.getAttribute('data-status') ?? ''}: ${(el.textContent ?? '').slice(0, 80)}`));
+  throw new Error(`a reply was still streaming, or its renderings still coming, after 10 s: ${still.join(' | ')}`);
 }
 
 /**

@@ -207,6 +207,20 @@ describe('Markdown', () => {
     expect(container.querySelector('h1')).toHaveTextContent('Title');
   });
 
+  it('a reply that ends as its last rendering showed it is not left busy; a finished reply\'s new text is shown whole', async () => {
+    const { rerender, container } = render(<Markdown text={'All **done**'} streaming />);
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('done'));
+    rerender(<Markdown text={'All **done**'} />);
+    await settle();
+    expect(container.querySelector('.markdown')).not.toHaveAttribute('aria-busy');
+    // A finished reply's text replaced (edited): every block as it now is.
+    for (const text of ['All **done**, and more', 'First *changed*\n\nAll **done**, and more', 'First *kept*\n\nAll **done**, and more']) {
+      rerender(<Markdown text={text} />);
+      await waitFor(() => expect(container.querySelector('.markdown')).not.toHaveAttribute('aria-busy'));
+      expect(container).toHaveTextContent(text.replace(/[*]/g, '').replace('\n\n', ' '));
+    }
+  });
+
   it('a growing block shows its text at once, then rendered, never as raw HTML', async () => {
     const { container } = render(<Markdown text={'<img src=x onerror=alert(1)> **b**'} streaming />);
     expect(container).toHaveTextContent('<img src=x onerror=alert(1)> **b**');
