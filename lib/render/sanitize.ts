@@ -217,7 +217,11 @@ function htmlAttributes(name: string, attributes: Record<string, string>): strin
   return out;
 }
 
-function katexSpanAttributes(attributes: Record<string, string>): string {
+/**
+ * KaTeX's attributes on its HTML spans and its MathML: classes and checked styles, and what
+ * `other` allows besides (`aria-hidden` on a span; MathML's own attributes).
+ */
+function katexAttributes(attributes: Record<string, string>, other: (key: string, value: string) => boolean): string {
   let out = '';
   for (const key in attributes) {
     const value = attributes[key]!;
@@ -227,29 +231,15 @@ function katexSpanAttributes(attributes: Record<string, string>): string {
     } else if (key === 'style') {
       const kept = katexStyle(value);
       if (kept !== '') out += attribute('style', kept);
-    } else if (key === 'aria-hidden') {
+    } else if (other(key, value)) {
       out += attribute(key, value);
     }
   }
   return out;
 }
 
-function mathmlAttributes(attributes: Record<string, string>): string {
-  let out = '';
-  for (const key in attributes) {
-    const value = attributes[key]!;
-    if (key === 'class') {
-      const kept = classes(value, CLASS_TOKEN);
-      if (kept !== '') out += attribute('class', kept);
-    } else if (key === 'style') {
-      const kept = katexStyle(value);
-      if (kept !== '') out += attribute('style', kept);
-    } else if (MATHML_ATTRIBUTES.has(key) && MATHML_VALUE.test(value)) {
-      out += attribute(key, value);
-    }
-  }
-  return out;
-}
+const spanAttribute = (key: string): boolean => key === 'aria-hidden';
+const mathmlAttribute = (key: string, value: string): boolean => MATHML_ATTRIBUTES.has(key) && MATHML_VALUE.test(value);
 
 function svgAttributes(allowed: Map<string, string>, attributes: Record<string, string>): string {
   let out = '';
@@ -318,12 +308,12 @@ class Sanitizer {
         return this.write('span', attribute('class', kept), CODE, top.flags);
       }
       case KATEX:
-        if (name === 'span') return this.write(name, katexSpanAttributes(attributes), KATEX, top.flags);
-        if (name === 'math') return this.write(name, mathmlAttributes(attributes), MATHML, top.flags);
+        if (name === 'span') return this.write(name, katexAttributes(attributes, spanAttribute), KATEX, top.flags);
+        if (name === 'math') return this.write(name, katexAttributes(attributes, mathmlAttribute), MATHML, top.flags);
         if (name === 'svg') return this.write(name, svgAttributes(SVG_ELEMENTS.get('svg')!, attributes), SVG, top.flags);
         return this.unwrap(top);
       case MATHML:
-        if (name !== 'math' && MATHML_ELEMENTS.has(name)) return this.write(name, mathmlAttributes(attributes), MATHML, top.flags);
+        if (name !== 'math' && MATHML_ELEMENTS.has(name)) return this.write(name, katexAttributes(attributes, mathmlAttribute), MATHML, top.flags);
         return this.unwrap(top);
       case SVG: {
         const allowed = name === 'svg' ? undefined : SVG_ELEMENTS.get(name);
