@@ -88,6 +88,11 @@ describe('the balance chip', () => {
     await page.getByRole('combobox', { name: 'Model' }).waitFor();
     await expect.poll(() => env.gateway.requests.filter((r) => r.path === '/v1/key').length).toBe(1);
     await expect(chip(page).count()).resolves.toBe(0);
+    // The answer ("none") is kept once it has come back: a page closed before then asks again next time.
+    await expect.poll(() => page.evaluate(async () => {
+      const all = await (globalThis as unknown as { chrome: { storage: { local: { get(k: null): Promise<Record<string, unknown>> } } } }).chrome.storage.local.get(null);
+      return Object.entries(all).filter(([k]) => k.startsWith('balance:')).map(([, v]) => (v as { source?: string }).source);
+    })).toEqual(['none']);
     await page.close();
     // Opened again: nothing is asked (the gateway exposes none), nothing is shown.
     const again = await env.ext.open('popup.html');
