@@ -7,6 +7,7 @@ import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFr
 import type { Usage } from '../gateway';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { ownValue } from '../shared/own-keys';
+import { ImageRequestRecordSchema } from '../images/types';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -192,6 +193,13 @@ export const MessageSchema = z.object({
   parentId: z.optional(z.nullable(z.string())),
   /** Attached images as data: URLs. */
   images: z.optional(z.array(z.string())),
+  /**
+   * Images this message holds, by id in the image store (lib/images/store.ts), in order: a
+   * reply's generated images or those taken out of its text, a question's image to edit.
+   */
+  imageIds: z.optional(z.array(z.string())),
+  /** Set on the reply of an image model: what was asked (see lib/images/types.ts). */
+  imageRequest: z.optional(ImageRequestRecordSchema),
   /** Shown with the message: what happened to it on the way (a selection cut to fit, say). */
   notice: z.optional(NoticeSchema),
   /**
