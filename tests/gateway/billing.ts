@@ -75,14 +75,20 @@ export function billingUsage(account: AccountState, billing: BillingSettings): u
   return { object: 'list', total_usage: display(account.used, billing) * 100 };
 }
 
-/** The public price list: per token, the units a token costs (× 2 = $ per 1M at 500,000 units per dollar). */
+/**
+ * The public price list: per token, the units a token costs (× 2 = $ per 1M at 500,000 units per
+ * dollar); per call (`quota_type: 1`, image models), `model_price` dollars a call (an image).
+ */
 export function pricing(models: readonly ReferenceModel[], billing: BillingSettings): unknown {
   // A ratio is quoted against new-api's 500,000 units per dollar.
   const scale = 500_000 / billing.quotaPerUnit;
   return {
     success: true,
     data: models.map((m) => ({
-      model_name: m.id, quota_type: 0, model_ratio: m.price * scale, completion_ratio: 1, model_price: 0,
+      model_name: m.id,
+      ...(m.perCall === undefined
+        ? { quota_type: 0, model_ratio: m.price * scale, completion_ratio: 1, model_price: 0 }
+        : { quota_type: 1, model_ratio: 0, completion_ratio: 1, model_price: m.perCall }),
       owner_by: m.ownedBy, enable_groups: ['default'], supported_endpoint_types: m.endpoints,
     })),
     group_ratio: { default: 1 },

@@ -5,8 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { Endpoint, IncomingImage, IncomingTurn, ReferenceModel } from './models';
+import type { AnswerContext, Endpoint, IncomingImage, IncomingTurn, ReferenceModel } from './models';
 import type { Problem } from './errors';
+import { imageTag } from './png';
 
 export const Fault = z.discriminatedUnion('kind', [
   /** Close the socket after this many bytes of the response body. */
@@ -127,6 +128,8 @@ export interface GatewayCore {
   finish(served: Served, log: StreamLog): void;
   /** A serial number for ids. */
   serial(): number;
+  /** The knobs a model's answer may read. */
+  answerContext(): AnswerContext;
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -136,12 +139,30 @@ export function sleep(ms: number): Promise<void> {
 export function imageFromDataUrl(url: string): IncomingImage {
   const match = /^data:([^;,]+)(;base64)?,(.*)$/s.exec(url);
   if (match === null) return { url, mediaType: 'remote', bytes: 0 };
-  const bytes = match[2] === undefined ? decodeURIComponent(match[3] ?? '').length : Buffer.from(match[3] ?? '', 'base64').length;
-  return { url: url.slice(0, 32), mediaType: match[1] ?? 'unknown', bytes };
+  const decoded = match[2] === undefined ? Buffer.from(decodeURIComponent(match[3] ?? ''), 'latin1') : Buffer.from(match[3] ?? '', 'base64');
+  return { url: url.slice(0, 32), mediaType: match[1] ?? 'unknown', bytes: decoded.length, tag: imageTag(decoded) };
 }
 
 export function imageFromBase64(mediaType: string, data: string): IncomingImage {
-  return { url: `data:${mediaType};base64,${data.slice(0, 16)}`, mediaType, bytes: Buffer.from(data, 'base64').length };
+  const decoded = Buffer.from(data, 'base64');
+  return { url: `data:${mediaType};base64,${data.slice(0, 16)}`, mediaType, bytes: decoded.length, tag: imageTag(decoded) };
+}
+
+/** `![alt](data:image/…;base64,…)` in a message's text (base64 may hold whitespace). */
+const DATA_URI_IMAGE = /!\[[^\]]*\]\((data:image\/[\w.+-]+;base64,[A-Za-z0-9+/=\s]+)\)/g;
+
+/**
+ * An assistant turn's data-URI images taken out of its text, as new-api turns them back into
+ * image input (how multi-turn image editing works); the text keeps `[image]` in their place.
+ */
+export function takeDataUriImages(turn: IncomingTurn): IncomingTurn {
+  if (turn.role !== 'assistant' || !turn.text.includes('](data:image/')) return turn;
+  const images: IncomingImage[] = [];
+  const text = turn.text.replace(DATA_URI_IMAGE, (_, uri: string) => {
+    images.push(imageFromDataUrl(uri.replace(/\s+/g, '')));
+    return '[image]';
+  });
+  return { ...turn, text, images: [...turn.images, ...images] };
 }
 
 export function chunkText(text: string, size: number): string[] {

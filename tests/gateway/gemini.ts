@@ -80,9 +80,12 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
   const admitted = core.admit(key, modelId, 'gemini', turns);
   if (!admitted.ok) return refuse(admitted.problem);
   const model = admitted.model;
-  const answer = model.answer(turns);
+  const answer = model.answer(turns, core.answerContext());
+  // An image model's image: an `inlineData` part after the text (none if the filter stops the reply).
+  const image = answer.image === undefined || fault?.kind === 'blocked' ? undefined : { inlineData: { mimeType: answer.image.mime, data: answer.image.base64 } };
+  const outputTokens = (text: string) => estimateTokens(text) + (image === undefined ? 0 : answer.outputTokens ?? 0);
   const maxTokens = body.generationConfig?.maxOutputTokens;
-  const truncated = maxTokens !== undefined && answer.text.length > maxTokens * 4;
+  const truncated = maxTokens !== undefined && image === undefined && answer.text.length > maxTokens * 4;
   const filtered = cutByFilter(truncated ? answer.text.slice(0, maxTokens * 4) : answer.text, fault, core.pace().chunkChars);
   const text = filtered.text;
   const thoughts = body.generationConfig?.thinkingConfig?.includeThoughts === true ? answer.reasoning : undefined;
@@ -114,9 +117,13 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
   const blockedResponse = { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount, totalTokenCount: promptTokenCount }, modelVersion: model.id, responseId };
 
   if (method === 'generateContent' || !sse) {
-    core.bill(key, model, promptTokenCount, blocked ? 0 : estimateTokens(text) + thoughtsTokenCount);
-    const parts = [...(thoughts === undefined ? [] : [{ text: thoughts, thought: true }]), ...(filtered.blocked && text === '' ? [] : [{ text }])];
-    const whole = blocked ? blockedResponse : filtered.blocked ? safetyBlock(parts, estimateTokens(text)) : response(parts, finishReason, estimateTokens(text));
+    core.bill(key, model, promptTokenCount, blocked ? 0 : outputTokens(text) + thoughtsTokenCount);
+    const parts = [
+      ...(thoughts === undefined ? [] : [{ text: thoughts, thought: true }]),
+      ...(filtered.blocked && text === '' ? [] : [{ text }]),
+      ...(image === undefined ? [] : [image]),
+    ];
+    const whole = blocked ? blockedResponse : filtered.blocked ? safetyBlock(parts, estimateTokens(text)) : response(parts, finishReason, outputTokens(text));
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
     // Streamed without `alt=sse`, Gemini answers one JSON array of responses.
     res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
@@ -134,13 +141,14 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     return;
   }
   const pace = core.pace();
-  const pieces = [
+  const pieces: { piece: string; thought: boolean; image?: typeof image }[] = [
     ...chunkText(thoughts ?? '', pace.chunkChars).map((piece) => ({ piece, thought: true })),
     ...chunkText(text, pace.chunkChars).map((piece) => ({ piece, thought: false })),
+    ...(image === undefined ? [] : [{ piece: '', thought: false, image }]),
   ];
   let sentChunks = 0;
   let sentText = '';
-  for (const [at, { piece, thought }] of pieces.entries()) {
+  for (const [at, { piece, thought, image: inline }] of pieces.entries()) {
     if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
       out.write(`data: ${geminiErrorBody(500, 'INTERNAL', core.words().upstreamClosed)}\r\n\r\n`);
       res.end();
@@ -152,7 +160,8 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     await sleep(pace.delayMs);
     if (!thought) sentText += piece;
     const last = at === pieces.length - 1 && !filtered.blocked;
-    const chunk = response([thought ? { text: piece, thought: true } : { text: piece }], last ? finishReason : undefined, estimateTokens(sentText));
+    const part = inline ?? (thought ? { text: piece, thought: true } : { text: piece });
+    const chunk = response([part], last ? finishReason : undefined, inline === undefined ? estimateTokens(sentText) : outputTokens(sentText));
     if (out.stopped || !out.write(data(chunk))) return;
     if (!thought) core.delivered(log, piece);
     sentChunks++;
@@ -160,6 +169,6 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
   if (filtered.blocked) {
     if (!out.write(data(safetyBlock([], estimateTokens(sentText))))) return;
   } else if (pieces.length === 0 && !out.write(data(response([{ text: '' }], finishReason, 0)))) return;
-  core.bill(key, model, promptTokenCount, estimateTokens(text) + thoughtsTokenCount);
+  core.bill(key, model, promptTokenCount, outputTokens(text) + thoughtsTokenCount);
   core.finish(served, log);
 }

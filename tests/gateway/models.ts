@@ -1,12 +1,15 @@
 /**
  * The reference gateway's catalogue and what each model answers. Every answer is a pure
- * function of the request, so tests can state exactly what they expect.
+ * function of the request (and the gateway's knobs), so tests can state exactly what they expect.
  */
+import { IMAGE_MODELS } from './images';
 
 export interface IncomingImage {
   url: string;
   mediaType: string;
   bytes: number;
+  /** `imageTag` of its bytes, when they came with the request (a data URI, inline data). */
+  tag?: string;
 }
 
 export interface IncomingTurn {
@@ -18,9 +21,35 @@ export interface IncomingTurn {
 export interface ModelReply {
   reasoning?: string;
   text: string;
+  /**
+   * An image after the text (Gemini image models): on Chat Completions the content goes on with
+   * `![image](data:{mime};base64,…)` in pieces of `pieceChars`; on Gemini's interface, an
+   * `inlineData` part.
+   */
+  image?: { mime: string; base64: string; pieceChars: number };
+  /** Output tokens billed, when not counted from the text (an image counts as a fixed number). */
+  outputTokens?: number;
 }
 
-export const ENDPOINTS = ['openai', 'openai-response', 'anthropic', 'gemini'] as const;
+/** What a model's answer may depend on besides the request: the gateway's knobs. */
+export interface AnswerContext {
+  /** The image a Gemini-style image model draws in a chat reply (`POST /__admin/image-chat`). */
+  imageChat: ImageChatSettings;
+}
+
+export interface ImageChatSettings {
+  /** Its size, unless the prompt says `[size:WxH]`. */
+  size: string;
+  /** Pad the PNG to at least this many bytes (a `tEXt` chunk `padding`), unless the prompt says `[bytes:N]`. */
+  bytes?: number | undefined;
+  /** Characters of the data URI per content delta. */
+  pieceChars: number;
+}
+
+export const DEFAULT_IMAGE_CHAT: ImageChatSettings = { size: '512x512', pieceChars: 64 * 1024 };
+
+/** new-api's `supported_endpoint_types` words the reference gateway serves. */
+export const ENDPOINTS = ['openai', 'openai-response', 'anthropic', 'gemini', 'image-generation'] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 export interface ReferenceModel {
@@ -28,13 +57,34 @@ export interface ReferenceModel {
   ownedBy: string;
   /**
    * new-api's `supported_endpoint_types`, the preferred first: `openai` = Chat Completions,
-   * `openai-response` = Responses, `anthropic` = Messages, `gemini` = generateContent.
+   * `openai-response` = Responses, `anthropic` = Messages, `gemini` = generateContent,
+   * `image-generation` = `/v1/images/generations` and `/v1/images/edits`.
    */
   endpoints: Endpoint[];
   imageInput: boolean;
   /** Tokens per unit of balance: what a reply costs. */
   price: number;
-  answer(turns: IncomingTurn[]): ModelReply;
+  /** Per call instead (new-api's `quota_type: 1`): dollars (`model_price`) per image. */
+  perCall?: number;
+  /** An image model's sizes and answers (`images.ts`). */
+  images?: ImageModelSpec;
+  answer(turns: IncomingTurn[], context?: AnswerContext): ModelReply;
+}
+
+/** What an image-generation model takes and answers with. */
+export interface ImageModelSpec {
+  /** The sizes it takes (`auto` among them if it takes it); the first is its default. */
+  sizes: readonly string[];
+  /** Most images per request. */
+  maxN: number;
+  /** Its answer when `response_format` is not given. */
+  answersWith: 'b64_json' | 'url';
+  /** Streams partial images when asked (`stream: true`); otherwise answers JSON anyway. */
+  streams: boolean;
+  /** Takes `/v1/images/edits`. */
+  edits: boolean;
+  /** Rewrites the prompt (`revised_prompt`). */
+  revises: boolean;
 }
 
 function lastUserTurn(turns: IncomingTurn[]): IncomingTurn {
@@ -262,6 +312,8 @@ export const REFERENCE_MODELS: readonly ReferenceModel[] = [
     price: 1,
     answer: (turns) => ({ text: `Legacy: ${lastUserTurn(turns).text}` }),
   },
+  // gpt-image-1, dall-e-3 and gemini-2.5-flash-image (`images.ts`).
+  ...IMAGE_MODELS,
 ];
 
 /** Rough token count, as gateways bill before the upstream reports usage. */

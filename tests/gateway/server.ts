@@ -7,21 +7,39 @@
  * Gemini's `/v1beta/models/{model}:streamGenerateContent` (`gemini.ts`), with their own key
  * headers, streams and error shapes (`errors.ts`); every fault knob works on each.
  *
+ *
+ * Images (`images.ts`, `png.ts`): `POST /v1/images/generations` (JSON) and `/v1/images/edits`
+ * (multipart) for `gpt-image-1` (sizes 1024x1024, 1536x1024, 1024x1536, auto; n 1–4; b64_json;
+ * streams partial images) and `dall-e-3` (1024x1024, 1792x1024, 1024x1792; n 1; answers `url`,
+ * served at `GET /__images/{token}.png` without a key for 60 s), both listed with
+ * `supported_endpoint_types: ["image-generation","openai"]` and priced per call (`quota_type: 1`,
+ * billed `model_price × n`); real PNGs drawn from the prompt, whose `tEXt` chunks say which prompt
+ * (and, for edits, which image: `edit-of`) made them (read them with `readPng`). A prompt with
+ * `forbidden` is refused `content_policy_violation`; a size a model does not take, `invalid_value`.
+ * `gemini-2.5-flash-image` answers chat (Chat Completions and Gemini's interface) with a line of
+ * text and a data-URI PNG in 64 kB content deltas (`[size:WxH]`, `[bytes:N]` in the prompt).
+ * Every fault knob works on these routes too. Multipart bodies are logged as their fields, files
+ * as `{ name, type, bytes }`.
+ *
  * Control it in-process (the returned object) or over HTTP under `/__admin/` (for browser
  * tests and `npm run gateway`): `POST /__admin/fault`, `/__admin/pace`, `/__admin/withdraw`,
  * `/__admin/restore`, `/__admin/balance`, `/__admin/language` (`{"language":"zh-CN"}`: new-api's
  * Chinese error messages, same statuses and codes), `/__admin/unserved` (`{"interfaces":["anthropic"]}`:
- * routes the catalogue lists but the gateway does not serve), `/__admin/reset`; `GET /__admin/requests`.
+ * routes the catalogue lists but the gateway does not serve), `/__admin/expire-images` (every
+ * image address answers 404 from now on), `/__admin/image-chat` (`{"size":"1024x1024","bytes":4000000,
+ * "pieceChars":65536}`: the image `gemini-2.5-flash-image` draws, padded to `bytes`, streamed in
+ * deltas of `pieceChars`), `/__admin/reset`; `GET /__admin/requests`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ANTHROPIC_PATH, serveMessages } from './anthropic';
-import { Fault, chunkText, cutByFilter, imageFromDataUrl, promptTokensOf, sleep, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
+import { Fault, chunkText, cutByFilter, imageFromDataUrl, promptTokensOf, sleep, takeDataUriImages, type ErrorWords, type GatewayCore, type KeyPlace, type KeyRecord, type LoggedRequest, type Pace, type ReplyWriter, type Served, type StreamLog } from './core';
 import { openaiErrorBody as errorBody, sendRefusal, type ErrorShape, type Problem } from './errors';
 import { BillingSettings, DEFAULT_BILLING, billingSubscription, billingUsage, pricing, statusFields, tokenUsage, type AccountState } from './billing';
 import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gemini';
-import { REFERENCE_MODELS, estimateTokens, type Endpoint, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
+import { IMAGE_PATHS, SERVED_IMAGE, ServedImages, imageMarkdown, imagePieces, serveImages, type ImageHost } from './images';
+import { DEFAULT_IMAGE_CHAT, REFERENCE_MODELS, estimateTokens, type Endpoint, type ImageChatSettings, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
 
 export { Fault, type LoggedRequest, type Pace, type StreamLog } from './core';
 
@@ -71,6 +89,8 @@ export interface ReferenceGatewayOptions {
   balance?: number;
   /** Models served besides the reference ones (benches: several markdown writers to compare). */
   extraModels?: readonly ReferenceModel[];
+  /** How long an image address (`/__images/{token}.png`) is served (default 60 s). */
+  imageUrlTtlMs?: number;
 }
 
 export interface ReferenceGateway {
@@ -103,6 +123,10 @@ export interface ReferenceGateway {
    * answers, `Invalid URL (POST /v1/messages)`, whatever the key.
    */
   setUnserved(interfaces: readonly UnservedInterface[], status?: 404 | 405): void;
+  /** Every image address given so far answers 404 from now on. */
+  expireImages(): void;
+  /** The image the Gemini-style image chat model draws (until reset). */
+  setImageChat(settings: Partial<ImageChatSettings>): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -154,18 +178,20 @@ const ResponsesBody = z.object({
 }).loose();
 
 function turnsFromChat(body: z.infer<typeof ChatBody>): IncomingTurn[] {
-  return body.messages.map((m) => {
-    if (typeof m.content === 'string' || m.content === null) return { role: m.role, text: m.content ?? '', images: [] };
-    const text: string[] = [];
-    const images: IncomingImage[] = [];
-    for (const part of m.content) {
-      const t = TextPart.safeParse(part);
-      if (t.success) text.push(t.data.text);
-      const img = ImagePart.safeParse(part);
-      if (img.success) images.push(imageFromDataUrl(typeof img.data.image_url === 'string' ? img.data.image_url : img.data.image_url.url));
-    }
-    return { role: m.role, text: text.join('\n'), images };
-  });
+  return body.messages.map((m) => takeDataUriImages(turnFromChat(m)));
+}
+
+function turnFromChat(m: z.infer<typeof ChatBody>['messages'][number]): IncomingTurn {
+  if (typeof m.content === 'string' || m.content === null) return { role: m.role, text: m.content ?? '', images: [] };
+  const text: string[] = [];
+  const images: IncomingImage[] = [];
+  for (const part of m.content) {
+    const t = TextPart.safeParse(part);
+    if (t.success) text.push(t.data.text);
+    const img = ImagePart.safeParse(part);
+    if (img.success) images.push(imageFromDataUrl(typeof img.data.image_url === 'string' ? img.data.image_url : img.data.image_url.url));
+  }
+  return { role: m.role, text: text.join('\n'), images };
 }
 
 function turnsFromResponses(body: z.infer<typeof ResponsesBody>): IncomingTurn[] {
@@ -227,6 +253,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   const loggedFor = new WeakMap<IncomingMessage, LoggedRequest>();
   const streamEnds: number[] = [];
   const streamFirstWords: number[] = [];
+  const servedImages = new ServedImages(options.imageUrlTtlMs);
+  let imageChat: ImageChatSettings = DEFAULT_IMAGE_CHAT;
 
   function resetState(): void {
     balances.clear();
@@ -243,6 +271,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     streamFirstWords.length = 0;
     pace = { ...DEFAULT_PACE, ...options.pace };
     words = ERROR_WORDS[options.language ?? 'en'];
+    imageChat = DEFAULT_IMAGE_CHAT;
+    servedImages.expireAll();
   }
   resetState();
 
@@ -261,8 +291,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const gemini = /^\/v1beta\/models\/([^:/]+):/.exec(path)?.[1];
     if (gemini !== undefined) return decodeURIComponent(gemini);
     if (req.method !== 'POST') return undefined;
+    const form = await formData(req);
+    if (form !== undefined) {
+      const model = form.get('model');
+      return typeof model === 'string' ? model : undefined;
+    }
     const raw = await readBody(req);
-    bodies.set(req, raw);
     try {
       const model = (JSON.parse(raw) as { model?: unknown }).model;
       return typeof model === 'string' ? model : undefined;
@@ -292,14 +326,39 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   server.headersTimeout = 0;
 
   /** Bodies read ahead (to see which model a request asks for), for the handler to read again. */
-  const bodies = new WeakMap<IncomingMessage, string>();
+  const bodies = new WeakMap<IncomingMessage, Promise<Buffer>>();
+
+  function readBytes(req: IncomingMessage): Promise<Buffer> {
+    let read = bodies.get(req);
+    if (read === undefined) {
+      read = (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      })();
+      bodies.set(req, read);
+    }
+    return read;
+  }
 
   async function readBody(req: IncomingMessage): Promise<string> {
-    const buffered = bodies.get(req);
-    if (buffered !== undefined) return buffered;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return (await readBytes(req)).toString('utf8');
+  }
+
+  const forms = new WeakMap<IncomingMessage, Promise<FormData | undefined>>();
+
+  /** A multipart body, parsed as a browser's fetch would (undici's `Request.formData()`). */
+  function formData(req: IncomingMessage): Promise<FormData | undefined> {
+    const type = req.headers['content-type'];
+    if (typeof type !== 'string' || !type.toLowerCase().startsWith('multipart/form-data')) return Promise.resolve(undefined);
+    let parsed = forms.get(req);
+    if (parsed === undefined) {
+      parsed = readBytes(req).then(
+        (bytes) => new Request('http://gateway.invalid/', { method: 'POST', headers: { 'content-type': type }, body: bytes, duplex: 'half' } as RequestInit).formData(),
+      ).catch(() => undefined);
+      forms.set(req, parsed);
+    }
+    return parsed;
   }
 
   function cors(res: ServerResponse): void {
@@ -392,6 +451,14 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       const body = billingPath === 'subscription' ? billingSubscription(account, billing) : billingPath === 'usage' ? billingUsage(account, billing) : tokenUsage('reference', account);
       return sendJson(res, 200, JSON.stringify(body));
     }
+    const token = SERVED_IMAGE.exec(path)?.[1];
+    if (token !== undefined || path.startsWith('/__images/')) {
+      const png = token === undefined ? undefined : servedImages.get(token);
+      if (png === undefined) return sendJson(res, 404, errorBody('This image has expired or never existed.', 'invalid_request_error', 'not_found'));
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length), 'cache-control': 'no-store' });
+      res.end(png);
+      return;
+    }
     if (path.startsWith('/api/') || /\/dashboard\/billing\//.test(path)) {
       return sendRefusal(res, 'openai', { kind: 'no_route', message: `Invalid URL (${req.method} ${path})` });
     }
@@ -418,6 +485,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (req.method === 'GET' && path === '/v1/models') return shape === 'anthropic' ? listAnthropicModels(res) : listModels(res);
     if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, key, fault, logged);
     if (req.method === 'POST' && path === '/v1/responses') return responses(req, res, key, fault);
+    if (req.method === 'POST' && path === IMAGE_PATHS.generations) return serveImages(imageHost, served, 'generations');
+    if (req.method === 'POST' && path === IMAGE_PATHS.edits) return serveImages(imageHost, served, 'edits');
     if (req.method === 'POST' && path === ANTHROPIC_PATH) return serveMessages(core, served);
     if (req.method === 'GET' && path === GEMINI_MODELS) return sendJson(res, 200, listGeminiModels(servedModels.filter((m) => !withdrawn.has(m.id))));
     const call = GEMINI_CALL.exec(path);
@@ -440,7 +509,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       created: 1_700_000_000,
       owned_by: m.ownedBy,
       supported_endpoint_types: m.endpoints,
-      architecture: { input_modalities: m.imageInput ? ['text', 'image'] : ['text'], output_modalities: ['text'] },
+      architecture: { input_modalities: m.imageInput ? ['text', 'image'] : ['text'], output_modalities: m.images === undefined ? ['text'] : ['image'] },
     }));
     sendJson(res, 200, JSON.stringify({ data, object: 'list', success: true }));
   }
@@ -453,6 +522,10 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (!model.endpoints.includes(endpoint)) {
       return { ok: false, problem: { kind: 'endpoint', message: `${model.id} is not served through this interface; it supports: ${model.endpoints.join(', ')}.` } };
     }
+    if (model.images !== undefined && endpoint !== 'image-generation') {
+      // new-api lists `openai` too, but the upstream takes only its image routes.
+      return { ok: false, problem: { kind: 'endpoint', message: `${model.id} is an image generation model; use POST /v1/images/generations or POST /v1/images/edits.` } };
+    }
     if (!model.imageInput && turns.some((t) => t.images.length > 0)) {
       return { ok: false, problem: { kind: 'image', message: `${model.id} does not accept image input.` } };
     }
@@ -463,7 +536,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   function admit(res: ServerResponse, key: KeyRecord, modelId: string, endpoint: 'openai' | 'openai-response', turns: IncomingTurn[]): ReferenceModel | undefined {
     const checked = check(key, modelId, endpoint, turns);
     if (checked.ok) return checked.model;
-    if (checked.problem.kind === 'endpoint') {
+    if (checked.problem.kind === 'endpoint' && findModel(modelId)?.images === undefined) {
       const other = endpoint === 'openai' ? '/v1/responses' : '/v1/chat/completions';
       return void sendRefusal(res, 'openai', { kind: 'endpoint', message: `${modelId} is served only through ${other}.` });
     }
@@ -471,10 +544,32 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   }
 
   function bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void {
-    const cost = (promptTokens + completionTokens) * model.price;
+    charge(key, (promptTokens + completionTokens) * model.price);
+  }
+
+  function charge(key: KeyRecord, cost: number): void {
     used.set(key.account, (used.get(key.account) ?? 0) + cost);
     if (!UNLIMITED_ACCOUNTS.has(key.account)) balances.set(key.account, (balances.get(key.account) ?? 0) - cost);
   }
+
+  /** new-api: `model_price` dollars a call, in quota units. */
+  const callsCost = (model: ReferenceModel, n: number): number => (model.perCall ?? 0) * billing.quotaPerUnit * n;
+
+  const imageHost: ImageHost = {
+    core: undefined as unknown as GatewayCore,
+    siteUrl: () => siteUrl,
+    served: servedImages,
+    formData,
+    log(served, body) {
+      served.logged.body = body;
+    },
+    affords(served, model, n) {
+      return UNLIMITED_ACCOUNTS.has(served.key.account) || (balances.get(served.key.account) ?? 0) >= callsCost(model, n);
+    },
+    billCalls(served, model, n) {
+      charge(served.key, callsCost(model, n));
+    },
+  };
 
   async function readJson<T>(served: { req: IncomingMessage }, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; problem: Problem }> {
     const raw = await readBody(served.req);
@@ -558,10 +653,14 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const turns = turnsFromChat(body);
     const model = admit(res, key, body.model, 'openai', turns);
     if (model === undefined) return;
-    const reply = truncate(model.answer(turns), body.max_tokens);
-    const { text, blocked } = cutByFilter(reply.text, fault, pace.chunkChars);
+    const reply = truncate(model.answer(turns, { imageChat }), body.max_tokens);
+    const cut = cutByFilter(reply.text, fault, pace.chunkChars);
+    const { blocked } = cut;
+    // An image after the text, unless the filter stopped the reply.
+    const image = blocked || reply.image === undefined ? undefined : reply.image;
+    const text = image === undefined ? cut.text : cut.text + imageMarkdown(image);
     const promptTokens = promptTokensOf(turns, estimateTokens);
-    const completionTokens = estimateTokens(text);
+    const completionTokens = reply.outputTokens === undefined ? estimateTokens(text) : estimateTokens(cut.text) + reply.outputTokens;
     const reasoningTokens = estimateTokens(reply.reasoning ?? '');
     const id = `chatcmpl-ref${requests.length}`;
     const created = Math.floor(Date.now() / 1000);
@@ -594,7 +693,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     let sentChunks = 0;
     const pieces: { field: 'reasoning_content' | 'content'; text: string }[] = [
       ...chunkText(reply.reasoning ?? '', pace.chunkChars).map((text) => ({ field: 'reasoning_content' as const, text })),
-      ...chunkText(text, pace.chunkChars).map((piece) => ({ field: 'content' as const, text: piece })),
+      ...chunkText(cut.text, pace.chunkChars).map((piece) => ({ field: 'content' as const, text: piece })),
+      ...(image === undefined ? [] : imagePieces(image)).map((piece) => ({ field: 'content' as const, text: piece })),
     ];
     for (const piece of pieces) {
       if (fault?.kind === 'midstream-error' && sentChunks === fault.afterChunks) {
@@ -716,7 +816,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       served.res.end(() => streamEnds.push(Date.now()));
     },
     serial: () => ++serial,
+    answerContext: () => ({ imageChat }),
   };
+  imageHost.core = core;
 
   async function admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method === 'GET' && path === '/__admin/requests') return sendJson(res, 200, JSON.stringify(requests));
@@ -774,6 +876,19 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
         gateway.setLanguage(parsed.data.language);
         return ok();
       }
+      case '/__admin/expire-images':
+        gateway.expireImages();
+        return ok();
+      case '/__admin/image-chat': {
+        const parsed = z.object({
+          size: z.string().regex(/^\d{2,5}x\d{2,5}$/).optional(),
+          bytes: z.number().int().nonnegative().optional(),
+          pieceChars: z.number().int().positive().optional(),
+        }).safeParse(body);
+        if (!parsed.success) return sendJson(res, 400, errorBody(parsed.error.message, 'invalid_request_error', 'invalid_image_chat'));
+        gateway.setImageChat(parsed.data);
+        return ok();
+      }
       case '/__admin/reset':
         gateway.reset();
         return ok();
@@ -827,6 +942,12 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     setUnserved(interfaces, status = 404) {
       unserved = { interfaces: new Set(interfaces), status };
     },
+    expireImages() {
+      servedImages.expireAll();
+    },
+    setImageChat(settings) {
+      imageChat = { ...imageChat, ...settings };
+    },
     reset: resetState,
     close() {
       return new Promise((resolve) => {
@@ -839,6 +960,6 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
 }
 
 function truncate(reply: ModelReply, maxTokens: number | undefined): ModelReply & { truncated: boolean } {
-  if (maxTokens === undefined || reply.text.length <= maxTokens * 4) return { ...reply, truncated: false };
+  if (maxTokens === undefined || reply.image !== undefined || reply.text.length <= maxTokens * 4) return { ...reply, truncated: false };
   return { ...reply, text: reply.text.slice(0, maxTokens * 4), truncated: true };
 }

@@ -176,7 +176,9 @@ describe('the reference gateway: balance and prices from its own billing', () =>
     const prices = await env.client.getPricing();
     expect(prices?.['echo-1']).toEqual({ input: 2, output: 2, currency: 'USD' });
     expect(prices?.['vision-1']).toEqual({ input: 4, output: 4, currency: 'USD' });
-    expect(Object.keys(prices ?? {})).toHaveLength(9);
+    // The image models are priced per call (issue 30).
+    expect(prices?.['gpt-image-1']).toEqual({ perRequest: 0.04, currency: 'USD' });
+    expect(Object.keys(prices ?? {})).toHaveLength(12);
   });
 
   it('an unlimited key, a site in yuan, only the old pair, none at all', async () => {

@@ -31,7 +31,7 @@ describe('the Google GenAI SDK against the reference gateway', () => {
   it('lists the models that offer the Gemini interface', async () => {
     const names: string[] = [];
     for await (const model of await sdk.models.list()) names.push(model.name ?? '');
-    expect(names).toEqual(['models/vision-1', 'models/gemini-ref-1']);
+    expect(names).toEqual(['models/vision-1', 'models/gemini-ref-1', 'models/gemini-2.5-flash-image']);
   });
 
   it('generates content, with the key in x-goog-api-key and never in the address', async () => {
