@@ -114,6 +114,8 @@ describe('prices', () => {
     await panel.getByRole('combobox', { name: 'Sort by' }).selectOption('price');
     await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
       'markdown-1', 'echo-1', 'legacy-1', 'responses-only-1', 'summarise-1', 'claude-ref-1', 'gemini-ref-1', 'reasoner-1', 'vision-1',
+      // Per token at $6 / 1M, then the image models' per-call prices after every per-token one.
+      'gemini-2.5-flash-image', 'gpt-image-1', 'dall-e-3',
     ]);
     await panel.close();
 

@@ -59,7 +59,7 @@ async function testConnection(page: Page, site: string): Promise<void> {
   const key = (await page.waitForSelector('input[type="password"]'))!;
   await key.type(gateway.demoKey);
   await (await button(page, 'Test connection')).click();
-  await until('"Connected: 9 models available."', async () => (await statusText(page)).includes('Connected: 9 models available.'));
+  await until('"Connected: 12 models available."', async () => (await statusText(page)).includes('Connected: 12 models available.'));
 }
 
 /** A moment for the background to act on what just changed (it reconciles within milliseconds). */

@@ -62,7 +62,7 @@ describe('Firefox (firefox-mv2)', () => {
     const key = await options.waitForSelector('::-p-aria([name="API key"][role="textbox"]), input[type="password"]');
     await key!.type(gateway.demoKey);
     await (await options.waitForSelector('::-p-aria([name="Test connection"][role="button"])'))!.click();
-    await until('"Connected: 9 models available."', async () => (await textOf(options, '[role="status"]')).includes('Connected: 9 models available.'));
+    await until('"Connected: 12 models available."', async () => (await textOf(options, '[role="status"]')).includes('Connected: 12 models available.'));
     await (await options.waitForSelector('::-p-aria([name="Save"][role="button"])'))!.click();
     await until('the saved note', async () => (await textOf(options, '[role="status"]')).includes(`Saved. Requests go to ${gateway.baseUrl} only.`));
     const stored = await ff.inBackground(async (bg) => (await bg.browser.storage.local.get('settings')).settings as { profiles: { baseUrl: string }[] });

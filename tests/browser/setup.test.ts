@@ -30,7 +30,7 @@ describe('options page', () => {
     await expect(page.getByLabel('Endpoint').textContent()).resolves.toBe(`Requests go to ${env.gateway.baseUrl}/chat/completions`);
     await textbox('API key').fill(env.gateway.demoKey);
     await button('Test connection').click();
-    await page.getByRole('status').filter({ hasText: 'Connected: 9 models available.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Connected: 12 models available.' }).waitFor();
     // The key's balance, where the gateway tells it (issue 13).
     await page.getByRole('status').filter({ hasText: 'Balance: $2.00' }).waitFor();
     await button('Save').click();

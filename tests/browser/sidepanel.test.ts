@@ -43,9 +43,9 @@ describe('catalogue', () => {
     await setUp();
     const page = await panel();
     await tab(page, 'Catalogue');
-    await expect.poll(() => count(page)).toBe('9 of 9 models');
+    await expect.poll(() => count(page)).toBe('12 of 12 models');
     await page.getByRole('searchbox', { name: 'Search models' }).fill('vis');
-    await expect.poll(() => count(page)).toBe('1 of 9 models');
+    await expect.poll(() => count(page)).toBe('1 of 12 models');
     await expect(rows(page).first().getAttribute('aria-label')).resolves.toBe('vision-1');
     // Fuzzy: letters in order.
     await page.getByRole('searchbox', { name: 'Search models' }).fill('rsn1');
@@ -53,21 +53,21 @@ describe('catalogue', () => {
     await page.getByRole('searchbox', { name: 'Search models' }).fill('');
 
     await page.getByRole('checkbox', { name: 'Image input' }).check();
-    await expect.poll(() => count(page)).toBe('3 of 9 models');
+    await expect.poll(() => count(page)).toBe('4 of 12 models');
     await page.getByRole('checkbox', { name: 'Image input' }).uncheck();
     await page.getByRole('checkbox', { name: 'Responses' }).check();
-    await expect.poll(() => count(page)).toBe('4 of 9 models');
+    await expect.poll(() => count(page)).toBe('4 of 12 models');
     await page.getByRole('checkbox', { name: 'Responses' }).uncheck();
     // By interface: the models the gateway serves through Anthropic's Messages, then Gemini's.
     await page.getByRole('group', { name: 'Interfaces' }).getByRole('checkbox', { name: 'Anthropic' }).check();
     await expect.poll(() => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['claude-ref-1', 'vision-1']);
     await page.getByRole('checkbox', { name: 'Anthropic' }).uncheck();
     await page.getByRole('checkbox', { name: 'Gemini' }).check();
-    await expect.poll(() => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['gemini-ref-1', 'vision-1']);
+    await expect.poll(() => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['gemini-2.5-flash-image', 'gemini-ref-1', 'vision-1']);
     await page.getByRole('checkbox', { name: 'Gemini' }).uncheck();
 
     await page.getByRole('combobox', { name: 'Owner' }).selectOption('reference-labs');
-    await expect.poll(() => count(page)).toBe('2 of 9 models');
+    await expect.poll(() => count(page)).toBe('2 of 12 models');
     await expect(rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).resolves.toEqual(['reasoner-1', 'responses-only-1']);
     await page.getByRole('combobox', { name: 'Owner' }).selectOption('');
     await page.getByRole('combobox', { name: 'Sort by' }).selectOption('owner');
