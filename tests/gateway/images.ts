@@ -42,10 +42,10 @@ export const IMAGE_URL_TTL_MS = 60_000;
 const GEMINI_IMAGE_TOKENS = 1290;
 
 const GPT_IMAGE: ImageModelSpec = {
-  sizes: ['1024x1024', '1536x1024', '1024x1536', 'auto'], maxN: 4, answersWith: 'b64_json', streams: true, edits: true, revises: false,
+  sizes: ['1024x1024', '1536x1024', '1024x1536', 'auto'], qualities: ['auto', 'low', 'medium', 'high'], maxN: 4, answersWith: 'b64_json', streams: true, edits: true, revises: false,
 };
 const DALL_E_3: ImageModelSpec = {
-  sizes: ['1024x1024', '1792x1024', '1024x1792'], maxN: 1, answersWith: 'url', streams: false, edits: false, revises: true,
+  sizes: ['1024x1024', '1792x1024', '1024x1792'], qualities: ['standard', 'hd'], maxN: 1, answersWith: 'url', streams: false, edits: false, revises: true,
 };
 
 function lastUserText(turns: IncomingTurn[]): string {
@@ -246,6 +246,7 @@ export async function serveImages(host: ImageHost, served: Served, route: 'gener
   if (n < 1 || n > spec.maxN) return invalidValue(served, 'n', String(n), Array.from({ length: spec.maxN }, (_, i) => String(i + 1)));
   const size = body.size ?? spec.sizes[0]!;
   if (!spec.sizes.includes(size)) return invalidValue(served, 'size', size, spec.sizes);
+  if (body.quality !== undefined && !spec.qualities.includes(body.quality)) return invalidValue(served, 'quality', body.quality, spec.qualities);
   if (!host.affords(served, model, n)) return sendRefusal(res, 'openai', { kind: 'balance', message: core.words().insufficientBalance });
   if (/forbidden/i.test(body.prompt)) {
     res.writeHead(400, { 'content-type': 'application/json' });

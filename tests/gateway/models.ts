@@ -75,6 +75,8 @@ export interface ReferenceModel {
 export interface ImageModelSpec {
   /** The sizes it takes (`auto` among them if it takes it); the first is its default. */
   sizes: readonly string[];
+  /** The qualities it takes. */
+  qualities: readonly string[];
   /** Most images per request. */
   maxN: number;
   /** Its answer when `response_format` is not given. */

@@ -218,6 +218,12 @@ describe('refusals in new-api\'s shapes', () => {
     expect(dalle).toMatchObject({ error: { param: 'size', code: 'invalid_value', message: "Invalid value: '1536x1024'. Supported values are: '1024x1024', '1792x1024', and '1024x1792'." } });
   });
 
+  it('a quality the model does not take', async () => {
+    expect(await (await post('/v1/images/generations', { model: 'dall-e-3', prompt: 'x', quality: 'high' })).json())
+      .toEqual({ error: { message: "Invalid value: 'high'. Supported values are: 'standard' and 'hd'.", type: 'invalid_request_error', param: 'quality', code: 'invalid_value' } });
+    expect((await post('/v1/images/generations', { model: 'dall-e-3', prompt: 'x', quality: 'hd' })).status).toBe(200);
+  });
+
   it('n: 1 to 4, and dall-e-3 only 1', async () => {
     expect(await (await post('/v1/images/generations', { model: 'dall-e-3', prompt: 'x', n: 2 })).json())
       .toEqual({ error: { message: "Invalid value: '2'. Supported values are: '1'.", type: 'invalid_request_error', param: 'n', code: 'invalid_value' } });
