@@ -37,7 +37,7 @@ describe('in Simplified Chinese (--lang=zh-CN)', () => {
     await options.getByRole('textbox', { name: '网关地址', exact: true }).fill(env.gateway.siteUrl);
     await options.getByRole('textbox', { name: 'API 密钥', exact: true }).fill(env.gateway.demoKey);
     await options.getByRole('button', { name: '测试连接', exact: true }).click();
-    await options.getByRole('status').filter({ hasText: '已连接：有 9 个可用模型。' }).waitFor();
+    await options.getByRole('status').filter({ hasText: '已连接：有 12 个可用模型。' }).waitFor();
     await options.getByRole('button', { name: '保存', exact: true }).click();
     await options.getByRole('status').filter({ hasText: `已保存。请求只会发送到 ${env.gateway.baseUrl}。` }).waitFor();
     await options.screenshot({ path: join(SHOTS, 'zh-CN-options.png'), fullPage: false });
