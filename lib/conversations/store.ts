@@ -522,8 +522,8 @@ export class ConversationStore {
     return { conversation, messages: await this.rowsOf(id) };
   }
 
-  /** Raw records of these conversations (all when absent), as saved, for an export. */
-  async exportRaw(ids?: readonly string[]): Promise<{ conversation: unknown; messages: unknown[]; images: ImageRecord[] }[]> {
+  /** Raw records of these conversations (all when absent), as saved, for an export; their images as records (history-file.ts `withImageData` encodes them). */
+  async exportRaw(ids?: readonly string[]): Promise<{ conversation: unknown; messages: unknown[]; imageRecords: ImageRecord[] }[]> {
     const conversations = ids === undefined ? await this.db.conversations.orderBy('updatedAt').reverse().toArray() : (await this.db.conversations.bulkGet([...ids])).filter((c) => c !== undefined);
     const [rows, packs, imageRows] = await this.db.transaction('r', [this.db.messages, this.db.packs, this.db.images], () => Promise.all([
       ids === undefined ? this.db.messages.toArray() : this.db.messages.where('conversationId').anyOf([...ids]).toArray(),
@@ -539,7 +539,7 @@ export class ConversationStore {
       list.push(image);
       images.set(image.conversationId, list);
     }
-    return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [], images: (images.get(conversation.id) ?? []).sort((a, b) => a.createdAt - b.createdAt || a.index - b.index) }));
+    return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [], imageRecords: (images.get(conversation.id) ?? []).sort((a, b) => a.createdAt - b.createdAt || a.index - b.index) }));
   }
 
   /** The conversations that hold each of these message ids now (see `importConversations`). */

@@ -14,6 +14,7 @@ import type { ImageOptions, ImageRecord, ImageRequestRecord } from '../images/ty
 import type { ImageCapableClient, ImageEvent, ImageRequest } from './image-client';
 import { base64ToBytes } from './inline-images.local';
 import { fitForEdit } from './image-fit';
+import { blobToBase64 } from '../images/bytes';
 
 /** What an image reply asks, and of what (kept on the reply as `imageRequest`). */
 export interface ImageJob {
@@ -38,19 +39,9 @@ export function dataUrlToBlob(url: string): Blob | undefined {
   return new Blob([base64ToBytes([url.slice(match[0].length)]) as BlobPart], { type: match[1]!.toLowerCase() });
 }
 
-/** A Blob as a `data:` URL, encoded a slice at a time (joined once). */
+/** A Blob as a `data:` URL. */
 export async function blobToDataUrl(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  const pieces: string[] = [];
-  // A multiple of 3: every slice encodes without padding but the last.
-  const SLICE = 3 * 8192;
-  for (let at = 0; at < bytes.length; at += SLICE) {
-    const slice = bytes.subarray(at, at + SLICE);
-    let binary = '';
-    for (let i = 0; i < slice.length; i += 4096) binary += String.fromCharCode(...slice.subarray(i, i + 4096));
-    pieces.push(btoa(binary));
-  }
-  return `data:${blob.type || 'image/png'};base64,${pieces.join('')}`;
+  return `data:${blob.type || 'image/png'};base64,${await blobToBase64(blob)}`;
 }
 
 /** The price of one image: a per-call price is per image (new-api bills `model_price × n`). */

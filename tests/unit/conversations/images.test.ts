@@ -141,7 +141,7 @@ describe('image store', () => {
     const store = fresh();
     await seeded(store);
     const raw = await store.exportRaw(['b']);
-    expect(raw.map((c) => ids(c.images))).toEqual([['i3']]);
+    expect(raw.map((c) => ids(c.imageRecords))).toEqual([['i3']]);
   });
 
   it('a deferred store (the background\'s, in memory when the database will not open) reaches its images too', async () => {

@@ -92,7 +92,7 @@ describe('image runs', () => {
     expect(await bytesOf(images[0]!.blob)).toEqual([1, 1, 1]);
     expect(await bytesOf(images[1]!.blob)).toEqual([9, 9, 9]);
     // No partial is left behind.
-    expect((await store.exportRaw([started.conversationId]))[0]!.images.map((i) => i.id).sort()).toEqual([...reply!.imageIds!].sort());
+    expect((await store.exportRaw([started.conversationId]))[0]!.imageRecords.map((i) => i.id).sort()).toEqual([...reply!.imageIds!].sort());
     const told = events.filter((e) => e.type === 'images').map((e) => (e.type === 'images' ? e.imageIds.length : 0));
     expect(told).toEqual([1, 1, 1, 2]);
     expect(events.at(-1)).toMatchObject({ type: 'end', status: 'complete' });
