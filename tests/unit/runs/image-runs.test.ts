@@ -156,6 +156,19 @@ describe('image runs', () => {
     expect(reply!.imageIds).toHaveLength(2);
   });
 
+  it('an edited question of an image reply asks for images with its new text', async () => {
+    const client = fake(twoImages);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'a cat', model: 'gpt-image-1', image: { options: { size: '1024x1536' } } });
+    await runs.whenIdle();
+    const [question] = await store.messages(started.conversationId);
+    const edited = await runs.edit({ messageId: question!.id, text: 'a dog' });
+    await runs.whenIdle();
+    expect(client.asked.generate.map((r) => [r.prompt, r.size])).toEqual([['a cat', '1024x1536'], ['a dog', '1024x1536']]);
+    expect(await store.getMessage(edited.messageId)).toMatchObject({ status: 'complete', imageRequest: { prompt: 'a dog', options: { size: '1024x1536' } } });
+    expect(client.asked.chat).toEqual([]);
+  });
+
   it('a stopped image run keeps the partial image it had', async () => {
     let release: () => void = () => undefined;
     const client = fake([]);
