@@ -75,20 +75,12 @@ export class ImageStore {
   async list(options: ImageListOptions = {}): Promise<ImageMeta[]> {
     const { query, limit, before } = options;
     const newest = (before === undefined ? this.table.orderBy('createdAt') : this.table.where('createdAt').below(before)).reverse();
-    const out: ImageMeta[] = [];
-    // Read a page at a time: a search reads only as far as it must.
-    let offset = 0;
-    const page = 200;
-    for (;;) {
-      const rows = await newest.clone().offset(offset).limit(page).toArray();
-      offset += rows.length;
-      for (const image of parseImages(rows)) {
-        if (image.partial === true || !matchesQuery(image, query)) continue;
-        out.push(metaOf(image));
-        if (limit !== undefined && out.length >= limit) return out;
-      }
-      if (rows.length < page) return out;
-    }
+    // Filtered on the cursor: a search reads only as far as it must.
+    const rows = await newest.filter((row) => {
+      const parsed = ImageRecordSchema.safeParse(row);
+      return parsed.success && parsed.data.partial !== true && matchesQuery(parsed.data, query);
+    }).limit(limit ?? Infinity).toArray();
+    return parseImages(rows).map(metaOf);
   }
 
   /** `list(options)` now and after every change to the table; failures go to `onError`. */

@@ -89,8 +89,11 @@ export async function runImageJob(job: ImageJob, context: ImageRunContext): Prom
   const places = new Map<number, { id: string; partial: boolean }>();
   let usage: Usage | undefined;
   let first = true;
+  // Each image a time of its own (the Images view pages by time): never two alike within a run.
+  let last = 0;
+  const createdAt = (): number => (last = Math.max(context.now(), last + 1));
   const record = (index: number, mime: string, blob: Blob, extra: Partial<ImageRecord>): ImageRecord => ({
-    id: context.newId(), conversationId: context.conversationId, messageId: context.messageId, createdAt: context.now(),
+    id: context.newId(), conversationId: context.conversationId, messageId: context.messageId, createdAt: createdAt(),
     source: job.edit === undefined ? 'generated' : 'edited', prompt: job.prompt, model: job.model, mime: mime || blob.type || 'image/png',
     index, blob, ...(job.options.size === undefined ? {} : { size: job.options.size }), ...extra,
   });

@@ -20,6 +20,8 @@ const ALT_MAX = 300;
 const MIME_MAX = 60;
 const DATA = 'data:image/';
 const BASE64 = ';base64,';
+/** The longest opening: `![` alt `](` `data:image/` mime `;base64,`. */
+const OPENING_MAX = 2 + ALT_MAX + 2 + 2 + DATA.length + MIME_MAX + 2 + BASE64.length;
 
 /** How a text starting with `!` stands against `![alt](data:image/x;base64,`. */
 type Opening = { kind: 'no' } | { kind: 'maybe' } | { kind: 'yes'; alt: string; mime: string; length: number };
@@ -78,29 +80,31 @@ export class InlineImageExtractor {
         continue;
       }
       // Only the held text (short) is joined with the new: the base64 never is.
-      let buffer = this.held + input;
+      const buffer = this.held + input;
       this.held = '';
       input = '';
+      // Scanned by index (a chunk of many `!` is never sliced once per `!`); an opening is decided
+      // within OPENING_MAX characters, so only that much is looked at.
+      let from = 0;
       for (;;) {
-        const bang = buffer.indexOf('!');
+        const bang = buffer.indexOf('!', from);
         if (bang < 0) {
-          text += buffer;
+          text += buffer.slice(from);
           break;
         }
-        text += buffer.slice(0, bang);
-        buffer = buffer.slice(bang);
-        const open = opening(buffer);
+        text += buffer.slice(from, bang);
+        const open = opening(buffer.slice(bang, bang + OPENING_MAX));
         if (open.kind === 'maybe') {
-          this.held = buffer;
+          this.held = buffer.slice(bang);
           break;
         }
         if (open.kind === 'no') {
           text += '!';
-          buffer = buffer.slice(1);
+          from = bang + 1;
           continue;
         }
         this.current = { alt: open.alt, mime: open.mime, base64: [] };
-        input = buffer.slice(open.length);
+        input = buffer.slice(bang + open.length);
         break;
       }
     }

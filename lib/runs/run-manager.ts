@@ -195,6 +195,8 @@ interface ActiveRun {
   /** Chat: takes images out of the streamed text; the ids it gave, in order, wait for their images. */
   extractor?: InlineImageExtractor;
   pendingImageIds: string[];
+  /** When its last image was taken out (each a time of its own: the Images view pages by time). */
+  lastImageAt?: number;
   /** Chat: the question, the name of the images taken out of the reply. */
   prompt: string;
   model?: string;
@@ -734,7 +736,7 @@ export class RunManager {
     for (const image of taken.images) {
       const id = run.pendingImageIds.shift() ?? newId();
       const record: ImageRecord = {
-        id, conversationId: run.conversationId, messageId: run.messageId, createdAt: this.now(), source: 'chat', prompt: run.prompt,
+        id, conversationId: run.conversationId, messageId: run.messageId, createdAt: (run.lastImageAt = Math.max(this.now(), (run.lastImageAt ?? 0) + 1)), source: 'chat', prompt: run.prompt,
         mime: image.mime, index: run.imageIds.length, blob: new Blob([base64ToBytes(image.base64) as BlobPart], { type: image.mime }),
         ...(run.model === undefined ? {} : { model: run.model }),
       };
