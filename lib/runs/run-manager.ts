@@ -17,11 +17,11 @@ import { saveDue } from './save-policy';
 import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
 import { reroutedFrom, routeAround, withNotice, type Route } from './route';
 import type { ModelPrice } from '../gateway';
-import { IMAGE_REF_SCHEME, type ImageOptions, type ImageRecord, type ImageRequestRecord } from '../images/types';
+import type { ImageOptions, ImageRequestRecord } from '../images/types';
 import { platformScaler, type ImageScaler } from '../images/scale';
 import { imageClient } from './image-client';
-import { InlineImageExtractor, imageRefs, replaceImageRefs, base64ToBytes, type InlineImage } from './inline-images.local';
-import { blobToDataUrl, costPerImage, editImagesOf, requestRecordOf, runImageJob, type ImageJob } from './image-run';
+import { costPerImage, editImagesOf, requestRecordOf, runImageJob, type ImageJob } from './image-run';
+import { ChatImages, withImagesInline } from './chat-images';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -188,18 +188,10 @@ interface ActiveRun {
   startedAt: number;
   firstTokenAt?: number;
   done: Promise<void>;
-  /** The reply's images (ids in the image store), in order. */
+  /** An image run's images (ids in the image store), in order. */
   imageIds: string[];
-  /** Writes of images taken out of the text, in order: the end is saved after them. */
-  imageWork: Promise<void>;
-  /** Chat: takes images out of the streamed text; the ids it gave, in order, wait for their images. */
-  extractor?: InlineImageExtractor;
-  pendingImageIds: string[];
-  /** When its last image was taken out (each a time of its own: the Images view pages by time). */
-  lastImageAt?: number;
-  /** Chat: the question, the name of the images taken out of the reply. */
-  prompt: string;
-  model?: string;
+  /** A chat reply's images, taken out of its text. */
+  chatImages?: ChatImages;
 }
 
 /** What a run asks: a chat reply (its request, and the question it answers), or images. */
@@ -400,7 +392,7 @@ export class RunManager {
       await this.deps.store.addTurn({ conversation, created, messages: [user, ...replies], ...(compare === undefined ? {} : { compare }) });
 
       const client = this.deps.clientFor(profile, settings);
-      const sent = imageRequest === undefined ? await this.withImagesInline([...history, user]) : [];
+      const sent = imageRequest === undefined ? await withImagesInline([...history, user], this.deps.store.images) : [];
       // Each run's own start: the comparison's runs share the conversation, one reservation each.
       const held = this.busy.get(conversationId);
       if (held !== undefined) Object.assign(held, { count: replies.length, shared: comparing });
@@ -501,7 +493,7 @@ export class RunManager {
       await this.deps.store.addTurn({ conversation: moved, created: false, messages: written, ...(compare === undefined ? {} : { compare }) });
       const work: Work = route === undefined
         ? { kind: 'image', model: chosen, request: imageRequest!, question: question! }
-        : { kind: 'chat', request: this.request(settings, profile, chosen, await this.withImagesInline(history), moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '' };
+        : { kind: 'chat', request: this.request(settings, profile, chosen, await withImagesInline(history, this.deps.store.images), moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '' };
       this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile, work, written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
@@ -596,23 +588,26 @@ export class RunManager {
   }
 
   private launch(conversationId: string, messageId: string, client: GatewayClient, profile: Profile, work: Work, records?: Message[]): void {
-    const pendingImageIds: string[] = [];
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
       lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(), startedAt: Date.now(),
-      imageIds: [], imageWork: Promise.resolve(), pendingImageIds,
-      prompt: work.kind === 'chat' ? work.prompt : work.request.prompt,
-      model: work.kind === 'chat' ? work.request.model : work.model,
-      // Every id the extractor gives names the next image it takes out, in order.
-      ...(work.kind === 'chat' ? { extractor: new InlineImageExtractor(() => {
-        const id = newId();
-        pendingImageIds.push(id);
-        return id;
-      }) } : {}),
+      imageIds: [],
       // Images stay out: they can be megabytes, and storage delivers them a moment later.
       ...(records === undefined ? {} : { records: records.map(({ images: _images, ...m }) => m) }),
     };
+    if (work.kind === 'chat') {
+      run.chatImages = new ChatImages({
+        conversationId, messageId, prompt: work.prompt, model: work.request.model, images: this.deps.store.images, now: () => this.now(),
+        onImages: async (imageIds) => {
+          await this.deps.store.updateMessage(messageId, { imageIds });
+          this.emit(conversationId, { type: 'images', conversationId, messageId, imageIds });
+        },
+        onSaveError: (failure) => {
+          run.saveError = describeSaveFailure(failure);
+        },
+      });
+    }
     this.active.set(messageId, run);
     this.emit(conversationId, { type: 'snapshot', conversationId, messageId, text: '', reasoning: '', ...(run.records === undefined ? {} : { records: run.records }) });
     run.done = this.execute(run, client, work, profile);
@@ -642,12 +637,13 @@ export class RunManager {
       status = statusForError(gatewayError);
       error = this.stored(gatewayError, apiKey);
     }
-    if (run.extractor !== undefined) this.takeText(run, run.extractor.end());
+    if (run.chatImages !== undefined) this.takeText(run, run.chatImages.end());
     this.flush(run);
-    await run.imageWork;
+    await run.chatImages?.saved;
     await run.saving;
     const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status, timing: this.timing(run) };
-    if (run.imageIds.length > 0) final.imageIds = run.imageIds;
+    const imageIds = run.chatImages?.ids ?? run.imageIds;
+    if (imageIds.length > 0) final.imageIds = imageIds;
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
@@ -689,8 +685,7 @@ export class RunManager {
     if ((event.type === 'text' || event.type === 'reasoning') && run.firstTokenAt === undefined && event.text !== '') run.firstTokenAt = Date.now();
     switch (event.type) {
       case 'text':
-        if (run.extractor === undefined) this.takeText(run, { text: event.text, images: [] });
-        else this.takeText(run, run.extractor.push(event.text));
+        this.takeText(run, run.chatImages === undefined ? event.text : run.chatImages.push(event.text));
         break;
       case 'reasoning':
         if (event.movedFromText === true) {
@@ -729,28 +724,10 @@ export class RunManager {
     return undefined;
   }
 
-  /** Text that arrived (images taken out of it: saved, and named by the text). */
-  private takeText(run: ActiveRun, taken: { text: string; images: InlineImage[] }): void {
-    run.text += taken.text;
-    run.pendingText += taken.text;
-    for (const image of taken.images) {
-      const id = run.pendingImageIds.shift() ?? newId();
-      const record: ImageRecord = {
-        id, conversationId: run.conversationId, messageId: run.messageId, createdAt: (run.lastImageAt = Math.max(this.now(), (run.lastImageAt ?? 0) + 1)), source: 'chat', prompt: run.prompt,
-        mime: image.mime, index: run.imageIds.length, blob: new Blob([base64ToBytes(image.base64) as BlobPart], { type: image.mime }),
-        ...(run.model === undefined ? {} : { model: run.model }),
-      };
-      run.imageIds = [...run.imageIds, id];
-      const imageIds = run.imageIds;
-      // Saved in order; watchers hear of it once it can be read.
-      run.imageWork = run.imageWork.then(async () => {
-        await this.deps.store.images.put(record);
-        await this.deps.store.updateMessage(run.messageId, { imageIds });
-        this.emit(run.conversationId, { type: 'images', conversationId: run.conversationId, messageId: run.messageId, imageIds });
-      }).catch((failure: unknown) => {
-        run.saveError = describeSaveFailure(failure);
-      });
-    }
+  /** Text that arrived (a chat reply's images already taken out of it). */
+  private takeText(run: ActiveRun, text: string): void {
+    run.text += text;
+    run.pendingText += text;
   }
 
   /** An image run: the images asked for (an edit sends the question's images, scaled down when too large). */
@@ -789,20 +766,6 @@ export class RunManager {
     if (end.ended === 'done') return { status: 'complete' };
     if (end.ended === 'error') return { status: statusForError(end.error), error: this.stored(end.error, profile.apiKey) };
     return { status: run.controller.signal.aborted ? 'stopped' : 'interrupted' };
-  }
-
-  /**
-   * Assistant messages' image references (`gc-image:{id}`) as `data:` URIs from the store, so
-   * the model sees its images again ("now make it blue" edits the last one). An image no longer
-   * stored is left as its reference.
-   */
-  private async withImagesInline(history: Message[]): Promise<Message[]> {
-    const ids = history.flatMap((m) => (m.role === 'assistant' && m.text.includes(IMAGE_REF_SCHEME) ? imageRefs(m.text) : []));
-    if (ids.length === 0) return history;
-    const found = await this.deps.store.images.getMany([...new Set(ids)]).catch(() => []);
-    const urls = new Map<string, string>();
-    for (const image of found) urls.set(image.id, await blobToDataUrl(image.blob));
-    return history.map((m) => (m.role === 'assistant' && m.text.includes(IMAGE_REF_SCHEME) ? { ...m, text: replaceImageRefs(m.text, (id) => urls.get(id)) } : m));
   }
 
   /**
