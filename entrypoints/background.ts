@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { wireActions } from '@/lib/actions/actions.adapter';
 import { withMemoryFallback } from '@/lib/conversations/fallback-store';
 import { noteMemoryMode } from '@/lib/conversations/memory-mode.adapter';
-import { createGatewayClient } from '@/lib/gateway';
+import { createGatewayClient, priceOf } from '@/lib/gateway';
 import { handleRequest, serveAccessPort, serveRunsPort } from '@/lib/protocol/handlers';
 import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
 import { fromOwnPage } from '@/lib/protocol/senders';
@@ -11,7 +11,7 @@ import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
 import { keepGatewayAccess } from '@/lib/settings/permissions.adapter';
-import { loadCatalogue, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
+import { loadCatalogue, loadPricing, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
   // Settings hold API keys: no script injected into a web page may read them.
@@ -42,6 +42,11 @@ export default defineBackground(() => {
     // A gateway that lists an interface it does not serve is remembered (a day, at its address).
     unservedApis: loadUnservedApis,
     noteUnserved: saveUnservedApi,
+    // An image's price (per call) from the price list the pages fetched, when it is here.
+    priceOf: async (profile, model) => {
+      const cache = await loadPricing(profile.id);
+      return cache === undefined || cache.baseUrl !== profile.baseUrl ? undefined : priceOf(cache.prices, model);
+    },
   });
 
 

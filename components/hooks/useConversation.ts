@@ -68,7 +68,8 @@ export function useConversation(store: ConversationStore, conversationId: string
         runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(records === undefined ? {} : { records }) });
       } else if (event.type === 'delta') {
         runs.set(event.messageId, { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
-      } else {
+      } else if (event.type === 'end') {
+        // ('images': the reply's imageIds reach the page with its saved record, written before the event.)
         const { status, error, usage, finishReason } = event;
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
         if (event.saveError !== undefined) setSaveError({ id: conversationId, failure: event.saveError });

@@ -179,6 +179,8 @@ export function noticeText(w: Words, notice: Notice): string {
       const api = notice.params.api;
       return w.t('notice.sent_through_chat', { api: isApiStyle(api) ? w.t(API_NAME[api]) : String(api ?? '') });
     }
+    case 'image_scaled':
+      return w.t('notice.image_scaled', notice.params);
     case 'legacy':
       return notice.text ?? '';
   }

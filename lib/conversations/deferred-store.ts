@@ -18,17 +18,38 @@ type Method = (...args: unknown[]) => unknown;
  * store never arrives hears why through its last argument, its `onError`).
  */
 export function deferredStore(source: StoreSource): ConversationStore {
-  return new Proxy({} as ConversationStore, {
+  // The image store inside (`store.images`) is deferred the same way; its `watch` takes `onError` second.
+  const images = deferred<ConversationStore['images']>({
+    current: async () => (await source.current()).images,
+    again: source.again === undefined ? undefined : async (images, error) => {
+      const current = await source.current();
+      if (current.images !== images) return current.images;
+      return (await source.again?.(current, error))?.images;
+    },
+    close: () => undefined,
+  }, (args) => args[1] as ((error: unknown) => void) | undefined);
+  return deferred<ConversationStore>(source, (args) => args[args.length - 1] as (error: unknown) => void, { images });
+}
+
+interface Source<T> {
+  current(): Promise<T>;
+  again?(target: T, error: unknown): Promise<T | undefined>;
+  close(): void;
+}
+
+function deferred<T extends object>(source: Source<T>, onErrorOf: (args: unknown[]) => ((error: unknown) => void) | undefined, fixed: Record<string, unknown> = {}): T {
+  return new Proxy({} as T, {
     get(_target, name) {
       // Not a promise: `await` and `Promise.resolve` take it as it is.
       if (typeof name !== 'string' || name === 'then') return undefined;
-      const call = (store: ConversationStore, args: unknown[]): unknown => (store[name as keyof ConversationStore] as Method).apply(store, args);
+      if (name in fixed) return fixed[name];
+      const call = (store: T, args: unknown[]): unknown => (store[name as keyof T] as Method).apply(store, args);
       if (name === 'close') return () => source.close();
       if (name.startsWith('watch')) {
         return (...args: unknown[]) => {
           let stop: (() => void) | undefined;
           let stopped = false;
-          const onError = args[args.length - 1] as (error: unknown) => void;
+          const onError = onErrorOf(args) ?? (() => undefined);
           source.current().then((store) => {
             if (!stopped) stop = call(store, args) as () => void;
           }, onError);

@@ -79,12 +79,14 @@ export type StoredError = z.infer<typeof StoredErrorShape>;
  * What happened to a message on the way, as a code and its numbers: the selection (or the page
  * asked about) was cut to fit (`selection_cut`, `page_cut`), an action could not start (`action_refused`, with the run's
  * problem code), or a reply was asked through Chat Completions because the gateway does not serve
- * the interface the catalogue named (`sent_through_chat`, `params.api`). Older builds saved an
+ * the interface the catalogue named (`sent_through_chat`, `params.api`), or its images were scaled
+ * down to be sent for an edit (`image_scaled`, `params.count`, and the first one's `from`, `to` as
+ * `WxH`). Older builds saved an
  * English sentence: it is kept as `legacy` text.
  */
 const NoticeShape = z.object({
   // A code a later build added reads as a note without words (not as a damaged message).
-  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'legacy']), 'legacy'),
+  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'image_scaled', 'legacy']), 'legacy'),
   params: z._default(ParamsSchema, {}),
   text: z.optional(z.string()),
 });

@@ -10,6 +10,8 @@ import { newId } from './ids';
 import { withFreshIds } from './fresh-ids';
 import { openOrRefuse } from './open';
 import { RenderCache } from '../render/cache';
+import { ImageStore, imagesOfConversations, imagesOfMessages, parseImages } from '../images/store';
+import type { ImageRecord } from '../images/types';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -18,6 +20,8 @@ class GatewayChatDb extends Dexie {
   search!: Table<{ id: string; index: unknown; watermark: number }, string>;
   /** Imported conversations' messages, a few rows per conversation (see `PackRow`). */
   packs!: Table<PackRow, string>;
+  /** Images as Blobs (lib/images/store.ts), each named by the message that holds it. */
+  images!: Table<ImageRecord, string>;
 
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
@@ -27,6 +31,7 @@ class GatewayChatDb extends Dexie {
     });
     this.version(2).stores({ search: 'id' });
     this.version(3).stores({ packs: 'id, conversationId, *ids' });
+    this.version(4).stores({ images: 'id, conversationId, messageId, createdAt' });
   }
 }
 
@@ -133,6 +138,8 @@ export type MessageHolders = Map<string, string | typeof SEVERAL_HOLDERS>;
 export interface DeletedConversation {
   conversation: Conversation;
   messages: Message[];
+  /** Its images, put back with it. */
+  images?: ImageRecord[];
 }
 
 /** A question and reply deleted together, with what Undo needs. */
@@ -141,6 +148,8 @@ export interface RemovedPair {
   removed: Message[];
   /** Messages whose parent changed, with the parent they had. */
   restoreParents: { id: string; parentId: string | null | undefined }[];
+  /** The images the removed messages held, put back with them. */
+  images?: ImageRecord[];
 }
 
 
@@ -170,11 +179,14 @@ export class ConversationStore {
   private readonly db: GatewayChatDb;
   /** Saved renderings of these messages (lib/render/cache.ts): forgotten with what they show. */
   private readonly renderings: RenderCache;
+  /** Images, by id; they go with their conversation (deleted, restored, replaced by an import). */
+  readonly images: ImageStore;
 
   /** `indexedDB` and `IDBKeyRange`: another IndexedDB than the browser's (the background's in-memory fallback). */
   constructor(name = 'gateway-chat', options?: Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>) {
     this.db = new GatewayChatDb(name, options);
     this.renderings = new RenderCache(`${name}-renderings`, options);
+    this.images = new ImageStore(this.db.images, () => this.open());
   }
 
   /**
@@ -428,7 +440,7 @@ export class ConversationStore {
    * the reply now follows the question's parent. Returns what Undo needs to put it back.
    */
   async deletePair(userMessageId: string, replyId: string | undefined): Promise<RemovedPair | undefined> {
-    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    return this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
       const question = await this.getMessage(userMessageId);
       if (question === undefined) return undefined;
       await this.unpack(question.conversationId);
@@ -450,12 +462,14 @@ export class ConversationStore {
       for (const m of legacy) await this.db.messages.update(m.id, { parentId: parentIdOf(tree, m.id) });
       for (const m of moved) await this.db.messages.update(m.id, { parentId: parent });
       await this.db.messages.bulkDelete(removed.map((m) => m.id));
+      const images = await imagesOfMessages(this.db.images, removed.map((m) => m.id));
+      await this.db.images.bulkDelete(images.map((i) => i.id));
       const conversation = await this.getConversation(question.conversationId);
       if (conversation?.leafId !== undefined && removedIds.has(recordIdOf(conversation.leafId))) {
         await this.db.conversations.update(conversation.id, { leafId: moved[0]?.id ?? parent ?? undefined });
       }
       await this.db.conversations.update(question.conversationId, { updatedAt: Date.now() });
-      return { conversation, removed, restoreParents: [...legacy, ...moved].map((m) => ({ id: m.id, parentId: m.parentId })) };
+      return { conversation, removed, restoreParents: [...legacy, ...moved].map((m) => ({ id: m.id, parentId: m.parentId })), images };
     }).then(async (pair) => {
       if (pair !== undefined) await this.forgetRenderings((cache) => cache.forgetMessages(pair.removed.map((m) => m.id)));
       return pair;
@@ -464,8 +478,9 @@ export class ConversationStore {
 
   /** Puts a deleted pair back, as it was. */
   async restorePair(pair: RemovedPair): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
       await this.db.messages.bulkPut(await this.notOthers(pair.removed));
+      if (pair.images !== undefined) await this.db.images.bulkPut(pair.images);
       for (const { id, parentId } of pair.restoreParents) await this.updateRow(id, { parentId });
       if (pair.conversation !== undefined) await this.db.conversations.update(pair.conversation.id, { leafId: pair.conversation.leafId, updatedAt: Date.now() });
     });
@@ -507,16 +522,24 @@ export class ConversationStore {
     return { conversation, messages: await this.rowsOf(id) };
   }
 
-  /** Raw records of these conversations (all when absent), as saved, for an export. */
-  async exportRaw(ids?: readonly string[]): Promise<{ conversation: unknown; messages: unknown[] }[]> {
+  /** Raw records of these conversations (all when absent), as saved, for an export; their images as records (history-file.ts `withImageData` encodes them). */
+  async exportRaw(ids?: readonly string[]): Promise<{ conversation: unknown; messages: unknown[]; imageRecords: ImageRecord[] }[]> {
     const conversations = ids === undefined ? await this.db.conversations.orderBy('updatedAt').reverse().toArray() : (await this.db.conversations.bulkGet([...ids])).filter((c) => c !== undefined);
-    const [rows, packs] = await this.db.transaction('r', this.db.messages, this.db.packs, () => Promise.all([
+    const [rows, packs, imageRows] = await this.db.transaction('r', [this.db.messages, this.db.packs, this.db.images], () => Promise.all([
       ids === undefined ? this.db.messages.toArray() : this.db.messages.where('conversationId').anyOf([...ids]).toArray(),
       ids === undefined ? this.db.packs.toArray() : this.db.packs.where('conversationId').anyOf([...ids]).toArray(),
+      ids === undefined ? this.db.images.toArray() : this.db.images.where('conversationId').anyOf([...ids]).toArray(),
     ]));
     rows.sort((a, b) => a.seq - b.seq);
     const messages = byConversation(conversations.map((c) => c.id), rows, packs);
-    return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [] }));
+    // Partial images too: a stream cut short left them, and its reply names them.
+    const images = new Map<string, ImageRecord[]>();
+    for (const image of parseImages(imageRows)) {
+      const list = images.get(image.conversationId) ?? [];
+      list.push(image);
+      images.set(image.conversationId, list);
+    }
+    return conversations.map((conversation) => ({ conversation, messages: messages.get(conversation.id) ?? [], imageRecords: (images.get(conversation.id) ?? []).sort((a, b) => a.createdAt - b.createdAt || a.index - b.index) }));
   }
 
   /** The conversations that hold each of these message ids now (see `importConversations`). */
@@ -532,9 +555,9 @@ export class ConversationStore {
    * here: each batch then looks up nothing, where a lookup would wade through the packs the
    * import itself has just written. Returns how many were written and kept.
    */
-  async importConversations(batch: readonly { conversation: Conversation; messages: Message[] }[], holders?: MessageHolders): Promise<{ written: number; olderSkipped: number }> {
+  async importConversations(batch: readonly { conversation: Conversation; messages: Message[]; images?: ImageRecord[] }[], holders?: MessageHolders): Promise<{ written: number; olderSkipped: number }> {
     let replaced: string[] = [];
-    const result = await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    const result = await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
       const existing = await this.db.conversations.bulkGet(batch.map((b) => b.conversation.id));
       let written = 0;
       let olderSkipped = 0;
@@ -548,10 +571,19 @@ export class ConversationStore {
       });
       const stored = new Set(existing.flatMap((c) => (c === undefined ? [] : [c.id])));
       const held = holders ?? await this.holdersOf(newer.flatMap((item) => item.messages.map((m) => m.id)));
+      // Which conversation holds each imported image's id (an image is never written over another's).
+      const imageIds = newer.flatMap((item) => (item.images ?? []).map((i) => i.id));
+      const imageHolders = new Map<string, string>();
+      if (imageIds.length > 0) for (const row of await this.db.images.where(':id').anyOf(imageIds).toArray()) imageHolders.set(row.id, row.conversationId);
+      const images: ImageRecord[] = [];
       for (const imported of newer) {
         const id = imported.conversation.id;
-        const item = withFreshIds(imported, (messageId) => (held.get(messageId) ?? id) !== id);
+        const item = withFreshIds(imported, (messageId) => (held.get(messageId) ?? id) !== id, (imageId) => (imageHolders.get(imageId) ?? id) !== id);
         for (const m of item.messages) held.set(m.id, id);
+        for (const image of item.images ?? []) {
+          imageHolders.set(image.id, id);
+          images.push(image.conversationId === id ? image : { ...image, conversationId: id });
+        }
         if (stored.has(id)) replace.push(id);
         // Nothing streams into an imported conversation: a reply exported mid-stream was cut short.
         conversations.push(item.conversation.replyStatus === 'streaming' ? { ...item.conversation, replyStatus: 'interrupted' } : item.conversation);
@@ -562,9 +594,11 @@ export class ConversationStore {
       if (replace.length > 0) {
         await this.db.messages.where('conversationId').anyOf(replace).delete();
         await this.db.packs.where('conversationId').anyOf(replace).delete();
+        await this.db.images.where('conversationId').anyOf(replace).delete();
       }
       await this.db.conversations.bulkPut(conversations);
       await this.db.packs.bulkPut(packs);
+      await this.db.images.bulkPut(images);
       replaced = replace;
       return { written, olderSkipped };
     });
@@ -584,8 +618,9 @@ export class ConversationStore {
 
   /** Deletes every conversation (tests; "clear history"). */
   async clearAll(): Promise<void> {
-    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
       await this.db.messages.clear();
+      await this.db.images.clear();
       await this.db.packs.clear();
       await this.db.conversations.clear();
     });
@@ -599,14 +634,16 @@ export class ConversationStore {
 
   /** Deletes a conversation and its messages; returns them, so that Undo can put them back. */
   async deleteConversation(id: string): Promise<DeletedConversation | undefined> {
-    return this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    return this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
       const conversation = await this.getConversation(id);
       if (conversation === undefined) return undefined;
       const messages = await this.messages(id);
+      const images = await imagesOfConversations(this.db.images, [id]);
       await this.db.messages.where('conversationId').equals(id).delete();
       await this.db.packs.where('conversationId').equals(id).delete();
+      await this.db.images.where('conversationId').equals(id).delete();
       await this.db.conversations.delete(id);
-      return { conversation, messages };
+      return { conversation, messages, images };
     }).then(async (deleted) => {
       if (deleted !== undefined) await this.forgetRenderings((cache) => cache.forgetConversations([id]));
       return deleted;
@@ -619,10 +656,11 @@ export class ConversationStore {
    */
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
     const messages = deleted.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
-    await this.db.transaction('rw', this.db.messages, this.db.packs, this.db.conversations, async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
       const conversation = deleted.conversation.replyStatus === 'streaming' ? { ...deleted.conversation, replyStatus: 'interrupted' as const } : deleted.conversation;
       await this.db.conversations.put(conversation);
       await this.db.messages.bulkPut(await this.notOthers(messages));
+      if (deleted.images !== undefined) await this.db.images.bulkPut(deleted.images);
     });
   }
 

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { STORE_PROBLEMS } from '../conversations/problems';
 import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
+import { ImageOptionsSchema } from '../images/types';
 
 export const RUNS_PORT = 'runs';
 
@@ -34,6 +35,11 @@ const StartRunInputSchema = z.object({
   title: z.optional(z.string()),
   source: z.optional(z.object({ title: z.string(), url: z.string() })),
   notice: z.optional(NoticeSchema),
+  /**
+   * Ask an image model for images (`/images/generations`), or to edit the attached `images` or
+   * the stored image `editOf` (`/images/edits`): `text` is the prompt.
+   */
+  image: z.optional(z.object({ options: ImageOptionsSchema, editOf: z.optional(z.string()) })),
 });
 
 const { model: _model, replyMessageId: _reply, ...compareShape } = StartRunInputSchema.shape;
@@ -105,6 +111,8 @@ export type PortRequest = z.infer<typeof PortRequestSchema>;
 export const RunEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('snapshot'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string(), records: z.optional(z.array(MessageSchema)) }),
   z.object({ type: z.literal('delta'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string() }),
+  /** The reply's images changed (a partial image came, a final one replaced it, one was taken out of the text): their ids in the image store, in order. */
+  z.object({ type: z.literal('images'), conversationId: z.string(), messageId: z.string(), imageIds: z.array(z.string()) }),
   z.object({
     type: z.literal('end'),
     conversationId: z.string(),

@@ -16,6 +16,12 @@ import { checkMessageSize, COMPARE_MODELS, DEFAULT_MESSAGE_LIMITS, type MessageL
 import { saveDue } from './save-policy';
 import { chooseApi, type ApiStyle } from '../gateway/interfaces/names';
 import { reroutedFrom, routeAround, withNotice, type Route } from './route';
+import type { ModelPrice } from '../gateway';
+import type { ImageOptions, ImageRequestRecord } from '../images/types';
+import { platformScaler, type ImageScaler } from '../images/scale';
+import { imageClient } from './image-client';
+import { costPerImage, editImagesOf, requestRecordOf, runImageJob, type ImageJob } from './image-run';
+import { ChatImages, withImagesInline } from './chat-images';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -26,6 +32,8 @@ export type RunEvent =
     }
   /** What arrived since the last event. */
   | { type: 'delta'; conversationId: string; messageId: string; text: string; reasoning: string }
+  /** The reply's images changed (ids in the image store, in order): a partial came, a final one replaced it, one was taken out of the text. */
+  | { type: 'images'; conversationId: string; messageId: string; imageIds: string[] }
   | {
       type: 'end'; conversationId: string; messageId: string; status: MessageStatus;
       error?: StoredError; usage?: StoredUsage; finishReason?: string;
@@ -99,6 +107,11 @@ export interface StartRunInput {
   source?: { title: string; url: string };
   /** Shown with the user message (a selection cut to fit, say). */
   notice?: Notice;
+  /**
+   * Ask an image model for images: `text` is the prompt. An edit (`/images/edits`) when images
+   * are attached or `editOf` names a stored image (it goes into the question's `imageIds`).
+   */
+  image?: { options: ImageOptions; editOf?: string };
 }
 
 /** One question to several models at once: each reply streams as a run of its own. */
@@ -130,6 +143,10 @@ export interface RunManagerDeps {
   unservedApis?(profile: Profile): Promise<readonly ApiStyle[]>;
   /** Remembers that this profile's gateway does not serve `api` (its route answered 404 or 405). */
   noteUnserved?(profile: Profile, api: ApiStyle): Promise<void>;
+  /** A model's price from the profile's price list, when known (an image's cost: per call). */
+  priceOf?(profile: Profile, model: string): Promise<ModelPrice | undefined>;
+  /** Measures and scales images sent to be edited (default: the platform's canvas, where there is one). */
+  scaler?: ImageScaler;
   now?: () => number;
 }
 
@@ -171,7 +188,17 @@ interface ActiveRun {
   startedAt: number;
   firstTokenAt?: number;
   done: Promise<void>;
+  /** An image run's images (ids in the image store), in order. */
+  imageIds: string[];
+  /** A chat reply's images, taken out of its text. */
+  chatImages?: ChatImages;
 }
+
+/** What a run asks: a chat reply (its request, and the question it answers), or images. */
+type Work =
+  | { kind: 'chat'; request: ChatRequest; prompt: string }
+  /** `question`: the message asked, whose images an edit sends. */
+  | { kind: 'image'; model: string; request: ImageRequestRecord; question: Message };
 
 /** The path from the root to `id` (inclusive); empty for null. */
 function pathTo(tree: Tree, id: string | null): Message[] {
@@ -300,7 +327,7 @@ export class RunManager {
   private async turn(input: Omit<StartRunInput, 'model' | 'replyMessageId'>, models: string[], replyIds: string[]): Promise<{ conversationId: string; messageIds: string[] }> {
     const text = input.text.trim();
     const images = input.images ?? [];
-    if (text === '' && images.length === 0) throw new RunError('empty');
+    if (text === '' && (images.length === 0 || input.image !== undefined)) throw new RunError('empty');
     const tooLarge = checkMessageSize(text, images, this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS);
     if (tooLarge !== undefined) {
       const { problem, ...params } = tooLarge;
@@ -345,11 +372,18 @@ export class RunManager {
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', parentId: history.at(-1)?.id ?? null, text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
       if (input.notice !== undefined) user.notice = input.notice;
+      const imaging = input.image;
+      if (imaging?.editOf !== undefined) {
+        if (await this.deps.store.images.get(imaging.editOf) === undefined) throw new RunError('not_found', { target: 'image' });
+        user.imageIds = [imaging.editOf];
+      }
       const asked = comparing ? models : [model];
-      const routes = await Promise.all(asked.map((m) => this.routeOf(profile, m, conversation!)));
+      // An image model's reply goes to /images/…: no chat interface to choose.
+      const routes = imaging !== undefined ? [] : await Promise.all(asked.map((m) => this.routeOf(profile, m, conversation!)));
+      const imageRequest = imaging === undefined ? undefined : requestRecordOf(text, imaging.options, images.length > 0 || imaging.editOf !== undefined);
       const replies = asked.map((m, i): Message => ({
         id: replyIds[i] ?? newId(), conversationId: conversation!.id, seq: seq + 1 + i, role: 'assistant', parentId: user.id, text: '', reasoning: '', status: 'streaming', model: m, createdAt: now,
-        ...withNotice(routes[i]!),
+        ...(imageRequest === undefined ? withNotice(routes[i]!) : { imageRequest }),
       }));
       // The branch goes through the first reply until the user continues with another.
       conversation = { ...conversation, leafId: replies[0]!.id };
@@ -358,11 +392,15 @@ export class RunManager {
       await this.deps.store.addTurn({ conversation, created, messages: [user, ...replies], ...(compare === undefined ? {} : { compare }) });
 
       const client = this.deps.clientFor(profile, settings);
+      const sent = imageRequest === undefined ? await withImagesInline([...history, user], this.deps.store.images) : [];
       // Each run's own start: the comparison's runs share the conversation, one reservation each.
       const held = this.busy.get(conversationId);
       if (held !== undefined) Object.assign(held, { count: replies.length, shared: comparing });
       replies.forEach((reply, i) => {
-        this.launch(conversation!.id, reply.id, client, profile, this.request(settings, profile, reply.model!, [...history, user], conversation!, routes[i]!.api), i === 0 ? [user, reply] : [reply]);
+        const work: Work = imageRequest === undefined
+          ? { kind: 'chat', request: this.request(settings, profile, reply.model!, sent, conversation!, routes[i]!.api), prompt: text }
+          : { kind: 'image', model: reply.model!, request: imageRequest, question: user };
+        this.launch(conversation!.id, reply.id, client, profile, work, i === 0 ? [user, reply] : [reply]);
       });
       return { conversationId: conversation.id, messageIds: replies.map((r) => r.id) };
     } catch (error) {
@@ -395,6 +433,7 @@ export class RunManager {
       }
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: original.conversationId, seq: 0, role: 'user', parentId: parent, text, reasoning: '', status: 'complete', createdAt: this.now() };
       if (original.images !== undefined) user.images = original.images;
+      if (original.imageIds !== undefined) user.imageIds = original.imageIds;
       return { parent: user.id, history: [...pathTo(tree, parent), user], user };
     });
   }
@@ -436,8 +475,15 @@ export class RunManager {
       let seq = maxSeq(all) + 1;
       const written: Message[] = [];
       if (user !== undefined) written.push({ ...user, seq: seq++ });
-      const route = await this.routeOf(profile, chosen, conversation);
-      const reply: Message = { id: options.replyMessageId ?? newId(), conversationId: conversation.id, seq, role: 'assistant', parentId: parent, text: '', reasoning: '', status: 'streaming', model: chosen, createdAt: now, ...withNotice(route) };
+      // A reply of an image model is asked again as images (an edited question: with its new text).
+      const imageReply = role === 'assistant' ? message : (tree.childrenOf.get(message.id) ?? []).find((c) => c.imageRequest !== undefined);
+      const question = user ?? (parent === null ? undefined : tree.byId.get(parent));
+      const imageRequest = imageReply?.imageRequest === undefined || question === undefined ? undefined : { ...imageReply.imageRequest, prompt: question.text };
+      const route = imageRequest === undefined ? await this.routeOf(profile, chosen, conversation) : undefined;
+      const reply: Message = {
+        id: options.replyMessageId ?? newId(), conversationId: conversation.id, seq, role: 'assistant', parentId: parent, text: '', reasoning: '', status: 'streaming', model: chosen, createdAt: now,
+        ...(route === undefined ? { imageRequest: imageRequest! } : withNotice(route)),
+      };
       written.push(reply);
       // A column's new version takes its place in the comparison; the branch shown stays as it was.
       const moved: Conversation = column
@@ -445,7 +491,10 @@ export class RunManager {
         : { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
       const compare = column ? { swap: [messageId, reply.id] as [string, string] } : conversation.compare === undefined ? undefined : 'close' as const;
       await this.deps.store.addTurn({ conversation: moved, created: false, messages: written, ...(compare === undefined ? {} : { compare }) });
-      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile, this.request(settings, profile, chosen, history, moved, route.api), written);
+      const work: Work = route === undefined
+        ? { kind: 'image', model: chosen, request: imageRequest!, question: question! }
+        : { kind: 'chat', request: this.request(settings, profile, chosen, await withImagesInline(history, this.deps.store.images), moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '' };
+      this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile, work, written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
       if (reserved !== undefined) this.release(reserved);
@@ -538,31 +587,47 @@ export class RunManager {
     for (const listener of this.watchers.get(conversationId) ?? []) listener(event);
   }
 
-  private launch(conversationId: string, messageId: string, client: GatewayClient, profile: Profile, request: ChatRequest, records?: Message[]): void {
+  private launch(conversationId: string, messageId: string, client: GatewayClient, profile: Profile, work: Work, records?: Message[]): void {
     const run: ActiveRun = {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
       lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(), startedAt: Date.now(),
+      imageIds: [],
       // Images stay out: they can be megabytes, and storage delivers them a moment later.
       ...(records === undefined ? {} : { records: records.map(({ images: _images, ...m }) => m) }),
     };
+    if (work.kind === 'chat') {
+      run.chatImages = new ChatImages({
+        conversationId, messageId, prompt: work.prompt, model: work.request.model, images: this.deps.store.images, now: () => this.now(),
+        onImages: async (imageIds) => {
+          await this.deps.store.updateMessage(messageId, { imageIds });
+          this.emit(conversationId, { type: 'images', conversationId, messageId, imageIds });
+        },
+        onSaveError: (failure) => {
+          run.saveError = describeSaveFailure(failure);
+        },
+      });
+    }
     this.active.set(messageId, run);
     this.emit(conversationId, { type: 'snapshot', conversationId, messageId, text: '', reasoning: '', ...(run.records === undefined ? {} : { records: run.records }) });
-    run.done = this.execute(run, client, request, profile);
+    run.done = this.execute(run, client, work, profile);
   }
 
-  private async execute(run: ActiveRun, client: GatewayClient, request: ChatRequest, profile: Profile): Promise<void> {
+  private async execute(run: ActiveRun, client: GatewayClient, work: Work, profile: Profile): Promise<void> {
     const apiKey = profile.apiKey;
     let status: MessageStatus = 'interrupted';
     let error: StoredError | undefined;
     let finishReason: string | undefined;
     let signature: string | undefined;
     try {
-      for await (const event of client.streamChat(request, { signal: run.controller.signal })) {
-        const end = this.apply(run, event, profile);
-        if (end !== undefined) {
-          ({ status, error, finishReason, signature } = end);
-          break;
+      if (work.kind === 'image') ({ status, error } = await this.askImages(run, client, work, profile));
+      else {
+        for await (const event of client.streamChat(work.request, { signal: run.controller.signal })) {
+          const end = this.apply(run, event, profile);
+          if (end !== undefined) {
+            ({ status, error, finishReason, signature } = end);
+            break;
+          }
         }
       }
     } catch (thrown) {
@@ -572,9 +637,13 @@ export class RunManager {
       status = statusForError(gatewayError);
       error = this.stored(gatewayError, apiKey);
     }
+    if (run.chatImages !== undefined) this.takeText(run, run.chatImages.end());
     this.flush(run);
+    await run.chatImages?.saved;
     await run.saving;
     const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status, timing: this.timing(run) };
+    const imageIds = run.chatImages?.ids ?? run.imageIds;
+    if (imageIds.length > 0) final.imageIds = imageIds;
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
@@ -616,8 +685,7 @@ export class RunManager {
     if ((event.type === 'text' || event.type === 'reasoning') && run.firstTokenAt === undefined && event.text !== '') run.firstTokenAt = Date.now();
     switch (event.type) {
       case 'text':
-        run.text += event.text;
-        run.pendingText += event.text;
+        this.takeText(run, run.chatImages === undefined ? event.text : run.chatImages.push(event.text));
         break;
       case 'reasoning':
         if (event.movedFromText === true) {
@@ -654,6 +722,50 @@ export class RunManager {
     this.scheduleFlush(run);
     this.maybeSave(run);
     return undefined;
+  }
+
+  /** Text that arrived (a chat reply's images already taken out of it). */
+  private takeText(run: ActiveRun, text: string): void {
+    run.text += text;
+    run.pendingText += text;
+  }
+
+  /** An image run: the images asked for (an edit sends the question's images, scaled down when too large). */
+  private async askImages(run: ActiveRun, client: GatewayClient, work: Extract<Work, { kind: 'image' }>, profile: Profile): Promise<{ status: MessageStatus; error?: StoredError }> {
+    const images = this.deps.store.images;
+    const capable = imageClient(client);
+    let edit: Blob[] | undefined;
+    if (work.request.edit === true) {
+      const fitted = await editImagesOf(work.question, images, this.deps.scaler ?? platformScaler());
+      edit = fitted.blobs;
+      const first = fitted.scaled[0];
+      if (first !== undefined) {
+        const notice: Notice = { code: 'image_scaled', params: { count: fitted.scaled.length, from: first.from, to: first.to } };
+        run.saving = run.saving.then(() => this.deps.store.updateMessage(work.question.id, { notice })).catch(() => undefined);
+      }
+    }
+    const cost = costPerImage(await this.deps.priceOf?.(profile, work.model).catch(() => undefined));
+    const job: ImageJob = { model: work.model, prompt: work.request.prompt, options: work.request.options, ...(edit === undefined ? {} : { edit }), ...(cost === undefined ? {} : { cost }) };
+    const end = await runImageJob(job, {
+      client: capable, images, signal: run.controller.signal, conversationId: run.conversationId, messageId: run.messageId,
+      newId, now: () => this.now(),
+      onFirst: () => {
+        run.firstTokenAt ??= Date.now();
+      },
+      onImages: async (imageIds) => {
+        run.imageIds = imageIds;
+        try {
+          await this.deps.store.updateMessage(run.messageId, { imageIds });
+        } catch (failure) {
+          run.saveError = describeSaveFailure(failure);
+        }
+        this.emit(run.conversationId, { type: 'images', conversationId: run.conversationId, messageId: run.messageId, imageIds });
+      },
+    });
+    if (end.usage !== undefined) run.usage = storedUsage(end.usage);
+    if (end.ended === 'done') return { status: 'complete' };
+    if (end.ended === 'error') return { status: statusForError(end.error), error: this.stored(end.error, profile.apiKey) };
+    return { status: run.controller.signal.aborted ? 'stopped' : 'interrupted' };
   }
 
   /**

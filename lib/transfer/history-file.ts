@@ -13,6 +13,9 @@ import type { Profile } from '../settings/schema';
 import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { importedAsData, type ProfileAddress } from './as-data';
+import { ImageRecordSchema, type ImageMeta, type ImageRecord } from '../images/types';
+import { base64ToBlob, blobToBase64 } from '../images/bytes';
+import { metaOf } from '../images/store';
 
 export const HISTORY_FORMAT = 'gateway-chat-history';
 /** The version written now. Older ones are upgraded on import (HISTORY_MIGRATIONS). */
@@ -29,8 +32,12 @@ const HistoryFileV1Schema = z.object({
   format: z.literal(HISTORY_FORMAT),
   version: z.literal(1),
   exportedAt: z.number(),
-  /** Each conversation with its messages, raw records (parsed one by one on import). */
-  conversations: z.array(z.object({ conversation: z.unknown(), messages: z.array(z.unknown()) })),
+  /**
+   * Each conversation with its messages, raw records (parsed one by one on import), and its
+   * images (`ExportedImageSchema`; absent when it has none, and in files of builds before images:
+   * those builds read a file with images as one without).
+   */
+  conversations: z.array(z.object({ conversation: z.unknown(), messages: z.array(z.unknown()), images: z.optional(z.array(z.unknown())) })),
   profiles: z.optional(z.array(ExportedProfileSchema)),
 });
 export type HistoryFile = z.infer<typeof HistoryFileV1Schema>;
@@ -42,9 +49,22 @@ export type HistoryFile = z.infer<typeof HistoryFileV1Schema>;
  */
 export const HISTORY_MIGRATIONS: Record<number, (file: Record<string, unknown>) => Record<string, unknown>> = {};
 
+/** An image in a history file: its record without the Blob, and its bytes as base64. */
+const { blob: _blob, ...imageMetaShape } = ImageRecordSchema.shape;
+export const ExportedImageSchema = z.object({ ...imageMetaShape, mime: z.string().check(z.regex(/^image\/[\w.+-]+$/i)), base64: z.string() });
+export type ExportedImage = ImageMeta & { base64: string };
+
 export interface RawConversation {
   conversation: unknown;
   messages: unknown[];
+  images?: ExportedImage[];
+}
+
+/** Conversations as the store exports them (`exportRaw`), their images' bytes as base64 for the file. */
+export async function withImageData(raw: readonly { conversation: unknown; messages: unknown[]; imageRecords?: readonly ImageRecord[] }[]): Promise<RawConversation[]> {
+  return Promise.all(raw.map(async ({ conversation, messages, imageRecords }) => (imageRecords === undefined || imageRecords.length === 0
+    ? { conversation, messages }
+    : { conversation, messages, images: await Promise.all(imageRecords.map(async (image) => ({ ...metaOf(image), base64: await blobToBase64(image.blob) }))) })));
 }
 
 /** Error fields that hold the gateway's address. */
@@ -87,7 +107,11 @@ export function exportHistory(conversations: readonly RawConversation[], options
     format: HISTORY_FORMAT,
     version: HISTORY_VERSION,
     exportedAt: options.now ?? Date.now(),
-    conversations: conversations.map((c) => ({ conversation: c.conversation, messages: options.includeProfiles ? c.messages : c.messages.map(withoutAddresses) })),
+    conversations: conversations.map((c) => ({
+      conversation: c.conversation,
+      messages: options.includeProfiles ? c.messages : c.messages.map(withoutAddresses),
+      ...(c.images === undefined || c.images.length === 0 ? {} : { images: c.images }),
+    })),
   };
   if (options.includeProfiles) {
     file.profiles = options.profiles.map((p) => {
@@ -102,7 +126,7 @@ export function exportHistory(conversations: readonly RawConversation[], options
 /** Why an import refused a file as a whole (nothing was changed). */
 export type ImportFileProblem = 'not_json' | 'unknown_format' | 'newer_version' | 'damaged';
 /** Why one record was left out. */
-export type SkipReason = 'conversation_damaged' | 'message_damaged' | 'no_messages';
+export type SkipReason = 'conversation_damaged' | 'message_damaged' | 'image_damaged' | 'no_messages';
 
 export interface Skipped {
   /** The conversation's id or title, as the file gives it. */
@@ -115,6 +139,8 @@ export interface Skipped {
 export interface ImportedConversation {
   conversation: Conversation;
   messages: Message[];
+  /** Its images, their bytes as Blobs again (absent: none). */
+  images?: ImageRecord[];
 }
 
 export type ParsedHistory =
@@ -178,10 +204,37 @@ export function parseHistory(text: string, context: ImportContext): ParsedHistor
       skipped.push({ conversation: name, reason: 'message_damaged', path: damaged });
       continue;
     }
+    const images = importedImages(item.images ?? [], conversation.data.id, new Set(messages.map((m) => m.id)), data.now);
+    if (!Array.isArray(images)) {
+      skipped.push({ conversation: name, reason: 'image_damaged', path: images.path });
+      continue;
+    }
     // A record that needed no upgrade is kept as the file has it: an export imported gives back the same bytes.
-    conversations.push(importedAsData({ conversation: sameData(item.conversation, conversation.data) ? (item.conversation as Conversation) : conversation.data, messages }, data));
+    const imported: ImportedConversation = { conversation: sameData(item.conversation, conversation.data) ? (item.conversation as Conversation) : conversation.data, messages };
+    if (images.length > 0) imported.images = images;
+    conversations.push(importedAsData(imported, data));
   }
   return { ok: true, source: 'gateway_chat', conversations, skipped, profiles: parsed.data.profiles ?? [] };
+}
+
+/**
+ * A conversation's images from a file, their bytes Blobs again; each must belong to the
+ * conversation and one of its messages, be an image (`image/…`), and its base64 decode. Times
+ * are kept within [0, now] (see as-data.ts). The path of the first that does not, otherwise.
+ */
+function importedImages(raw: readonly unknown[], conversationId: string, messageIds: ReadonlySet<string>, now: number): ImageRecord[] | { path: string } {
+  const images: ImageRecord[] = [];
+  for (const [i, item] of raw.entries()) {
+    const parsed = ExportedImageSchema.safeParse(item);
+    if (!parsed.success) return { path: `images.${i}.${parsed.error.issues[0]?.path.join('.') ?? ''}` };
+    const { base64, ...meta } = parsed.data;
+    if (meta.conversationId !== conversationId) return { path: `images.${i}.conversationId` };
+    if (!messageIds.has(meta.messageId)) return { path: `images.${i}.messageId` };
+    const blob = base64ToBlob(base64, meta.mime);
+    if (blob === undefined) return { path: `images.${i}.base64` };
+    images.push({ ...meta, createdAt: Math.min(Math.max(meta.createdAt, 0), now), blob });
+  }
+  return images;
 }
 
 /** Whether two JSON values hold the same data (key order aside). */

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { ConversationStore } from '../conversations/store';
 import { ProfileSchema } from '../settings/schema';
-import { exportHistory } from './history-file';
+import { exportHistory, withImageData } from './history-file';
 import { runImport } from './run-import';
 
 const RequestSchema = z.discriminatedUnion('type', [
@@ -39,7 +39,8 @@ self.addEventListener('message', (event: MessageEvent) => {
         post({ type: 'result', result });
       } else {
         const raw = await store.exportRaw(request.ids);
-        post({ type: 'result', result: { ok: true, text: exportHistory(raw, { includeProfiles: request.includeProfiles, profiles: request.profiles }), count: raw.length } });
+        const text = exportHistory(await withImageData(raw), { includeProfiles: request.includeProfiles, profiles: request.profiles });
+        post({ type: 'result', result: { ok: true, text, count: raw.length } });
       }
     } catch (error) {
       post({ type: 'result', result: { ok: false, problem: 'write_failed', params: { detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) } } });

@@ -1,0 +1,92 @@
+/**
+ * Images inside a chat model's streamed reply (Gemini's image models answer
+ * `![image](data:image/png;base64,…)` in their text, megabytes of it): taken out as they arrive,
+ * kept in the image store, and named in the text by `![alt](gc-image:{id})`, so neither the saved
+ * text nor what watchers are sent ever holds the base64. On the next turn the references become
+ * `data:` URIs again (`withImagesInline`), which is how the model edits its last image.
+ */
+import { newId } from '../conversations/ids';
+import type { Message } from '../conversations/records';
+import type { ImageStore } from '../images/store';
+import { IMAGE_REF_SCHEME, type ImageRecord } from '../images/types';
+import { base64ToBytes, imageRefs, InlineImageExtractor, replaceImageRefs, type InlineImage } from './inline-images.local';
+import { blobToDataUrl } from './image-run';
+
+export interface ChatImagesContext {
+  conversationId: string;
+  messageId: string;
+  /** The question: each image's name (its prompt). */
+  prompt: string;
+  model?: string;
+  images: ImageStore;
+  now(): number;
+  /** The reply's image ids changed, the new image saved (save them on the reply, tell watchers). */
+  onImages(ids: string[]): Promise<void>;
+  onSaveError(failure: unknown): void;
+}
+
+/** One streaming reply's images. */
+export class ChatImages {
+  /** The reply's images so far, in order. */
+  ids: string[] = [];
+  /** Their saves, in order: the end of the reply is saved after them. */
+  saved: Promise<void> = Promise.resolve();
+  private readonly extractor: InlineImageExtractor;
+  /** Ids the extractor gave (each names the next image it takes out), waiting for their images. */
+  private readonly given: string[] = [];
+  private last = 0;
+
+  constructor(private readonly context: ChatImagesContext) {
+    this.extractor = new InlineImageExtractor(() => {
+      const id = newId();
+      this.given.push(id);
+      return id;
+    });
+  }
+
+  /** The text to keep of what arrived. */
+  push(text: string): string {
+    return this.take(this.extractor.push(text));
+  }
+
+  /** The text held back at the end. */
+  end(): string {
+    return this.take(this.extractor.end());
+  }
+
+  private take({ text, images }: { text: string; images: InlineImage[] }): string {
+    for (const image of images) this.keep(image);
+    return text;
+  }
+
+  private keep(image: InlineImage): void {
+    const { conversationId, messageId, prompt, model } = this.context;
+    // Each image a time of its own: the Images view pages by time.
+    this.last = Math.max(this.context.now(), this.last + 1);
+    const record: ImageRecord = {
+      id: this.given.shift() ?? newId(), conversationId, messageId, createdAt: this.last, source: 'chat', prompt,
+      mime: image.mime, index: this.ids.length, blob: new Blob([base64ToBytes(image.base64) as BlobPart], { type: image.mime }),
+      ...(model === undefined ? {} : { model }),
+    };
+    this.ids = [...this.ids, record.id];
+    const ids = this.ids;
+    this.saved = this.saved.then(async () => {
+      await this.context.images.put(record);
+      await this.context.onImages(ids);
+    }).catch((failure: unknown) => this.context.onSaveError(failure));
+  }
+}
+
+/**
+ * Assistant messages' image references (`gc-image:{id}`) as `data:` URIs from the store, so the
+ * model sees its images again. An image no longer stored is left as its reference.
+ */
+export async function withImagesInline(history: Message[], images: ImageStore): Promise<Message[]> {
+  const holds = (m: Message): boolean => m.role === 'assistant' && m.text.includes(IMAGE_REF_SCHEME);
+  const ids = history.flatMap((m) => (holds(m) ? imageRefs(m.text) : []));
+  if (ids.length === 0) return history;
+  const found = await images.getMany([...new Set(ids)]).catch(() => []);
+  const urls = new Map<string, string>();
+  for (const image of found) urls.set(image.id, await blobToDataUrl(image.blob));
+  return history.map((m) => (holds(m) ? { ...m, text: replaceImageRefs(m.text, (id) => urls.get(id)) } : m));
+}
