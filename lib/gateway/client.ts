@@ -55,6 +55,12 @@ export interface GatewayLimits {
    * text, so a cap on the stream's bytes would cut a legitimate 40,000-token reply at 8 MiB.
    */
   maxReplyBytes: number;
+  /**
+   * Image calls (`/images/generations`, `/images/edits`): from sending the request to the answer
+   * or its first image event, headers included, and between two images of a stream. Image models
+   * may take minutes, so this replaces the chat deadlines for them.
+   */
+  imageTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -66,6 +72,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxBodyBytes: 32 * 1024 * 1024,
   maxStreamBytes: 64 * 1024 * 1024,
   maxReplyBytes: 8 * 1024 * 1024,
+  imageTimeoutMs: 180_000,
 };
 
 /** After an in-stream error, how long to wait for the usage chunk new-api sends after it. */
