@@ -186,7 +186,6 @@ export function base64ToBytes(pieces: readonly string[]): Uint8Array {
       carry += piece.slice(0, start);
       if (carry.length < 4) continue;
       decode(carry);
-      carry = '';
     }
     const end = start + Math.floor((piece.length - start) / 4) * 4;
     for (let k = start; k < end; k += SLICE) decode(piece.slice(k, Math.min(k + SLICE, end)));
