@@ -187,8 +187,10 @@ export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
       if (status >= 500) return namesModel && MODEL_MISSING.test(message) ? 'model_not_found' : 'server';
       if (status >= 400) return 'bad_request';
   }
-  // Inside a stream there is no status: a model named missing is still that; else the upstream failed.
-  if (namesModel && MODEL_MISSING.test(message)) return 'model_not_found';
+  // Inside a stream there is no status: a model named missing is still that; a value the model
+  // does not take (named by code or param) is still the request's fault; else the upstream failed.
+  if (namesModel && MODEL_MISSING.test(message) && !isOptionParam(facts.param)) return 'model_not_found';
+  if (isOptionParam(facts.param) || (code !== undefined && VALUE_CODES.has(code))) return 'bad_request';
   return 'server';
 }
 

@@ -167,7 +167,7 @@ const SLICE = 64 * 1024;
  * The bytes of base64 given in pieces of any length (standard or URL-safe, whitespace and missing
  * padding allowed), decoded slice by slice. Throws on characters that are not base64.
  */
-export function base64ToBytes(pieces: readonly string[]): Uint8Array {
+export function base64ToBytes(pieces: readonly string[]): Uint8Array<ArrayBuffer> {
   const clean = pieces.map(stripSpace);
   let chars = 0;
   for (const piece of clean) chars += piece.length;
