@@ -203,7 +203,7 @@ function safePath(url: string): string {
 }
 
 function isModelEndpoint(url: string): boolean {
-  return /(\/(chat\/completions|responses|completions|embeddings|images\/generations|messages)|:(stream)?generateContent)$/i.test(safePath(url));
+  return /(\/(chat\/completions|responses|completions|embeddings|images\/generations|images\/edits|messages)|:(stream)?generateContent)$/i.test(safePath(url));
 }
 
 /**

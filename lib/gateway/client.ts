@@ -555,8 +555,9 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         await response.body?.cancel().catch(() => undefined);
         throw errorFromHttpResponse(response, '<html>', ctx);
       }
-      if (response.body === null || !/event-stream/i.test(contentType)) {
-        // Not streamed (not asked, or the gateway answered with JSON all the same).
+      if (response.body === null || (!/event-stream/i.test(contentType) && (!stream || /json/i.test(contentType)))) {
+        // Not streamed (not asked, or the gateway answered with JSON all the same). A stream
+        // asked for and sent under another type (text/plain, none) is read as the stream it is.
         const value = await readJson(call, response, ctx, Math.max(limits.bodyTimeoutMs, limits.imageTimeoutMs));
         yield* decodeImagesBody(value, ctx, request.outputFormat);
         return;

@@ -159,6 +159,13 @@ describe('generateImages: a streamed answer', () => {
     ]);
   });
 
+  it('a stream sent as text/plain or with no type is still read as a stream', async () => {
+    for (const headers of [{ 'content-type': 'text/plain; charset=utf-8' }, {}] as Record<string, string>[]) {
+      const { events } = generate({ headers, chunks: [event('image_generation.completed', { b64_json: PNG }), 'data: [DONE]\n\n'] }, { ...cat, stream: true });
+      expect((await all(events)).map((e) => e.type), JSON.stringify(headers)).toEqual(['image', 'done']);
+    }
+  });
+
   it('events named only by their type field (no event: line), and a whole answer sent as one event', async () => {
     const { events } = generate(sse(
       `data: ${JSON.stringify({ type: 'image_generation.partial_image', b64_json: PARTIAL, partial_image_index: 0 })}\n\n`,
@@ -218,6 +225,7 @@ describe('generateImages: refusals', () => {
       [json(401, { error: { message: '无效的令牌', type: 'new_api_error', param: '', code: '' } }), 'invalid_key'],
       [json(403, { error: { message: '用户额度不足, 剩余额度: $0.00', type: 'new_api_error' } }), 'insufficient_balance'],
       [json(503, { error: { message: '当前分组 default 下对于模型 gpt-image-1 无可用渠道', type: 'new_api_error', param: '', code: 'model_not_found' } }), 'model_not_found'],
+      [json(404, { error: { message: 'The model `gpt-image-9` does not exist', type: 'invalid_request_error', param: 'model', code: null } }), 'model_not_found'],
       [json(429, { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 429 } }), 'rate_limited'],
       [json(500, { error: { message: 'upstream failed', type: 'upstream_error', param: null, code: 500 } }), 'server'],
       [json(400, { error: { message: '敏感词检测失败', type: 'new_api_error', code: 'sensitive_words_detected' } }), 'content_blocked'],
@@ -366,6 +374,8 @@ describe('editImages', () => {
     const error = await thrownBy(clientFor(replay(json(400, { error: { message: 'Invalid image file', type: 'invalid_request_error', param: 'image', code: 'invalid_image_format' } }))).editImages({ ...cat, images: [image] }));
     expect(error.kind).toBe('bad_request');
     expect(error.detail).toBeUndefined();
+    const missing = await thrownBy(clientFor(replay(json(404, { error: { message: 'The model `dall-e-9` does not exist', type: 'invalid_request_error', param: 'model', code: null } }))).editImages({ ...cat, images: [image] }));
+    expect(missing.kind).toBe('model_not_found');
   });
 });
 
