@@ -52,6 +52,17 @@ export function streamsImages(request: ImageRequest): boolean {
   return request.stream === true && !isDallE(request.model);
 }
 
+/**
+ * How many partial images a streamed request asks for: OpenAI's gpt-image models send none
+ * unless asked (`partial_images`, 0–3); other models are not sent the field.
+ */
+const PARTIAL_IMAGES = 2;
+
+function streamFields(request: ImageRequest): Record<string, string | number | boolean> {
+  if (!streamsImages(request)) return {};
+  return /gpt-image/i.test(request.model) ? { stream: true, partial_images: PARTIAL_IMAGES } : { stream: true };
+}
+
 /** The options as the API names them, only those set. */
 function optionFields(request: ImageRequest): Record<string, string | number> {
   const fields: Record<string, string | number> = {};
@@ -66,9 +77,7 @@ function optionFields(request: ImageRequest): Record<string, string | number> {
 
 /** The JSON body of `POST /images/generations`. */
 export function imageGenerationBody(request: ImageRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: request.model, prompt: request.prompt, ...optionFields(request) };
-  if (streamsImages(request)) body.stream = true;
-  return body;
+  return { model: request.model, prompt: request.prompt, ...optionFields(request), ...streamFields(request) };
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
@@ -81,8 +90,7 @@ export function imageEditForm(request: ImageEditRequest): FormData {
   const field = request.images.length > 1 ? 'image[]' : 'image';
   request.images.forEach((image, i) => form.append(field, image, `image-${i + 1}.${EXTENSIONS[image.type] ?? 'png'}`));
   if (request.mask !== undefined) form.append('mask', request.mask, `mask.${EXTENSIONS[request.mask.type] ?? 'png'}`);
-  for (const [name, value] of Object.entries(optionFields(request))) form.append(name, String(value));
-  if (streamsImages(request)) form.append('stream', 'true');
+  for (const [name, value] of Object.entries({ ...optionFields(request), ...streamFields(request) })) form.append(name, String(value));
   return form;
 }
 

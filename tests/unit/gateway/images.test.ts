@@ -63,8 +63,14 @@ describe('generateImages: what is sent', () => {
     expect(headers.Authorization).toBe(`Bearer ${KEY}`);
     expect(headers['Content-Type']).toBe('application/json');
     expect(JSON.parse(init?.body as string)).toEqual({
-      model: 'gpt-image-1', prompt: 'a red cat', n: 2, size: '1536x1024', quality: 'high', background: 'transparent', output_format: 'png', stream: true,
+      model: 'gpt-image-1', prompt: 'a red cat', n: 2, size: '1536x1024', quality: 'high', background: 'transparent', output_format: 'png', stream: true, partial_images: 2,
     });
+  });
+
+  it('a streamed request asks gpt-image for partial images; other models are sent only stream', async () => {
+    const other = generate(json(200, { data: [{ b64_json: PNG }] }), { model: 'flux-1-schnell', prompt: 'p', stream: true });
+    await all(other.events);
+    expect(JSON.parse(other.fake.calls[0]!.init?.body as string)).toEqual({ model: 'flux-1-schnell', prompt: 'p', stream: true });
   });
 
   it('gpt-image is never sent response_format; DALL·E is asked for base64 and not to stream', async () => {
@@ -347,6 +353,7 @@ describe('editImages', () => {
     expect(form.get('n')).toBe('1');
     expect(form.get('output_format')).toBe('webp');
     expect(form.get('stream')).toBe('true');
+    expect(form.get('partial_images')).toBe('2');
     expect(form.get('response_format')).toBeNull();
     const sent = form.get('image') as File;
     expect(sent.type).toBe('image/png');
