@@ -20,7 +20,7 @@ import { parseModelList } from './models';
 import { base64ToBytes } from '../images/inline';
 import { bearer } from './interfaces/interface';
 import { WIRE_INTERFACES, type WireInterface } from './interfaces';
-import { withinReplyCap } from './reply-cap';
+import { ReplyMeter } from './reply-cap';
 import { readSse, StreamTimeout, StreamTooLarge } from './sse';
 import type { ChatRequest, ModelInfo, StreamEvent } from './types';
 
@@ -428,6 +428,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const out: StreamEvent[] = [];
       // Deadlines count pieces of the reply, not bytes: a stream of `: ping` comments ends too.
       let lastPieceAt: number | undefined;
+      const meter = new ReplyMeter(limits.maxReplyBytes);
       let replyBytes = 0;
       let settleBy: number | undefined;
       const timeLeft = (): number => {
@@ -461,7 +462,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           }
           if (out.length > 0 && (lastPieceAt !== undefined || out.some(isPiece))) lastPieceAt = Date.now();
           coalesce(out);
-          replyBytes = withinReplyCap(out, replyBytes, limits.maxReplyBytes);
+          replyBytes = meter.count(out);
           for (const event of out) yield event;
           out.length = 0;
           if (replyBytes < 0 || over) break;
