@@ -146,24 +146,39 @@ export function sniffImageType(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** The type of an image: its bytes', else the format the answer named, else the one asked, else PNG. */
+/** The type of an image: its bytes', else the format (or type) the answer named, else the one asked, else PNG. */
 export function imageMime(b64: string | undefined, format: string | null | undefined, asked: string | undefined): string {
   const sniffed = b64 === undefined ? undefined : sniffBase64Type(b64);
   if (sniffed !== undefined) return sniffed;
-  const named = FORMAT_TYPES[(format ?? '').toLowerCase()] ?? FORMAT_TYPES[(asked ?? '').toLowerCase()];
-  return named ?? 'image/png';
+  const typeOf = (word: string | null | undefined): string | undefined => {
+    const lower = (word ?? '').toLowerCase();
+    return /^image\/[\w.+-]+$/.test(lower) ? lower : FORMAT_TYPES[lower];
+  };
+  return typeOf(format) ?? typeOf(asked) ?? 'image/png';
 }
 
 function nonEmpty(value: string | null | undefined): string | undefined {
   return value === undefined || value === null || value.trim() === '' ? undefined : value;
 }
 
+/** Some gateways put a whole data URI in `b64_json`: its base64, and the type it names. */
+function base64Of(value: string | null | undefined): { b64: string; named?: string } | undefined {
+  const given = nonEmpty(value);
+  if (given === undefined) return undefined;
+  const head = /^\s*data:(image\/[\w.+-]+)?(?:;[^,]*)?;base64,/i.exec(given.slice(0, 200));
+  if (head === null) return { b64: given };
+  const b64 = given.slice(head[0].length);
+  if (b64.trim() === '') return undefined;
+  return head[1] === undefined ? { b64 } : { b64, named: head[1].toLowerCase() };
+}
+
 /** An image of a JSON answer (or of a stream's completed event): base64 when given, else the address. */
 function imageFrom(datum: { b64_json?: string | null; url?: string | null; revised_prompt?: string | null }, index: number, format: string | null | undefined, asked: string | undefined): ImageEvent | undefined {
-  const b64 = nonEmpty(datum.b64_json);
+  const inline = base64Of(datum.b64_json);
+  const b64 = inline?.b64;
   const url = b64 === undefined ? nonEmpty(datum.url) : undefined;
   if (b64 === undefined && url === undefined) return undefined;
-  const event: ImageEvent & { type: 'image' } = { type: 'image', index, mime: imageMime(b64, format, asked) };
+  const event: ImageEvent & { type: 'image' } = { type: 'image', index, mime: imageMime(b64, inline?.named ?? format, asked) };
   if (b64 !== undefined) event.b64 = b64;
   if (url !== undefined) event.url = url;
   const revised = nonEmpty(datum.revised_prompt);
@@ -230,10 +245,10 @@ export class ImageStreamDecoder {
     }
     if (event.usage != null) this.usage = normalizeUsage(event.usage);
     if (type.endsWith('.partial_image')) {
-      const b64 = nonEmpty(event.b64_json);
-      if (b64 !== undefined) {
+      const inline = base64Of(event.b64_json);
+      if (inline !== undefined) {
         this.partials++;
-        out.push({ type: 'partial', index: this.completed, b64, mime: imageMime(b64, event.output_format, this.asked) });
+        out.push({ type: 'partial', index: this.completed, b64: inline.b64, mime: imageMime(inline.b64, inline.named ?? event.output_format, this.asked) });
       }
       return false;
     }

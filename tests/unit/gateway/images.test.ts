@@ -106,6 +106,15 @@ describe('generateImages: a JSON answer', () => {
     ]);
   });
 
+  it('a data URI in b64_json gives its base64 and its type', async () => {
+    const { events } = generate(json(200, { data: [{ b64_json: `data:image/png;base64,${PNG}` }, { b64_json: 'data:image/webp;base64,AAAA' }] }));
+    expect(await all(events)).toEqual([
+      { type: 'image', index: 0, b64: PNG, mime: 'image/png' },
+      { type: 'image', index: 1, b64: 'AAAA', mime: 'image/webp' },
+      { type: 'done' },
+    ]);
+  });
+
   it('a format asked for or named names a URL image\'s type', async () => {
     const { events } = generate(json(200, { data: [{ url: 'https://x.example/a' }], output_format: 'webp' }));
     expect((await all(events))[0]).toMatchObject({ type: 'image', mime: 'image/webp' });
