@@ -61,6 +61,7 @@ export function errorDetail(w: Words, error: StoredError): string | undefined {
   if (detail.code === 'prompt_blocked' || detail.code === 'reply_blocked') return blockText(w, detail.code, detail.params ?? {});
   const params: Params = { ...detail.params };
   if (detail.code === 'redirected') params.location = detail.params?.location === undefined ? '' : w.t('error.detail.redirectedTo', { location: detail.params.location });
+  if (detail.code === 'unsupported_option') params.supported = detail.params?.supported === undefined ? '' : w.t('error.detail.supportedValues', { supported: detail.params.supported });
   const words = w.t(`error.detail.${detail.code}`, params);
   return detail.params?.cause === undefined ? words : `${words} (${detail.params.cause})`;
 }

@@ -50,6 +50,13 @@ const CODE_KINDS: Readonly<Record<string, GatewayErrorKind>> = {
   // Gemini: a key it does not know (sent as 400 INVALID_ARGUMENT), a prompt its filters refused.
   api_key_invalid: 'invalid_key',
   prompt_blocked: 'content_blocked',
+  // Content policy and moderation refusals (image models above all): OpenAI's DALL·E and
+  // gpt-image codes, Azure's inner code, new-api's own sensitive-word check.
+  content_policy_violation: 'content_blocked',
+  moderation_blocked: 'content_blocked',
+  content_moderation: 'content_blocked',
+  responsibleaipolicyviolation: 'content_blocked',
+  sensitive_words_detected: 'content_blocked',
 };
 
 /** Types (lower-cased) that decide the kind when the code did not. */
@@ -69,6 +76,19 @@ const TYPE_KINDS: Readonly<Record<string, GatewayErrorKind>> = {
   internal: 'server',
   deadline_exceeded: 'timeout',
 };
+
+/** Request fields that are an image model's options: a refusal naming one is about its value. */
+const OPTION_PARAMS: ReadonlySet<string> = new Set([
+  'size', 'quality', 'n', 'background', 'output_format', 'output_compression', 'response_format', 'style', 'moderation', 'partial_images', 'input_fidelity',
+]);
+/** Codes (lower-cased) that say a value was not one the model takes. */
+const VALUE_CODES: ReadonlySet<string> = new Set(['invalid_value', 'invalid_size', 'unsupported_value', 'unsupported_size', 'invalid_image_size']);
+/** Fields that are the request's content, not an option, even when a value code names them. */
+const NOT_OPTIONS: ReadonlySet<string> = new Set(['model', 'messages', 'prompt', 'input', 'image', 'mask', 'contents']);
+
+function isOptionParam(param: string | undefined): boolean {
+  return param !== undefined && OPTION_PARAMS.has(param.toLowerCase());
+}
 
 const MODEL_MISSING = /model[\s\S]{0,80}?(does not exist|doesn't exist|not exist|not found|not available|unknown|no such|不存在|无可用渠道|not supported)|(invalid|unknown|no such) model|model_not_found|无可用渠道|模型.{0,40}不存在/i;
 const QUOTA_SPENT = /quota|balance|credit|额度|余额|用尽/i;
@@ -160,15 +180,17 @@ export function classifyFacts(facts: ErrorFacts, url = ''): GatewayErrorKind {
     case 400:
     case 413:
     case 422:
-      return namesModel && /model/i.test(message) && facts.param !== 'messages' ? 'model_not_found' : 'bad_request';
+      return namesModel && /model/i.test(message) && facts.param !== 'messages' && !isOptionParam(facts.param) ? 'model_not_found' : 'bad_request';
     case undefined:
       break;
     default:
       if (status >= 500) return namesModel && MODEL_MISSING.test(message) ? 'model_not_found' : 'server';
       if (status >= 400) return 'bad_request';
   }
-  // Inside a stream there is no status: a model named missing is still that; else the upstream failed.
-  if (namesModel && MODEL_MISSING.test(message)) return 'model_not_found';
+  // Inside a stream there is no status: a model named missing is still that; a value the model
+  // does not take (named by code or param) is still the request's fault; else the upstream failed.
+  if (namesModel && MODEL_MISSING.test(message) && !isOptionParam(facts.param)) return 'model_not_found';
+  if (isOptionParam(facts.param) || (code !== undefined && VALUE_CODES.has(code))) return 'bad_request';
   return 'server';
 }
 
@@ -181,10 +203,51 @@ function safePath(url: string): string {
 }
 
 function isModelEndpoint(url: string): boolean {
-  return /(\/(chat\/completions|responses|completions|embeddings|images\/generations|messages)|:(stream)?generateContent)$/i.test(safePath(url));
+  return /(\/(chat\/completions|responses|completions|embeddings|images\/generations|images\/edits|messages)|:(stream)?generateContent)$/i.test(safePath(url));
 }
 
-export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, detail?: ErrorDetail): GatewayError {
+/**
+ * Where the gateway named what it cannot take, the values it would take: the list after
+ * "Supported values are:" (OpenAI), "is not one of [...]" (DALL·E 2), "支持…：" and the like,
+ * quoted items first, else comma-separated words; comma-joined, or undefined when it listed none.
+ * Only ever read next to a code or a param that already said which refusal this is.
+ */
+export function supportedValues(message: string | undefined): string | undefined {
+  if (message === undefined) return undefined;
+  const text = message.slice(0, 2000);
+  const marker = /supported (?:values|sizes|options)(?: are| is)?|(?:must be|is not|expected) one of|one of the following|(?<!不)支持的?(?:值|尺寸|大小|选项)?(?:为|是|有|包括)?|可选值(?:为|是|有)?/i.exec(text);
+  if (marker === null) return undefined;
+  const after = text.slice(marker.index + marker[0].length).replace(/^\s*[:：]?\s*/, '');
+  // A bracketed list ends at its bracket (`['256x256', '512x512'] - 'size'`), else the sentence ends it.
+  const bracket = /^[[(]([^\])]*)[\])]/.exec(after);
+  const rest = bracket === null ? after.split(/\.\s|\.$|。|\n/)[0] ?? '' : bracket[1] ?? '';
+  const quoted = [...rest.matchAll(/'([^'\n]{1,40})'|"([^"\n]{1,40})"|`([^`\n]{1,40})`|‘([^’\n]{1,40})’|“([^”\n]{1,40})”/g)]
+    .map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').trim());
+  const values = (quoted.length > 0 ? quoted : rest.split(/\s*(?:,|;|、|，|\band\b|\bor\b|或)\s*/)
+    .map((v) => v.trim()).filter((v) => /^[\w.:+-]{1,40}$/.test(v)))
+    .filter((v) => v !== '');
+  const unique = [...new Set(values)].slice(0, 20);
+  return unique.length === 0 ? undefined : unique.join(', ');
+}
+
+/**
+ * Our detail for an error the gateway explained by its code, type or param: a content-policy
+ * refusal, or a value (size, quality, …) the model does not take. Undefined for the others.
+ */
+export function detailFromFacts(kind: GatewayErrorKind, facts: ErrorFacts): ErrorDetail | undefined {
+  if (kind === 'content_blocked') return { code: 'content_policy' };
+  if (kind !== 'bad_request') return undefined;
+  const code = facts.code?.toLowerCase();
+  const param = facts.param ?? (code !== undefined && code.includes('size') ? 'size' : undefined);
+  if (param === undefined) return undefined;
+  const byValue = code !== undefined && VALUE_CODES.has(code) && !NOT_OPTIONS.has(param.toLowerCase());
+  if (!byValue && !isOptionParam(param)) return undefined;
+  const supported = supportedValues(facts.message);
+  return { code: 'unsupported_option', params: supported === undefined ? { param } : { param, supported } };
+}
+
+export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, given?: ErrorDetail): GatewayError {
+  const detail = given ?? detailFromFacts(kind, facts);
   return new GatewayError({
     kind,
     url: ctx.url,

@@ -15,10 +15,12 @@ import {
   BALANCE_SOURCES, DEFAULT_DISPLAY, parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage,
   type Balance, type BalanceSource, type DisplayMode, type PriceList,
 } from './billing';
+import { decodeImagesBody, imageEditForm, imageGenerationBody, sniffImageType, streamsImages, ImageStreamDecoder, type ImageEditRequest, type ImageEvent, type ImageRequest } from './images';
 import { parseModelList } from './models';
+import { base64ToBytes } from '../images/inline';
 import { bearer } from './interfaces/interface';
 import { WIRE_INTERFACES, type WireInterface } from './interfaces';
-import { withinReplyCap } from './reply-cap';
+import { ReplyMeter } from './reply-cap';
 import { readSse, StreamTimeout, StreamTooLarge } from './sse';
 import type { ChatRequest, ModelInfo, StreamEvent } from './types';
 
@@ -55,6 +57,12 @@ export interface GatewayLimits {
    * text, so a cap on the stream's bytes would cut a legitimate 40,000-token reply at 8 MiB.
    */
   maxReplyBytes: number;
+  /**
+   * Image calls (`/images/generations`, `/images/edits`): from sending the request to the answer
+   * or its first image event, headers included, and between two images of a stream. Image models
+   * may take minutes, so this replaces the chat deadlines for them.
+   */
+  imageTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -66,6 +74,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxBodyBytes: 32 * 1024 * 1024,
   maxStreamBytes: 64 * 1024 * 1024,
   maxReplyBytes: 8 * 1024 * 1024,
+  imageTimeoutMs: 180_000,
 };
 
 /** After an in-stream error, how long to wait for the usage chunk new-api sends after it. */
@@ -96,6 +105,20 @@ export interface GatewayClient {
   getBalance(options?: BalanceOptions): Promise<Balance | null>;
   /** Each model's price per 1M tokens (new-api's `/api/pricing`, else OpenRouter's `/models`), or null. */
   getPricing(options?: CallOptions): Promise<PriceList | null>;
+  /**
+   * `POST {base}/images/generations`: the images as they come (partials first when streamed),
+   * then `usage` when told, then `done`. As with `streamChat`, a refusal before any answer is
+   * thrown as a GatewayError; once a stream has begun, a failure is its last event (`error`).
+   */
+  generateImages(request: ImageRequest, options?: CallOptions): AsyncIterable<ImageEvent>;
+  /** `POST {base}/images/edits` (multipart), answered as `generateImages` is. */
+  editImages(request: ImageEditRequest, options?: CallOptions): AsyncIterable<ImageEvent>;
+  /**
+   * GET an image the gateway answered with by address (`data[].url`): no key, no cookies, within
+   * the deadlines and the largest body; a Blob of the image's type. A `data:` address is decoded
+   * here. Throws a GatewayError (`image_download_failed` when the address gave no image).
+   */
+  fetchImage(url: string, options?: CallOptions): Promise<Blob>;
 }
 
 /** Balance and prices are extras: each question gets this long in all. */
@@ -163,6 +186,15 @@ class Call {
 
   dispose(): void {
     this.userSignal?.removeEventListener('abort', this.onUserAbort);
+  }
+}
+
+function addressWithoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'data:' ? 'data:' : parsed.origin + parsed.pathname;
+  } catch {
+    return url.slice(0, 100);
   }
 }
 
@@ -256,12 +288,24 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   const contextFor = (url: string): ClassifyContext => ({ url, siteUrl, apiKey });
 
   /** Sends a request; returns the 2xx response or throws the classified GatewayError. */
-  async function open(call: Call, url: string, init: { method: string; body?: string; accept: string; auth: Record<string, string> }): Promise<{ response: Response; ctx: ClassifyContext }> {
+  async function open(
+    call: Call, url: string,
+    init: {
+      method: string;
+      /** JSON text, or a multipart form (whose Content-Type, with its boundary, fetch sets). */
+      body?: string | FormData;
+      accept: string;
+      auth: Record<string, string>;
+      /** The wait for the headers, when not `headersTimeoutMs` (image models). */
+      wait?: { ms: number; detail: ErrorDetail };
+    },
+  ): Promise<{ response: Response; ctx: ClassifyContext }> {
     const ctx = contextFor(url);
     if (call.controller.signal.aborted) throw call.errorFor(undefined, ctx, 'connect');
     const headers: Record<string, string> = { ...init.auth, Accept: init.accept };
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timer = setTimeout(() => call.abort('timeout', { code: 'headers_timeout', params: { seconds: seconds(limits.headersTimeoutMs) } }), limits.headersTimeoutMs);
+    if (typeof init.body === 'string') headers['Content-Type'] = 'application/json';
+    const wait = init.wait ?? { ms: limits.headersTimeoutMs, detail: { code: 'headers_timeout', params: { seconds: seconds(limits.headersTimeoutMs) } } };
+    const timer = setTimeout(() => call.abort('timeout', wait.detail), wait.ms);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -297,10 +341,10 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
   }
 
   /** Reads a 2xx body that must be JSON; a web page or junk is a wrong address, an error body is thrown. */
-  async function readJson(call: Call, response: Response, ctx: ClassifyContext): Promise<unknown> {
+  async function readJson(call: Call, response: Response, ctx: ClassifyContext, timeoutMs = limits.bodyTimeoutMs): Promise<unknown> {
     let body: { text: string; tooLarge: boolean };
     try {
-      body = await readBody(call, response, { timeoutMs: limits.bodyTimeoutMs, maxBytes: limits.maxBodyBytes });
+      body = await readBody(call, response, { timeoutMs, maxBytes: limits.maxBodyBytes });
     } catch (error) {
       throw call.errorFor(error, ctx, 'stream');
     }
@@ -384,6 +428,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       const out: StreamEvent[] = [];
       // Deadlines count pieces of the reply, not bytes: a stream of `: ping` comments ends too.
       let lastPieceAt: number | undefined;
+      const meter = new ReplyMeter(limits.maxReplyBytes);
       let replyBytes = 0;
       let settleBy: number | undefined;
       const timeLeft = (): number => {
@@ -417,7 +462,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           }
           if (out.length > 0 && (lastPieceAt !== undefined || out.some(isPiece))) lastPieceAt = Date.now();
           coalesce(out);
-          replyBytes = withinReplyCap(out, replyBytes, limits.maxReplyBytes);
+          replyBytes = meter.count(out);
           for (const event of out) yield event;
           out.length = 0;
           if (replyBytes < 0 || over) break;
@@ -494,5 +539,164 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return (await optional(async () => parseOpenRouterPricing(await getJson(endpointUrl(baseUrl, '/models'), options)))) ?? null;
   }
 
-  return { baseUrl, siteUrl, listModels, streamChat, getBalance, getPricing };
+  /** An image call: JSON or multipart out, a JSON answer or a stream of image events back. */
+  async function* images(url: string, body: string | FormData, request: ImageRequest, callOptions: CallOptions): AsyncGenerator<ImageEvent> {
+    const stream = streamsImages(request);
+    const call = new Call(callOptions.signal);
+    const started = Date.now();
+    const imageWait = (): ErrorDetail => ({ code: 'image_timeout', params: { seconds: seconds(limits.imageTimeoutMs) } });
+    const total = setTimeout(() => call.abort('timeout', { code: 'total_timeout', params: { minutes: minutes(limits.totalTimeoutMs) } }), limits.totalTimeoutMs);
+    try {
+      const { response, ctx } = await open(call, url, {
+        method: 'POST', body, accept: stream ? 'text/event-stream, application/json' : 'application/json', auth: bearer(apiKey),
+        wait: { ms: limits.imageTimeoutMs, detail: imageWait() },
+      });
+      const contentType = response.headers.get('content-type') ?? '';
+      if (/html/i.test(contentType)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw errorFromHttpResponse(response, '<html>', ctx);
+      }
+      if (response.body === null || (!/event-stream/i.test(contentType) && (!stream || /json/i.test(contentType)))) {
+        // Not streamed (not asked, or the gateway answered with JSON all the same). A stream
+        // asked for and sent under another type (text/plain, none) is read as the stream it is.
+        const value = await readJson(call, response, ctx, Math.max(limits.bodyTimeoutMs, limits.imageTimeoutMs));
+        yield* decodeImagesBody(value, ctx, request.outputFormat);
+        return;
+      }
+      const decoder = new ImageStreamDecoder(ctx, request.outputFormat);
+      const out: ImageEvent[] = [];
+      // Each image (or partial) may take as long as the first: image models draw for minutes.
+      let lastImageAt = started;
+      const timeLeft = (): number => lastImageAt + limits.imageTimeoutMs - Date.now();
+      const onTimeout = (): ErrorDetail => {
+        const detail = imageWait();
+        call.abort('timeout', detail);
+        return detail;
+      };
+      try {
+        let over = false;
+        for await (const batch of readSse(response.body, { timeLeft, onTimeout, maxBytes: limits.maxStreamBytes })) {
+          for (const item of batch.items) {
+            if (decoder.item(item, out)) {
+              over = true;
+              break;
+            }
+          }
+          if (out.some((event) => event.type === 'partial' || event.type === 'image')) lastImageAt = Date.now();
+          for (const event of out) yield event;
+          out.length = 0;
+          if (over) break;
+        }
+        if (!over) decoder.end(out);
+      } catch (error) {
+        decoder.fail(error instanceof StreamTooLarge
+          ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
+          : call.errorFor(error, ctx, 'stream'), out);
+      }
+      for (const event of out) yield event;
+    } finally {
+      clearTimeout(total);
+      call.dispose();
+    }
+  }
+
+  function generateImages(request: ImageRequest, callOptions: CallOptions = {}): AsyncGenerator<ImageEvent> {
+    return images(endpointUrl(baseUrl, '/images/generations'), JSON.stringify(imageGenerationBody(request)), request, callOptions);
+  }
+
+  function editImages(request: ImageEditRequest, callOptions: CallOptions = {}): AsyncGenerator<ImageEvent> {
+    return images(endpointUrl(baseUrl, '/images/edits'), imageEditForm(request), request, callOptions);
+  }
+
+  async function fetchImage(url: string, callOptions: CallOptions = {}): Promise<Blob> {
+    // The address may be signed (a query that grants access): errors name only where it pointed.
+    const shown = addressWithoutQuery(url);
+    const ctx: ClassifyContext = { url: shown, siteUrl, apiKey };
+    const failed = (params?: Record<string, string | number>): GatewayError =>
+      buildGatewayError('bad_response', {}, ctx, params === undefined ? { code: 'image_download_failed' } : { code: 'image_download_failed', params });
+    const inline = /^data:(image\/[\w.+-]+)(?:;[^,]*)?;base64,/i.exec(url);
+    if (inline !== null) {
+      try {
+        const bytes = base64ToBytes([url.slice(inline[0].length)]);
+        return new Blob([bytes], { type: sniffImageType(bytes) ?? inline[1]!.toLowerCase() });
+      } catch {
+        throw failed();
+      }
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw failed();
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw failed();
+    const call = new Call(callOptions.signal);
+    const timer = setTimeout(() => call.abort('timeout', { code: 'headers_timeout', params: { seconds: seconds(limits.headersTimeoutMs) } }), limits.headersTimeoutMs);
+    let response: Response;
+    try {
+      try {
+        // No key and no cookies: the address is the gateway's upstream storage, not the gateway.
+        // With nothing secret in the request, a redirect (signed storage often redirects) may be followed.
+        response = await doFetch(parsed.href, {
+          method: 'GET',
+          headers: { Accept: 'image/*' },
+          credentials: 'omit',
+          redirect: 'follow',
+          referrerPolicy: 'no-referrer',
+          cache: 'no-store',
+          signal: call.controller.signal,
+        });
+      } catch (error) {
+        throw call.errorFor(error, ctx, 'connect');
+      } finally {
+        clearTimeout(timer);
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw failed({ status: response.status });
+      }
+      const declared = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      const bytes = await readBytes(call, response, ctx);
+      const type = sniffImageType(bytes) ?? (declared.startsWith('image/') ? declared : undefined);
+      if (type === undefined) throw failed({ contentType: declared === '' ? '-' : declared });
+      return new Blob([bytes], { type });
+    } finally {
+      call.dispose();
+    }
+  }
+
+  /** A body as bytes, within the body deadline and the largest body. */
+  async function readBytes(call: Call, response: Response, ctx: ClassifyContext): Promise<Uint8Array<ArrayBuffer>> {
+    if (response.body === null) return new Uint8Array(0);
+    const reader = response.body.getReader();
+    const timer = setTimeout(() => call.abort('timeout', { code: 'body_timeout', params: { seconds: seconds(limits.bodyTimeoutMs) } }), limits.bodyTimeoutMs);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > limits.maxBodyBytes) {
+          await reader.cancel().catch(() => undefined);
+          throw buildGatewayError('bad_response', { status: response.status }, ctx, { code: 'body_too_large', params: { megabytes: megabytes(limits.maxBodyBytes) } });
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      throw call.errorFor(error, ctx, 'stream');
+    } finally {
+      clearTimeout(timer);
+      reader.releaseLock();
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return bytes;
+  }
+
+  return { baseUrl, siteUrl, listModels, streamChat, getBalance, getPricing, generateImages, editImages, fetchImage };
 }

@@ -104,6 +104,22 @@ export const ERROR_DETAILS = [
   'access_not_granted',
   /** Something in this client failed: `text` holds the platform's error text. */
   'internal',
+  /**
+   * The gateway refused the request under its content policy or moderation (OpenAI's
+   * `content_policy_violation`, `moderation_blocked`, new-api's `sensitive_words_detected`, …).
+   */
+  'content_policy',
+  /**
+   * The model does not take a value this request set ({param}: `size`, `quality`, …), and, when
+   * the gateway listed them, the values it takes ({supported}, comma-joined).
+   */
+  'unsupported_option',
+  /** No image, nor any answer, within {seconds} s of asking an image model (a setting). */
+  'image_timeout',
+  /** An image model's answer held no image. */
+  'no_image',
+  /** An image the gateway gave by address could not be downloaded ({status} or {contentType} when known): it may have expired. */
+  'image_download_failed',
 ] as const;
 export type ErrorDetailCode = (typeof ERROR_DETAILS)[number];
 

@@ -11,6 +11,8 @@ export type { Balance, BalanceSource, ModelPrice, PriceList, ReplyCost } from '.
 export { GatewayError, GATEWAY_ERROR_KINDS, remedyFor, redactSecrets } from './errors';
 export type { GatewayErrorKind, Remedy, RemedyLink } from './errors';
 export { parseModelList } from './models';
+export { imageEditForm, imageGenerationBody } from './images';
+export type { ImageEditRequest, ImageEvent, ImageRequest } from './images';
 export { API_STYLES, chooseApi, isApiStyle } from './interfaces/names';
 export type {
   ApiStyle,

@@ -78,6 +78,11 @@ export const DeadlinesSchema = z.object({
   totalMinutes: z._default(z.int().check(z.gte(1), z.lte(24 * 60)), 30),
   /** The reply's text and reasoning together, in MiB. */
   maxReplyMegabytes: z._default(z.int().check(z.gte(1), z.lte(32)), 8),
+  /**
+   * From asking an image model to its answer or first image (image models may take minutes),
+   * and between two images of a stream. Settings saved before it existed take the default.
+   */
+  imageSeconds: z._default(z.int().check(z.gte(1), z.lte(3600)), 180),
 });
 export type Deadlines = z.infer<typeof DeadlinesSchema>;
 
@@ -146,8 +151,8 @@ export function activeProfile(settings: Settings): Profile | undefined {
 }
 
 /** The client limits for a profile's requests, from the user's deadlines and reply size (milliseconds, bytes). */
-export function gatewayLimitsFrom(settings: Settings): { firstTokenTimeoutMs: number; idleTimeoutMs: number; headersTimeoutMs: number; totalTimeoutMs: number; maxReplyBytes: number } {
-  const { firstTokenSeconds, idleSeconds, totalMinutes, maxReplyMegabytes } = settings.deadlines;
+export function gatewayLimitsFrom(settings: Settings): { firstTokenTimeoutMs: number; idleTimeoutMs: number; headersTimeoutMs: number; totalTimeoutMs: number; maxReplyBytes: number; imageTimeoutMs: number } {
+  const { firstTokenSeconds, idleSeconds, totalMinutes, maxReplyMegabytes, imageSeconds } = settings.deadlines;
   const firstToken = firstTokenSeconds * 1000;
   return {
     firstTokenTimeoutMs: firstToken,
@@ -155,5 +160,6 @@ export function gatewayLimitsFrom(settings: Settings): { firstTokenTimeoutMs: nu
     idleTimeoutMs: idleSeconds * 1000,
     totalTimeoutMs: totalMinutes * 60_000,
     maxReplyBytes: maxReplyMegabytes * 1024 * 1024,
+    imageTimeoutMs: imageSeconds * 1000,
   };
 }

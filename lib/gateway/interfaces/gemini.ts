@@ -12,14 +12,37 @@ import type { SseItem } from '../sse';
 import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
 import { dataUrl, mediaTypeOf, splitSystem, type WireInterface } from './interface';
 
+/** A data-URI image written in markdown, as image models answer (and as `inlineData` comes back to us). */
+const MARKDOWN_IMAGE = /!\[[^\]\n]*\]\(data:(image\/[\w.+-]+)(?:;[\w.+-]+(?:=[^;,)\s]*)?)*?;base64,([A-Za-z0-9+/=_\s-]+)\)/gi;
+
+/**
+ * A model turn's text with its data-URI images as `inlineData` parts, in place (so "now make it
+ * blue" edits the image the model drew); a turn without one is its text as it is.
+ */
+export function modelTextParts(text: string): unknown[] {
+  if (!/\]\(data:image\//i.test(text)) return [{ text }];
+  const parts: unknown[] = [];
+  let at = 0;
+  for (const match of text.matchAll(MARKDOWN_IMAGE)) {
+    const before = text.slice(at, match.index);
+    if (before.trim() !== '') parts.push({ text: before });
+    parts.push({ inlineData: { mimeType: (match[1] ?? '').toLowerCase(), data: (match[2] ?? '').replace(/\s+/g, '') } });
+    at = match.index + match[0].length;
+  }
+  const after = text.slice(at);
+  if (after.trim() !== '' || parts.length === 0) parts.push({ text: after });
+  return parts;
+}
+
 function geminiParts(message: ChatMessage): unknown[] {
-  if (typeof message.content === 'string') return [{ text: message.content }];
-  return message.content.map((part) => {
-    if (part.type === 'text') return { text: part.text };
+  const model = message.role === 'assistant';
+  if (typeof message.content === 'string') return model ? modelTextParts(message.content) : [{ text: message.content }];
+  return message.content.flatMap((part) => {
+    if (part.type === 'text') return model ? modelTextParts(part.text) : [{ text: part.text }];
     const inline = dataUrl(part.url);
-    return inline === undefined
+    return [inline === undefined
       ? { fileData: { mimeType: mediaTypeOf(part.url), fileUri: part.url } }
-      : { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+      : { inlineData: { mimeType: inline.mediaType, data: inline.data } }];
   });
 }
 
@@ -48,10 +71,38 @@ const UsageMetadata = z.looseObject({
   cachedContentTokenCount: z.optional(z.nullable(z.number())),
 });
 
+const InlineData = z.looseObject({
+  mimeType: z.optional(z.nullable(z.string())),
+  mime_type: z.optional(z.nullable(z.string())),
+  data: z.optional(z.nullable(z.string())),
+});
+type InlineData = z.infer<typeof InlineData>;
+
+const IMAGE_TYPE = /^image\/[\w.+-]+$/i;
+const BASE64 = /^[A-Za-z0-9+/=_-]*$/;
+
+/**
+ * An image part as the markdown a Chat Completions image model writes, so that one extractor
+ * (lib/images/inline.ts) takes images out of every interface's text; undefined for what is not
+ * an image or not base64 (never written into the text, where it could break the markdown).
+ */
+export function inlineImageMarkdown(inline: InlineData): string | undefined {
+  const mime = inline.mimeType ?? inline.mime_type ?? '';
+  const data = (inline.data ?? '').replace(/\s+/g, '');
+  if (!IMAGE_TYPE.test(mime) || data === '' || !BASE64.test(data)) return undefined;
+  return `![image](data:${mime.toLowerCase()};base64,${data})`;
+}
+
 export const GeminiResponse = z.looseObject({
   candidates: z.optional(z.nullable(z.array(z.looseObject({
     content: z.optional(z.nullable(z.looseObject({
-      parts: z.optional(z.nullable(z.array(z.looseObject({ text: z.optional(z.nullable(z.string())), thought: z.optional(z.nullable(z.boolean())) })))),
+      parts: z.optional(z.nullable(z.array(z.looseObject({
+        text: z.optional(z.nullable(z.string())),
+        thought: z.optional(z.nullable(z.boolean())),
+        /** An image the model drew (`inline_data` where a proxy writes the REST names in snake case). */
+        inlineData: z.optional(z.nullable(InlineData)),
+        inline_data: z.optional(z.nullable(InlineData)),
+      })))),
     }))),
     finishReason: z.optional(z.nullable(z.string())),
   })))),
@@ -86,6 +137,8 @@ export function quickGeminiResponse(value: unknown): GeminiResponse | undefined 
     if (!Array.isArray(parts)) return undefined;
     for (const part of parts as unknown[]) {
       if (!isObject(part) || !isOptional(part.text, 'string') || !isOptional(part.thought, 'boolean')) return undefined;
+      // Images are checked by the schema.
+      if (part.inlineData !== undefined || part.inline_data !== undefined) return undefined;
     }
   }
   return value as GeminiResponse;
@@ -171,6 +224,11 @@ export class GeminiStreamDecoder extends ReplyState {
     }
     this.sawAnswer = true;
     for (const part of candidate.content?.parts ?? []) {
+      const inline = part.inlineData ?? part.inline_data;
+      if (inline != null && part.thought !== true) {
+        const image = inlineImageMarkdown(inline);
+        if (image !== undefined) this.content(image, out);
+      }
       if (part.text == null || part.text === '') continue;
       if (part.thought === true) this.reasoning(part.text, out);
       else this.content(part.text, out);

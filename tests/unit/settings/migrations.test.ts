@@ -19,7 +19,7 @@ describe('parseSettings', () => {
     expected.profiles[0]!.confirmedImageModels = [];
     expected.actions = defaultActions();
     expected.largeSelection = { maxTokens: 12_000 };
-    expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90, totalMinutes: 30, maxReplyMegabytes: 8 };
+    expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90, totalMinutes: 30, maxReplyMegabytes: 8, imageSeconds: 180 };
     expected.appearance = { theme: 'system', language: 'browser' };
     expected.presets = [];
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
@@ -56,7 +56,7 @@ describe('parseSettings', () => {
     const v1 = fixture('v1.json') as Record<string, unknown>;
     v1.deadlines = { firstTokenSeconds: 60, idleSeconds: 20 };
     const result = parseSettings(v1);
-    expect(result.ok && result.settings.deadlines).toEqual({ firstTokenSeconds: 60, idleSeconds: 20, totalMinutes: 30, maxReplyMegabytes: 8 });
+    expect(result.ok && result.settings.deadlines).toEqual({ firstTokenSeconds: 60, idleSeconds: 20, totalMinutes: 30, maxReplyMegabytes: 8, imageSeconds: 180 });
     expect(result.ok && result.migrated).toBe(false);
   });
 
