@@ -9,7 +9,7 @@ import { newId } from '../conversations/ids';
 import type { Message } from '../conversations/records';
 import type { ImageStore } from '../images/store';
 import { IMAGE_REF_SCHEME, type ImageRecord } from '../images/types';
-import { base64ToBytes, imageRefs, InlineImageExtractor, replaceImageRefs, type InlineImage } from './inline-images.local';
+import { base64ToBytes, imageRefs, InlineImageExtractor, replaceImageRefs, type InlineImage } from '../images/inline';
 import { blobToDataUrl } from './image-run';
 
 export interface ChatImagesContext {
@@ -31,18 +31,10 @@ export class ChatImages {
   ids: string[] = [];
   /** Their saves, in order: the end of the reply is saved after them. */
   saved: Promise<void> = Promise.resolve();
-  private readonly extractor: InlineImageExtractor;
-  /** Ids the extractor gave (each names the next image it takes out), waiting for their images. */
-  private readonly given: string[] = [];
+  private readonly extractor = new InlineImageExtractor(newId);
   private last = 0;
 
-  constructor(private readonly context: ChatImagesContext) {
-    this.extractor = new InlineImageExtractor(() => {
-      const id = newId();
-      this.given.push(id);
-      return id;
-    });
-  }
+  constructor(private readonly context: ChatImagesContext) {}
 
   /** The text to keep of what arrived. */
   push(text: string): string {
@@ -64,7 +56,7 @@ export class ChatImages {
     // Each image a time of its own: the Images view pages by time.
     this.last = Math.max(this.context.now(), this.last + 1);
     const record: ImageRecord = {
-      id: this.given.shift() ?? newId(), conversationId, messageId, createdAt: this.last, source: 'chat', prompt,
+      id: image.id, conversationId, messageId, createdAt: this.last, source: 'chat', prompt,
       mime: image.mime, index: this.ids.length, blob: new Blob([base64ToBytes(image.base64) as BlobPart], { type: image.mime }),
       ...(model === undefined ? {} : { model }),
     };

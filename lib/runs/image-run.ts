@@ -11,8 +11,8 @@ import type { Message } from '../conversations/records';
 import type { ImageStore } from '../images/store';
 import type { ImageScaler } from '../images/scale';
 import type { ImageOptions, ImageRecord, ImageRequestRecord } from '../images/types';
-import type { ImageCapableClient, ImageEvent, ImageRequest } from './image-client';
-import { base64ToBytes } from './inline-images.local';
+import type { GatewayClient, ImageEvent, ImageRequest } from '../gateway';
+import { base64ToBytes } from '../images/inline';
 import { fitForEdit } from './image-fit';
 import { blobToBase64 } from '../images/bytes';
 
@@ -63,7 +63,7 @@ export async function editImagesOf(question: Pick<Message, 'images' | 'imageIds'
 }
 
 export interface ImageRunContext {
-  client: ImageCapableClient;
+  client: GatewayClient;
   images: ImageStore;
   signal: AbortSignal;
   conversationId: string;

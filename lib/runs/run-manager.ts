@@ -19,7 +19,6 @@ import { reroutedFrom, routeAround, withNotice, type Route } from './route';
 import type { ModelPrice } from '../gateway';
 import type { ImageOptions, ImageRequestRecord } from '../images/types';
 import { platformScaler, type ImageScaler } from '../images/scale';
-import { imageClient } from './image-client';
 import { costPerImage, editImagesOf, requestRecordOf, runImageJob, type ImageJob } from './image-run';
 import { ChatImages, withImagesInline } from './chat-images';
 
@@ -733,7 +732,7 @@ export class RunManager {
   /** An image run: the images asked for (an edit sends the question's images, scaled down when too large). */
   private async askImages(run: ActiveRun, client: GatewayClient, work: Extract<Work, { kind: 'image' }>, profile: Profile): Promise<{ status: MessageStatus; error?: StoredError }> {
     const images = this.deps.store.images;
-    const capable = imageClient(client);
+    const capable = client;
     let edit: Blob[] | undefined;
     if (work.request.edit === true) {
       const fitted = await editImagesOf(work.question, images, this.deps.scaler ?? platformScaler());

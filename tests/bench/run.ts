@@ -1,9 +1,10 @@
 /**
  * `npm run bench [-- name …]`: prints each figure, and for figures with a budget whether it
- * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, opening, sidepanel, workspace, compare, readability.
+ * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, opening, sidepanel, workspace, compare, images, readability.
  */
 import type { Figure } from './measure';
 import { benchCompare, benchReadability } from './compare';
+import { benchImages } from './images';
 import { benchPopup } from './popup';
 import { benchSidePanel } from './sidepanel';
 import { benchStreamDecoding } from './stream-decoding';
@@ -19,6 +20,7 @@ const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] =
   { name: 'sidepanel', title: 'Side panel with thousands (Chromium, e2e build)', run: benchSidePanel },
   { name: 'workspace', title: 'Chat page with a year of history (Chromium, e2e build)', run: benchWorkspace },
   { name: 'compare', title: 'Four models compared at once (Chromium, e2e build)', run: benchCompare },
+  { name: 'images', title: 'Images: a 4 MB chat-model image streamed; a conversation of 50 generated images opened (Chromium, e2e build)', run: benchImages },
   { name: 'readability', title: 'Ask about this page: reading a 2 MB page (Chromium, e2e build)', run: benchReadability },
 ];
 

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
 import { ConversationStore } from '@/lib/conversations/store';
 import { RunError, RunManager, type RunEvent } from '@/lib/runs/run-manager';
-import type { ImageCapableClient, ImageEditRequest, ImageEvent, ImageRequest } from '@/lib/runs/image-client';
+import type { ImageEditRequest, ImageEvent, ImageRequest } from '@/lib/gateway';
 import type { ImageScaler } from '@/lib/images/scale';
 import { fitForEdit } from '@/lib/runs/image-fit';
 import { handleRequest } from '@/lib/protocol/handlers';
@@ -31,7 +31,7 @@ interface Asked {
 }
 
 /** A gateway that answers image requests with `events`, and chat with `chat`. */
-function fake(events: ImageEvent[], chat: StreamEvent[] = [{ type: 'done' }]): ImageCapableClient & { asked: Asked } {
+function fake(events: ImageEvent[], chat: StreamEvent[] = [{ type: 'done' }]): GatewayClient & { asked: Asked } {
   const asked: Asked = { generate: [], edit: [], fetched: [], chat: [] };
   return {
     asked,
@@ -140,7 +140,7 @@ describe('image runs', () => {
 
   it('a refusal is saved like a chat error; Retry asks the same image request again', async () => {
     const refused = fake([{ type: 'error', error: new GatewayError({ kind: 'content_blocked', url: 'https://gw.example/v1/images/generations', status: 400, code: 'content_policy_violation' }) }]);
-    let client: ImageCapableClient = refused;
+    let client: GatewayClient = refused;
     const runs = new RunManager({ store, loadSettings: async () => settings, clientFor: () => client });
     const started = await runs.start({ surface: 'chat', text: 'something forbidden', model: 'gpt-image-1', image: { options: { n: 1, quality: 'high' } } });
     await runs.whenIdle();
