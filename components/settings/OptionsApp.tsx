@@ -81,6 +81,13 @@ function DefaultModel({ profile }: { profile: Profile }) {
   );
 }
 
+/** The wait for an image model's answer (default 180 s, as the settings' schema gives it). */
+const DEFAULT_IMAGE_SECONDS = 180;
+function imageSecondsOf(deadlines: Deadlines): number {
+  const value = (deadlines as Deadlines & { imageSeconds?: unknown }).imageSeconds;
+  return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULT_IMAGE_SECONDS;
+}
+
 function Preferences({ settings }: { settings: Settings }) {
   const w = useWords();
   const [prefs, setPrefs] = useState<ChatPreferences>(settings.chat);
@@ -120,6 +127,10 @@ function Preferences({ settings }: { settings: Settings }) {
         </Field>
         <Field label={w.t('options.chat.maxReply')} hint={w.t('options.chat.maxReplyHint')}>
           {(control) => <Input {...control} type="number" min={1} max={32} step={1} value={deadlines.maxReplyMegabytes} onChange={(e) => setDeadlines({ ...deadlines, maxReplyMegabytes: whole(e.target.value, deadlines.maxReplyMegabytes, 32) })} />}
+        </Field>
+        {/* Issue 30: `deadlines.imageSeconds` (lib/settings/schema.ts, part A), read defensively until it is there. */}
+        <Field label={w.t('options.chat.imageWait')} hint={w.t('options.chat.imageWaitHint')}>
+          {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={imageSecondsOf(deadlines)} onChange={(e) => setDeadlines({ ...deadlines, imageSeconds: seconds(e.target.value, imageSecondsOf(deadlines)) } as Deadlines)} />}
         </Field>
       </div>
       <p className="text-xs text-muted">{w.t('options.chat.pings')}</p>

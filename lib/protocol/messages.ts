@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { STORE_PROBLEMS } from '../conversations/problems';
+import { ImageOptionsSchema } from '../images/types';
 import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';
@@ -34,6 +35,8 @@ const StartRunInputSchema = z.object({
   title: z.optional(z.string()),
   source: z.optional(z.object({ title: z.string(), url: z.string() })),
   notice: z.optional(NoticeSchema),
+  /** An image request (issue 30): the options set next to the composer, and the image to edit. */
+  image: z.optional(z.object({ options: ImageOptionsSchema, editOf: z.optional(z.string()) })),
 });
 
 const { model: _model, replyMessageId: _reply, ...compareShape } = StartRunInputSchema.shape;
