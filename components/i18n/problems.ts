@@ -69,7 +69,8 @@ export function errorDetail(w: Words, error: StoredError): string | undefined {
     const supported = detail.params?.supported;
     const option = param === 'size' ? w.t('error.detail.optionSize') : param === '' ? w.t('error.detail.optionAny') : param;
     const words = w.t('error.detail.unsupported_option', { option });
-    return supported === undefined || supported === '' ? words : `${words} ${w.t('error.detail.supportedValues', { values: String(supported).split(',').map((v) => v.trim()).filter(Boolean).join(', ') })}`;
+    // The sentence carries its own spacing (none in Chinese).
+    return supported === undefined || supported === '' ? words : `${words}${w.t('error.detail.supportedValues', { values: String(supported).split(',').map((v) => v.trim()).filter(Boolean).join(', ') })}`;
   }
   if (code === 'content_policy') return w.t('error.detail.content_policy');
   const params: Params = { ...detail.params };
