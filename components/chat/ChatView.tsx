@@ -604,8 +604,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
             {branch.length === 0 && (
-              <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
-                <p>{w.t('chat.empty.keys')}</p>
+              <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : imageGeneration ? w.t('images.empty.title', { model }) : w.t('chat.empty.title', { model })}>
+                <p>{imageGeneration ? w.t('images.empty.hint') : w.t('chat.empty.keys')}</p>
                 {canAskPage && <p className="mt-1">{w.t('chat.empty.askPage')}</p>}
                 {presets.length > 0 && conversationId === undefined && (
                   <label className="mx-auto mt-3 flex max-w-64 items-center gap-2 text-left text-xs text-muted">

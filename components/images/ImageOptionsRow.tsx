@@ -1,6 +1,5 @@
-import { useId, type ReactNode } from 'react';
-import { fieldClass } from '@/components/ui/Input';
-import { NativeSelect } from '@/components/ui/NativeSelect';
+import { ChevronDown } from 'lucide-react';
+import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { cx } from '@/components/ui/cx';
 import { useWords } from '@/components/i18n/words';
 import { imageModelFamily, isImageSize } from '@/lib/images/models';
@@ -25,7 +24,22 @@ function Labelled({ label, children, className }: { label: string; children(id: 
   );
 }
 
-const SELECT = 'h-7 py-0 pl-2 text-xs';
+const COMPACT_FIELD = cx(
+  'h-7 min-w-0 rounded-md border border-line bg-raised text-xs text-fg placeholder:text-muted transition-colors hover:border-line-strong',
+  'focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring focus-visible:border-ring disabled:opacity-60 disabled:cursor-not-allowed aria-invalid:border-danger',
+);
+
+/** The browser's own select, compact (a row of them sits in the composer, 400 px wide in the popup). */
+function NativeSelect({ className, ...rest }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <span className="relative inline-flex min-w-0">
+      <select className={cx(COMPACT_FIELD, 'cursor-pointer appearance-none pr-6 pl-2', className)} {...rest} />
+      <ChevronDown aria-hidden className="pointer-events-none absolute top-1/2 right-1.5 size-3.5 -translate-y-1/2 text-muted" />
+    </span>
+  );
+}
+
+const SELECT = undefined;
 
 /** The size as it reads: `1024 × 1024`, or Auto. */
 export function sizeText(w: ReturnType<typeof useWords>, size: string): string {
@@ -53,18 +67,18 @@ export function ImageOptionsRow({ model, options, onChange }: { model: string; o
   const def = w.t('images.options.default');
   return (
     <div className="image-options flex flex-col gap-1 border-t border-line px-2.5 pt-2 pb-1" role="group" aria-label={w.t('images.options.label')}>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+      <div className="flex flex-wrap items-center gap-x-2.5 gap-y-1.5">
         <Labelled label={w.t('images.options.size')}>
           {(id) => family !== undefined
             ? (
-              <NativeSelect id={id} className={cx(SELECT, 'w-auto')} value={options.size ?? ''} onChange={(e) => set('size', e.target.value === '' ? undefined : e.target.value)}>
+              <NativeSelect id={id} className={SELECT} value={options.size ?? ''} onChange={(e) => set('size', e.target.value === '' ? undefined : e.target.value)}>
                 <option value="">{def}</option>
                 {family.sizes.map((s) => <option key={s} value={s}>{sizeText(w, s)}</option>)}
               </NativeSelect>
             )
             : (
               <input
-                id={id} className={cx(fieldClass, 'h-7 w-28 px-2 text-xs')} inputMode="text" spellCheck={false} autoComplete="off"
+                id={id} className={cx(COMPACT_FIELD, 'w-28 px-2')} inputMode="text" spellCheck={false} autoComplete="off"
                 placeholder={w.t('images.options.sizePlaceholder')} value={options.size ?? ''}
                 aria-invalid={sizeBad || undefined} aria-describedby={sizeBad ? errorId : undefined}
                 onChange={(e) => set('size', e.target.value === '' ? undefined : e.target.value)}
@@ -73,7 +87,7 @@ export function ImageOptionsRow({ model, options, onChange }: { model: string; o
         </Labelled>
         <Labelled label={w.t('images.options.quality')}>
           {(id) => (
-            <NativeSelect id={id} className={cx(SELECT, 'w-auto')} value={options.quality ?? ''} onChange={(e) => set('quality', e.target.value === '' ? undefined : e.target.value)}>
+            <NativeSelect id={id} className={SELECT} value={options.quality ?? ''} onChange={(e) => set('quality', e.target.value === '' ? undefined : e.target.value)}>
               <option value="">{def}</option>
               {qualities.map((q) => <option key={q} value={q}>{QUALITY_WORDS[q] === undefined ? q : w.t(QUALITY_WORDS[q])}</option>)}
             </NativeSelect>
@@ -81,7 +95,7 @@ export function ImageOptionsRow({ model, options, onChange }: { model: string; o
         </Labelled>
         <Labelled label={w.t('images.options.count')}>
           {(id) => (
-            <NativeSelect id={id} className={cx(SELECT, 'w-auto')} value={String(Math.min(options.n ?? 1, maxCount))} disabled={maxCount === 1} onChange={(e) => set('n', Number(e.target.value))}>
+            <NativeSelect id={id} className={SELECT} value={String(Math.min(options.n ?? 1, maxCount))} disabled={maxCount === 1} onChange={(e) => set('n', Number(e.target.value))}>
               {Array.from({ length: maxCount - IMAGE_COUNT.min + 1 }, (_, i) => IMAGE_COUNT.min + i).map((n) => <option key={n} value={n}>{n}</option>)}
             </NativeSelect>
           )}
@@ -90,7 +104,7 @@ export function ImageOptionsRow({ model, options, onChange }: { model: string; o
           <>
             <Labelled label={w.t('images.options.background')}>
               {(id) => (
-                <NativeSelect id={id} className={cx(SELECT, 'w-auto')} value={options.background ?? ''} onChange={(e) => set('background', IMAGE_BACKGROUNDS.find((b) => b === e.target.value))}>
+                <NativeSelect id={id} className={SELECT} value={options.background ?? ''} onChange={(e) => set('background', IMAGE_BACKGROUNDS.find((b) => b === e.target.value))}>
                   <option value="">{def}</option>
                   {IMAGE_BACKGROUNDS.map((b) => <option key={b} value={b}>{w.t(b === 'auto' ? 'images.options.auto' : `images.options.backgrounds.${b}`)}</option>)}
                 </NativeSelect>
@@ -98,7 +112,7 @@ export function ImageOptionsRow({ model, options, onChange }: { model: string; o
             </Labelled>
             <Labelled label={w.t('images.options.format')}>
               {(id) => (
-                <NativeSelect id={id} className={cx(SELECT, 'w-auto')} value={options.outputFormat ?? ''} onChange={(e) => set('outputFormat', IMAGE_FORMATS.find((f) => f === e.target.value))}>
+                <NativeSelect id={id} className={SELECT} value={options.outputFormat ?? ''} onChange={(e) => set('outputFormat', IMAGE_FORMATS.find((f) => f === e.target.value))}>
                   <option value="">{def}</option>
                   {IMAGE_FORMATS.map((f) => <option key={f} value={f}>{f.toUpperCase()}</option>)}
                 </NativeSelect>

@@ -83,7 +83,7 @@ export default function ImagesView({ onOpen }: { onOpen(conversationId: string, 
 
   return (
     <section aria-label={w.t('images.view.title')} className="images-view flex min-h-0 flex-1 flex-col">
-      <header className="flex shrink-0 flex-wrap items-center gap-2 border-b border-line px-4 py-2">
+      <header className="flex min-h-[45px] shrink-0 flex-wrap items-center gap-2 border-b border-line px-4 py-1.5">
         <h2 className="text-sm font-semibold">{w.t('images.view.title')}</h2>
         <label className="relative ml-auto w-full max-w-72 min-w-40 flex-1">
           <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted" />

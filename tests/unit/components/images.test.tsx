@@ -255,7 +255,8 @@ describe('a reply with generated images', () => {
   it('a chat model\'s reply: its gc-image references are not shown as text; the images show in the group', async () => {
     setImageReader(memoryImages([image({ id: 'g1', prompt: 'draw a blue whale', source: 'chat' })]));
     const { container } = render(<MessageView message={reply({ model: 'gemini-2.5-flash-image', imageRequest: undefined, text: 'Here is your whale.\n\n![image](gc-image:g1)\n', imageIds: ['g1'] })} />);
-    await waitFor(() => expect(container.querySelector('.md-block')).toHaveTextContent('Here is your whale.'));
+    // The render service answers in its own time (slower while other suites run).
+    await waitFor(() => expect(container.querySelector('.md-block')).toHaveTextContent('Here is your whale.'), { timeout: 5_000 });
     expect(container).not.toHaveTextContent('gc-image');
     expect(container).not.toHaveTextContent('![image]');
     const group = screen.getByRole('group', { name: 'Generated images' });
