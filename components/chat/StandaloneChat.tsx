@@ -104,6 +104,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
 
   const commands = useMemo((): PaletteCommand[] => [
     { id: 'new', run: () => open(undefined) },
+    { id: 'images', run: () => setShowImages(true) },
     { id: 'export', run: () => rail.current?.querySelector<HTMLButtonElement>('button[data-command="export"]')?.click() },
     { id: 'import', run: () => rail.current?.querySelector<HTMLButtonElement>('button[data-command="import"]')?.click() },
     { id: 'shortcuts', run: () => setShortcutsOpen(true) },
