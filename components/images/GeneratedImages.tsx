@@ -73,10 +73,16 @@ function copyImage(id: string, words: ReturnType<typeof useWords>): void {
   write.then(() => toast(words.t('images.copied')), () => toast(words.t('images.copyFailed'), 'error'));
 }
 
+/** The image's shape before it has loaded (its place kept, so the conversation does not jump). */
+function aspectOf(meta: ImageMeta): { aspectRatio: string } | undefined {
+  const [width, height] = meta.width !== undefined && meta.height !== undefined ? [meta.width, meta.height] : (meta.size ?? '').split('x').map(Number);
+  return width !== undefined && height !== undefined && width > 0 && height > 0 ? { aspectRatio: `${width} / ${height}` } : undefined;
+}
+
 /** One image of a reply: the picture, its cost, and what can be done with it. */
-const ImageCard = memo(function ImageCard({ id, model }: { id: string; model: string | undefined }) {
+const ImageCard = memo(function ImageCard({ id, model, version }: { id: string; model: string | undefined; version: string }) {
   const w = useWords();
-  const image = useStoredImage(id);
+  const image = useStoredImage(id, version);
   const prices = useContext(PricesContext);
   if (image === undefined) return <li className="generated-image"><Skeleton className="aspect-square w-full" /></li>;
   if (image === null) {
@@ -93,7 +99,7 @@ const ImageCard = memo(function ImageCard({ id, model }: { id: string; model: st
   return (
     <li className="generated-image group/image flex min-w-0 flex-col gap-1" aria-busy={meta.partial === true || undefined}>
       <figure className="relative overflow-hidden rounded-md border border-line bg-surface">
-        <img src={image.url} alt={name} title={meta.revisedPrompt ?? meta.prompt} className={cx('block h-auto w-full object-contain', meta.partial === true && 'opacity-70 blur-[1px]')} />
+        <img src={image.url} alt={name} title={meta.revisedPrompt ?? meta.prompt} decoding="async" style={aspectOf(meta)} className={cx('block h-auto w-full object-contain', meta.partial === true && 'opacity-70 blur-[1px]')} />
         {meta.partial === true && (
           <figcaption className="absolute right-1.5 bottom-1.5 rounded-full bg-bg/85 px-2 py-0.5 text-2xs font-medium text-fg shadow-xs">{w.t('images.partial')}</figcaption>
         )}
@@ -129,7 +135,7 @@ export function GeneratedImages({ message }: { message: Pick<Message, 'imageIds'
   return (
     <section role="group" aria-label={w.t('images.group')} aria-busy={streaming} className="generated-images">
       <ul className={cx('grid gap-2', ids.length + waiting > 1 ? 'grid-cols-2' : 'max-w-sm grid-cols-1')}>
-        {ids.map((id) => <ImageCard key={id} id={id} model={message.model} />)}
+        {ids.map((id) => <ImageCard key={id} id={id} model={message.model} version={message.status} />)}
         {Array.from({ length: waiting }, (_, i) => (
           <li key={`waiting-${i}`} className="image-waiting flex aspect-square w-full flex-col items-center justify-center gap-2 rounded-md border border-line bg-surface">
             <Skeleton className="size-10 rounded-full" />

@@ -11,10 +11,12 @@ export interface StoredImage {
 /**
  * An image of the store, shown through an object URL that is released when the component
  * unmounts (or shows another image). The bytes stay in the Blob: never base64 in state.
- * undefined while it is read; null when the store has no such image.
+ * undefined while it is read; null when the store has no such image. A new `version` reads it
+ * again (a reply that finished: a partial image may have been replaced under the same id).
  */
-export function useStoredImage(id: string): StoredImage | null | undefined {
+export function useStoredImage(id: string, version?: string): StoredImage | null | undefined {
   const [shown, setShown] = useState<{ id: string; image: StoredImage | null }>();
+  // The last image stays shown while the next version is read (no flash of a placeholder).
   useEffect(() => {
     let url: string | undefined;
     let gone = false;
@@ -33,6 +35,6 @@ export function useStoredImage(id: string): StoredImage | null | undefined {
       gone = true;
       if (url !== undefined) URL.revokeObjectURL(url);
     };
-  }, [id]);
+  }, [id, version]);
   return shown?.id === id ? shown.image : undefined;
 }

@@ -198,6 +198,18 @@ describe('a reply with generated images', () => {
     expect(within(group).queryByRole('button', { name: 'Download image' })).toBeNull();
   });
 
+  it('reads its images again once the reply ends (a partial may be replaced under its id)', async () => {
+    const store = memoryImages([image({ id: 'i1', prompt: 'a red fox', partial: true })]);
+    setImageReader(store);
+    const { rerender } = render(<MessageView message={reply({ status: 'streaming', imageIds: ['i1'], imageRequest: { prompt: 'a red fox', options: {} } })} />);
+    expect(await screen.findByText('Partial')).toBeInTheDocument();
+    store.records[0] = image({ id: 'i1', prompt: 'a red fox' });
+    rerender(<MessageView message={reply({ status: 'complete', imageIds: ['i1'], imageRequest: { prompt: 'a red fox', options: {} } })} />);
+    expect(await screen.findByRole('button', { name: 'Download image' })).toBeInTheDocument();
+    expect(screen.queryByText('Partial')).toBeNull();
+    expect(revoked).toEqual(['blob:test/1']);
+  });
+
   it('releases its object URLs when it goes', async () => {
     setImageReader(memoryImages([image({ id: 'i1', prompt: 'a fox' }), image({ id: 'i2', prompt: 'a fox' })]));
     const { unmount } = render(<MessageView message={reply({ imageIds: ['i1', 'i2'] })} />);
