@@ -118,8 +118,9 @@ describe('images', () => {
     expect(saved.name).toBe('a-red-fox-in-the-snow.png');
     expect(pngText(saved.bytes).prompt).toBe('a red fox in the snow');
 
-    // Edit the second one: the composer holds it, and the gateway gets a multipart edit with it.
+    // Edit the second one (one image this time): the composer holds it, and the gateway gets a multipart edit with it.
     await group(lastReply(page)).getByRole('button', { name: 'Edit this image' }).nth(1).click();
+    await options.getByRole('combobox', { name: 'Number of images' }).selectOption('1');
     await page.getByRole('img', { name: 'Image to edit: a red fox in the snow' }).waitFor();
     await generate(page, 'make the fox blue');
     await finalImages(page, 1);
@@ -136,7 +137,7 @@ describe('images', () => {
     expect(text.prompt).toBe('make the fox blue');
     expect(text['edit-of']).toBeTruthy();
     // The question shows the image it edits.
-    await lastReply(page).locator('xpath=preceding::article[1]').getByRole('img', { name: 'Image to edit: a red fox in the snow' }).waitFor();
+    await page.getByRole('article', { name: 'User message' }).last().getByRole('img', { name: 'Image to edit: a red fox in the snow' }).waitFor();
     await page.close();
   });
 
