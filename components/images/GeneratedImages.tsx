@@ -1,5 +1,5 @@
 import { Copy, Download, Expand, ImageOff, PenLine } from 'lucide-react';
-import { memo, useContext } from 'react';
+import { lazy, memo, Suspense, useContext, useState } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import { Skeleton } from '@/components/ui/Skeleton';
 import { toast } from '@/components/ui/Toast';
@@ -56,14 +56,8 @@ export async function downloadImage(id: string, prompt: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** The image, full size, in a tab of its own. */
-export async function openImage(id: string): Promise<void> {
-  const record = await imageReader().get(id);
-  if (record === undefined) return;
-  const url = URL.createObjectURL(record.blob);
-  window.open(url, '_blank', 'noopener');
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+// "Open image" (a full-window viewer): its code arrives when an image is first opened.
+const ImageViewer = lazy(() => import('./ImageViewer'));
 
 function copyImage(id: string, words: ReturnType<typeof useWords>): void {
   // The item is made in the click (its bytes follow): the browser allows the write from the gesture.
@@ -84,6 +78,7 @@ const ImageCard = memo(function ImageCard({ id, model, version }: { id: string; 
   const w = useWords();
   const image = useStoredImage(id, version);
   const prices = useContext(PricesContext);
+  const [viewing, setViewing] = useState(false);
   if (image === undefined) return <li className="generated-image"><Skeleton className="aspect-square w-full" /></li>;
   if (image === null) {
     return (
@@ -112,9 +107,14 @@ const ImageCard = memo(function ImageCard({ id, model, version }: { id: string; 
             chooseImageToEdit({ id, conversationId: meta.conversationId, prompt: meta.prompt });
             document.querySelector<HTMLTextAreaElement>('.composer textarea')?.focus();
           }} />
-          <IconButton size="sm" className="!size-6 text-muted" label={w.t('images.open')} icon={<Expand aria-hidden />} onClick={() => void openImage(id)} />
+          <IconButton size="sm" className="!size-6 text-muted" label={w.t('images.open')} icon={<Expand aria-hidden />} onClick={() => setViewing(true)} />
           {cost !== undefined && <span className="image-cost ml-auto text-2xs text-muted tabular-nums">{w.t('images.perImage', { cost: formatAmount(w, cost.amount, cost.currency) })}</span>}
         </div>
+      )}
+      {viewing && (
+        <Suspense fallback={null}>
+          <ImageViewer open onOpenChange={setViewing} url={image.url} prompt={meta.prompt} onDownload={() => void downloadImage(id, meta.prompt).catch(() => toast(w.t('images.missing'), 'error'))} />
+        </Suspense>
       )}
     </li>
   );

@@ -254,14 +254,16 @@ describe('a reply with generated images', () => {
     vi.unstubAllGlobals();
   });
 
-  it('"Open image" opens it full size in a tab of its own', async () => {
+  it('"Open image" shows it full size over the page, named by its prompt; Close returns', async () => {
     const user = userEvent.setup();
     setImageReader(memoryImages([image({ id: 'i1', prompt: 'a fox' })]));
-    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     render(<MessageView message={reply({ imageIds: ['i1'] })} />);
     await user.click(await screen.findByRole('button', { name: 'Open image' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(expect.stringMatching(/^blob:test\//), '_blank', 'noopener'));
-    open.mockRestore();
+    const viewer = await screen.findByRole('dialog', { name: 'a fox' });
+    expect(within(viewer).getByRole('img', { name: 'a fox' })).toHaveAttribute('src', 'blob:test/1');
+    expect(within(viewer).getByRole('button', { name: 'Download image' })).toBeInTheDocument();
+    await user.click(within(viewer).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('a chat model\'s reply: its gc-image references are not shown as text; the images show in the group', async () => {
