@@ -131,13 +131,16 @@ export function GeneratedImages({ message }: { message: Pick<Message, 'imageIds'
   const streaming = message.status === 'streaming';
   const expected = message.imageRequest?.options.n ?? 1;
   const waiting = streaming && message.imageRequest !== undefined ? Math.max(0, expected - ids.length) : 0;
+  // What is still coming keeps the shape asked for (square when the size is left to the model).
+  const [askedW, askedH] = (message.imageRequest?.options.size ?? '').split('x').map(Number);
+  const waitingShape = askedW !== undefined && askedH !== undefined && askedW > 0 && askedH > 0 ? { aspectRatio: `${askedW} / ${askedH}` } : undefined;
   if (ids.length === 0 && waiting === 0) return null;
   return (
     <section role="group" aria-label={w.t('images.group')} aria-busy={streaming} className="generated-images">
-      <ul className={cx('grid gap-2', ids.length + waiting > 1 ? 'grid-cols-2' : 'max-w-sm grid-cols-1')}>
+      <ul className={cx('grid gap-2', ids.length + waiting > 1 ? 'max-w-xl grid-cols-2' : 'max-w-sm grid-cols-1')}>
         {ids.map((id) => <ImageCard key={id} id={id} model={message.model} version={message.status} />)}
         {Array.from({ length: waiting }, (_, i) => (
-          <li key={`waiting-${i}`} className="image-waiting flex aspect-square w-full flex-col items-center justify-center gap-2 rounded-md border border-line bg-surface">
+          <li key={`waiting-${i}`} style={waitingShape} className="image-waiting flex aspect-square w-full flex-col items-center justify-center gap-2 rounded-md border border-line bg-surface">
             <Skeleton className="size-10 rounded-full" />
             <span className="text-2xs text-muted">{w.t('images.generating')}</span>
           </li>
