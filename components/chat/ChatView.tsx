@@ -19,7 +19,7 @@ import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
 import { activeTabId } from '@/lib/page/page.adapter';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
-import { Composer, type ImageSupport } from './Composer';
+import { Composer, type ImageGeneration, type ImageSend, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
 import { awaitsPromptReview, ImportedPromptReview } from './ImportedPromptReview';
 import { findMessage, MessageList } from './MessageList';
@@ -257,17 +257,23 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   }, [streamingId, profile]);
 
   // Before spending: a request that may cost more than the balance left is held until the user says so.
-  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; model?: string | undefined; cost: number; left: number; currency: string }>();
+  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; model?: string | undefined; image?: ImageSend | undefined; cost: number; left: number; currency: string }>();
   const chatSettings = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.chat : undefined));
-  const mayCostTooMuch = (text: string, images: string[], models: readonly string[]) => {
+  const mayCostTooMuch = (text: string, images: string[], models: readonly string[], image?: ImageSend) => {
     if (models.length === 0) return undefined;
+    if (image !== undefined) {
+      // An image request costs its price per call, once per image asked for.
+      const price = priceOf(prices, models[0]);
+      const n = image.options.n ?? 1;
+      return overBudgetAll(balance, [price?.perRequest === undefined ? price : { ...price, perRequest: price.perRequest * n }], 0, 0);
+    }
     const own = view.conversation?.settings;
     const system = own?.systemPrompt ?? chatSettings?.systemPrompt ?? '';
     const prompt = [system, ...branch.map((m) => m.text), text].reduce((n, t) => n + estimateTokens(t), 0) + images.length * 85;
     return overBudgetAll(balance, models.map((m) => priceOf(prices, m)), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
   };
 
-  const send = async (text: string, images: string[], anyway = false, modelOverride?: string): Promise<boolean> => {
+  const send = async (text: string, images: string[], anyway = false, modelOverride?: string, image?: ImageSend): Promise<boolean> => {
     setNotice(undefined);
     const comparing = compareModels !== undefined;
     // An action that names its model asks that one (this message only: the conversation then keeps it).
@@ -278,8 +284,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     }
     // One reply per model: the compared ones, or the one asked.
     const replyModels = comparing ? compareModels : [asked];
-    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, replyModels.filter((m) => m !== undefined));
-    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, model: modelOverride, ...tooMuch });
+    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, replyModels.filter((m) => m !== undefined), comparing ? undefined : image);
+    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, model: modelOverride, image, ...tooMuch });
     if (tooMuch !== undefined) return false;
     jumpToLatest();
     const userMessageId = newId();
@@ -287,10 +293,17 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     const seq = messages.reduce((max, m) => Math.max(max, m.seq), -1) + 1;
     const createdAt = Date.now();
     setEcho([
-      { id: userMessageId, conversationId: watched, seq, role: 'user', parentId: last?.id ?? null, text: text.trim(), reasoning: '', status: 'complete', createdAt, ...(images.length > 0 ? { images } : {}) },
+      {
+        id: userMessageId, conversationId: watched, seq, role: 'user', parentId: last?.id ?? null, text: text.trim(), reasoning: '', status: 'complete', createdAt,
+        ...(images.length > 0 ? { images } : {}), ...(image?.editOf === undefined ? {} : { imageIds: [image.editOf] }),
+      },
       ...replyIds.map((id, i): Message => {
         const replyModel = replyModels[i];
-        return { id, conversationId: watched, seq: seq + 1 + i, role: 'assistant', parentId: userMessageId, text: '', reasoning: '', status: 'streaming', createdAt, ...(replyModel === undefined ? {} : { model: replyModel }) };
+        return {
+          id, conversationId: watched, seq: seq + 1 + i, role: 'assistant', parentId: userMessageId, text: '', reasoning: '', status: 'streaming', createdAt, ...(replyModel === undefined ? {} : { model: replyModel }),
+          // An image request's reply shows the images it waits for.
+          ...(image === undefined || comparing ? {} : { imageRequest: { prompt: text.trim(), options: image.options, ...(image.editOf !== undefined || images.length > 0 ? { edit: true } : {}) } }),
+        };
       }),
     ]);
     if (comparing) setSentCompare({ conversationId: watched, userId: userMessageId, replyIds });
@@ -302,7 +315,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     };
     const result = comparing
       ? await askBackground({ type: 'run.compare', input: { ...shared, models: compareModels, replyMessageIds: replyIds } }).then((r) => (r.ok ? { ...r, messageId: r.messageIds[0] ?? '' } : r))
-      : await askBackground({ type: 'run.start', input: { ...shared, model: asked, replyMessageId: replyIds[0] } });
+      : await askBackground({ type: 'run.start', input: { ...shared, model: asked, replyMessageId: replyIds[0], ...(image === undefined ? {} : { image }) } });
     // What follows can wait for the reply's first words (a transition yields to them): the next
     // new conversation's id, this one's id in the surface, the recent models.
     startTransition(() => {
@@ -479,6 +492,12 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       ...(surface === 'sidepanel' ? { onCapture: captureVisibleTab } : {}),
     };
   }, [model, confirmed, imageInput, profileId, surface]);
+  // Image generation (issue 30): offered with every model, on by itself for a marked image model.
+  const imageGeneration = catalogue.models.find((m) => m.id === model)?.capabilities.imageGeneration === true;
+  const modelPrice = priceOf(prices, model);
+  const generation = useMemo((): ImageGeneration | undefined => (
+    model === undefined || compareModels !== undefined ? undefined : { model, marked: imageGeneration, conversationId: watched, price: modelPrice }
+  ), [model, imageGeneration, watched, modelPrice, compareModels]);
   // A model that is gone, or whose filter blocked the reply: another model is the way on.
   const offerAnotherModel = last?.error?.kind === 'model_not_found' || last?.error?.kind === 'content_blocked';
 
@@ -507,7 +526,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [canCompare]);
-  const onSend = useCallback((text: string, attached: string[]) => latest.current.send(text, attached), []);
+  const onSend = useCallback((text: string, attached: string[], image?: ImageSend) => latest.current.send(text, attached, false, undefined, image), []);
   const onStop = useCallback(() => latest.current.stop(), []);
   const messageActions = useMemo((): MessageActions => ({
     onVersion: (id) => latest.current.showVersion(id),
@@ -585,8 +604,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
             {branch.length === 0 && (
-              <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : w.t('chat.empty.title', { model })}>
-                <p>{w.t('chat.empty.keys')}</p>
+              <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : imageGeneration ? w.t('images.empty.title', { model }) : w.t('chat.empty.title', { model })}>
+                <p>{imageGeneration ? w.t('images.empty.hint') : w.t('chat.empty.keys')}</p>
                 {canAskPage && <p className="mt-1">{w.t('chat.empty.askPage')}</p>}
                 {presets.length > 0 && conversationId === undefined && (
                   <label className="mx-auto mt-3 flex max-w-64 items-center gap-2 text-left text-xs text-muted">
@@ -647,9 +666,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
               <p>{w.t('chat.overBudget', { cost: formatAmount(w, overBudgetSend.cost, overBudgetSend.currency), left: formatAmount(w, overBudgetSend.left, overBudgetSend.currency) })}</p>
               <p className="mt-1.5 flex gap-2">
                 <Button size="sm" variant="primary" onClick={() => {
-                  const { text, images, model: override } = overBudgetSend;
+                  const { text, images, model: override, image } = overBudgetSend;
                   // Sent from here: the composer is given afresh, as after any send.
-                  void send(text, images, true, override).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
+                  void send(text, images, true, override, image).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
                 }}>{w.t('chat.sendAnyway')}</Button>
                 <Button size="sm" variant="ghost" onClick={() => setOverBudgetSend(undefined)}>{w.t('common.cancel')}</Button>
               </p>
@@ -669,7 +688,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       {view.conversation !== undefined && <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-1 empty:hidden"><ImportedPromptReview conversation={view.conversation} /></div>}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
       </div>
     </section>
     </BalanceContext.Provider>

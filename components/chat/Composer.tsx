@@ -1,4 +1,4 @@
-import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Square, X, Zap } from 'lucide-react';
+import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Paintbrush, Square, X, Zap } from 'lucide-react';
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { matchPrompts, slashCommand, type PromptChoice } from '@/lib/actions/prompts';
@@ -12,6 +12,31 @@ import { checkMessageSize } from '@/lib/runs/limits';
 import { useWords } from '@/components/i18n/words';
 import { tooLargeText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
+import { ConfirmDialog } from '@/components/ui/Dialog';
+import { formatAmount } from '@/components/i18n/money';
+import { ImageOptionsRow } from '@/components/images/ImageOptionsRow';
+import { chooseImageToEdit, ensureImagePrefs, setImageOptions, updateImagePrefs, useImageEdit, useImagePrefs } from '@/components/images/stores';
+import { useStoredImage } from '@/components/images/useStoredImage';
+import { isImageSize, optionsFor } from '@/lib/images/models';
+import type { ImageOptions } from '@/lib/images/types';
+import type { ModelPrice } from '@/lib/gateway/billing';
+
+/** Image generation with the chosen model (issue 30): on for an image model, or when the user turned it on. */
+export interface ImageGeneration {
+  model: string;
+  /** The catalogue marks it as an image model (`imageGeneration`). */
+  marked: boolean;
+  /** The conversation the composer writes to (an image chosen to edit belongs to one). */
+  conversationId: string;
+  /** Its listed price (per call, for image models). */
+  price?: ModelPrice | undefined;
+}
+
+/** What an image request asks, beside its prompt (the run's `image`). */
+export interface ImageSend {
+  options: ImageOptions;
+  editOf?: string;
+}
 
 /** Whether the chosen model takes images, and what the user can do about it. */
 export interface ImageSupport {
@@ -27,7 +52,9 @@ interface ComposerProps {
   streaming: boolean;
   disabled?: boolean;
   images?: ImageSupport;
-  onSend(text: string, images: string[]): Promise<boolean>;
+  /** Offered where a model is chosen: generate images with it (issue 30). */
+  generation?: ImageGeneration | undefined;
+  onSend(text: string, images: string[], image?: ImageSend): Promise<boolean>;
   onStop(): void;
   /** ↑ in an empty composer: edit the last message sent. */
   onEditLast?: (() => void) | undefined;
@@ -88,11 +115,28 @@ function ImageGate({ images }: { images: ImageSupport }) {
   );
 }
 
+/** The image chosen to edit ("Edit this image"), as a chip the user can take away. */
+function ImageToEdit({ id, prompt, onRemove }: { id: string; prompt: string; onRemove(): void }) {
+  const w = useWords();
+  const image = useStoredImage(id);
+  return (
+    <p className="image-to-edit flex items-center gap-2 px-2.5 pt-2.5">
+      {image != null
+        ? <img src={image.url} alt={w.t('images.toEdit', { prompt })} className="size-10 shrink-0 rounded-md border border-line object-cover" />
+        : <span className="size-10 shrink-0 rounded-md border border-line bg-surface-2" />}
+      <span className="min-w-0 flex-1 truncate text-xs text-muted">{w.t('images.editing', { prompt })}</span>
+      <IconButton size="sm" className="!size-6" label={w.t('images.dontEdit')} icon={<X aria-hidden />} onClick={onRemove} />
+    </p>
+  );
+}
+
+const NO_OPTIONS: ImageOptions = {};
+
 /** Above this many characters the composer shows the message's size. */
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export const Composer = memo(function Composer({ streaming, disabled = false, images, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, generation, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt }: ComposerProps) {
   const [text, setText] = useState('');
   // The prompt library: `/` at the start lists it; the chosen prompt waits for its text as a chip.
   const [chosen, setChosen] = useState<PromptChoice>();
@@ -123,7 +167,16 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     if (el === null) return;
     if (active === null || active === document.body || el.closest('.chat')?.contains(active) === true) el.focus();
   }, []);
-  const canAttach = images?.accepts === true && !disabled;
+  // Image generation: the model's saved options, on for an image model or when turned on (and confirmed).
+  useEffect(() => void ensureImagePrefs(), []);
+  const genModel = generation?.model;
+  const prefs = useImagePrefs((s) => (genModel === undefined ? undefined : s.prefs[genModel]));
+  const editOfChosen = useImageEdit((s) => s.editOf);
+  const editOf = editOfChosen !== undefined && generation !== undefined && editOfChosen.conversationId === generation.conversationId ? editOfChosen : undefined;
+  const imageMode = generation !== undefined && (generation.marked || prefs?.on === true || editOf !== undefined);
+  const imageOptions = prefs?.options ?? NO_OPTIONS;
+  const [askImage, setAskImage] = useState(false);
+  const canAttach = (images?.accepts === true || imageMode) && !disabled;
 
   const attach = async (files: Iterable<File>): Promise<void> => {
     setProblem(undefined);
@@ -193,6 +246,20 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   };
 
   const send = async (): Promise<void> => {
+    if (imageMode && generation !== undefined) {
+      if (text.trim() === '' || streaming || inFlight.current) return;
+      if (imageOptions.size !== undefined && imageOptions.size !== '' && !isImageSize(imageOptions.size)) {
+        setProblem(() => (words: Words) => words.t('images.options.sizeInvalid'));
+        return;
+      }
+      const image: ImageSend = { options: optionsFor(generation.model, imageOptions), ...(editOf === undefined ? {} : { editOf: editOf.id }) };
+      await submit(() => onSend(text, attached, image), () => {
+        setText('');
+        setAttached([]);
+        if (editOf !== undefined) chooseImageToEdit(undefined);
+      });
+      return;
+    }
     if (chosen !== undefined && attached.length === 0) return runPrompt(chosen, text.trim());
     if ((text.trim() === '' && attached.length === 0) || streaming || inFlight.current) return;
     const tooLarge = checkMessageSize(text.trim(), attached);
@@ -282,7 +349,15 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     void send();
   };
 
-  const offText = images === undefined ? undefined : imagesOffText(w, images);
+  const offText = images === undefined || imageMode ? undefined : imagesOffText(w, images);
+  const count = imageOptions.n ?? 1;
+  const perCall = generation?.price?.perRequest;
+  const imagePrice = imageMode && perCall !== undefined && generation?.price !== undefined ? formatAmount(w, perCall * count, generation.price.currency) : undefined;
+  const toggleImage = (): void => {
+    if (generation === undefined || generation.marked) return;
+    if (prefs?.on === true) updateImagePrefs(generation.model, (p) => ({ ...p, on: false }));
+    else setAskImage(true);
+  };
   const empty = text.trim() === '' && attached.length === 0 && chosen === undefined;
   return (
     <form className="composer-form shrink-0 px-3 pt-1 pb-3" onSubmit={onSubmit} onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
@@ -302,6 +377,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             </span>
           </p>
         )}
+        {editOf !== undefined && <ImageToEdit id={editOf.id} prompt={editOf.prompt} onRemove={() => chooseImageToEdit(undefined)} />}
         {attached.length > 0 && (
           <ul className="attachments flex flex-wrap gap-2 px-2.5 pt-2.5" aria-label={w.t('composer.attachedImages')}>
             {attached.map((src, i) => (
@@ -316,7 +392,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
         )}
         <textarea
           aria-label={w.t('composer.message')}
-          placeholder={chosen === undefined ? w.t(prompts === undefined ? 'composer.placeholderPlain' : 'composer.placeholder') : w.t(onAskPage === undefined ? 'prompts.forText' : 'prompts.forTextOrPage', { name: chosen.name })}
+          placeholder={imageMode ? w.t('images.placeholder') : chosen === undefined ? w.t(prompts === undefined ? 'composer.placeholderPlain' : 'composer.placeholder') : w.t(onAskPage === undefined ? 'prompts.forText' : 'prompts.forTextOrPage', { name: chosen.name })}
           aria-autocomplete={prompts === undefined ? undefined : 'list'}
           aria-controls={slash !== undefined ? listIds.list : undefined}
           aria-activedescendant={slash !== undefined ? listIds.active : undefined}
@@ -353,6 +429,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             />
           </Suspense>
         )}
+        {imageMode && generation !== undefined && <ImageOptionsRow model={generation.model} options={imageOptions} onChange={(o) => setImageOptions(generation.model, o)} />}
         <div className="flex items-center gap-1 px-1.5 pb-1.5">
           {images !== undefined && (
             <Tooltip content={offText ?? w.t('composer.attach')} side="top">
@@ -371,17 +448,34 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
           {images?.onCapture !== undefined && (
             <IconButton size="sm" label={w.t('composer.capture')} tip={offText ?? w.t('composer.capture')} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />
           )}
+          {generation !== undefined && !generation.marked && (
+            <IconButton size="sm" label={w.t('images.toggle')} tip={w.t('images.toggleTip')} tooltipSide="top" aria-pressed={prefs?.on === true} className="aria-pressed:bg-accent-soft aria-pressed:text-accent-soft-fg" icon={<Paintbrush aria-hidden />} disabled={disabled} onClick={toggleImage} />
+          )}
           {onAskPage !== undefined && (
             <IconButton size="sm" label={w.t('page.ask')} tip={w.t('page.askTip')} tooltipSide="top" icon={<FileText aria-hidden className={reading ? 'animate-pulse motion-reduce:animate-none' : undefined} />} aria-busy={reading} disabled={disabled || streaming || reading} onClick={() => void askPage()} />
           )}
           <span className="ml-auto px-1 text-2xs text-muted" aria-live="polite">
             {reading ? w.t('page.reading') : text.length >= SIZE_HINT_FROM ? w.plural('message.characters', text.length) : ''}
           </span>
+          {imagePrice !== undefined && !streaming && (
+            <span className="image-price px-1 text-2xs font-medium text-muted tabular-nums" title={w.plural('images.priceTip', count)}>{w.t('images.price', { cost: imagePrice })}</span>
+          )}
           {streaming
             ? <IconButton size="sm" variant="secondary" label={w.t('composer.stop')} tooltipSide="top" icon={<Square aria-hidden className="fill-current" />} onClick={onStop} />
-            : <IconButton size="sm" variant="primary" type="submit" label={w.t('composer.send')} tip={w.t('composer.sendTip')} tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty} />}
+            : imageMode
+              ? <button type="submit" className={buttonClass('primary', 'sm')} disabled={disabled || sending || text.trim() === ''}><Paintbrush aria-hidden />{w.t('images.generate')}</button>
+              : <IconButton size="sm" variant="primary" type="submit" label={w.t('composer.send')} tip={w.t('composer.sendTip')} tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty} />}
         </div>
       </div>
+      {generation !== undefined && (
+        <ConfirmDialog
+          open={askImage} onOpenChange={setAskImage}
+          title={w.t('images.confirm.title', { model: generation.model })}
+          description={w.t('images.confirm.description')}
+          confirm={w.t('images.confirm.yes')}
+          onConfirm={() => updateImagePrefs(generation.model, (p) => ({ ...p, on: true }))}
+        />
+      )}
     </form>
   );
 });

@@ -17,6 +17,9 @@ import { useModelPrice } from '@/components/stores/pricing';
 import { replyCost } from '@/lib/gateway/billing';
 import { cx } from '@/components/ui/cx';
 import { RetryButton } from './RetryButton';
+import { GeneratedImages } from '@/components/images/GeneratedImages';
+import { withoutImageRefs } from '@/components/images/refs';
+import { StoredThumbnail } from '@/components/images/StoredThumbnail';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -189,6 +192,9 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
         {message.images?.filter((src) => src.startsWith('data:image/')).length
           ? <div className="flex flex-wrap gap-1.5">{message.images.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={w.t('message.attachedImage', { n: i + 1 })} className="attached max-h-32 max-w-40 rounded-md border border-line object-cover" />)}</div>
           : null}
+        {message.imageIds !== undefined && message.imageIds.length > 0 && (
+          <div className="flex flex-wrap gap-1.5">{message.imageIds.map((id) => <StoredThumbnail key={id} id={id} />)}</div>
+        )}
       </article>
       {(switcher !== null || actions !== undefined) && (
         <span className="message-tools flex items-center gap-0.5">
@@ -207,14 +213,15 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
   const streaming = message.status === 'streaming';
   const moved = !streaming ? message.movedToReasoning : undefined;
   let reasoning = message.reasoning;
-  let text = message.text;
+  // A chat model's images are shown in their group, not as references in the text.
+  let text = withoutImageRefs(message.text);
   if (moved !== undefined && putBack) {
     const [start, end] = moved;
     text = `${reasoning.slice(start, end)}</think>${text === '' ? '' : `\n\n${text}`}`;
     reasoning = reasoning.slice(0, start) + reasoning.slice(end);
   }
   const copy = (): void => {
-    void navigator.clipboard.writeText(message.text).then(() => toast(w.t('common.copied')), () => toast(w.t('common.copyFailed'), 'error'));
+    void navigator.clipboard.writeText(withoutImageRefs(message.text)).then(() => toast(w.t('common.copied')), () => toast(w.t('common.copyFailed'), 'error'));
   };
   return (
     <article aria-label={w.t('message.assistant')} aria-busy={streaming} className={cx('message message-assistant group flex gap-2.5', `status-${message.status}`, compare !== undefined && 'compared min-w-0 rounded-lg border border-line bg-raised p-3 shadow-xs')} data-status={message.status} data-message-id={message.id}>
@@ -240,7 +247,8 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
           </button>
         )}
         {text !== '' && <Markdown text={text} streaming={streaming} saved={streaming ? undefined : savedAs(message)} />}
-        {streaming && message.text === '' && message.reasoning === '' && (
+        {(message.imageRequest !== undefined || (message.imageIds !== undefined && message.imageIds.length > 0) || text !== message.text) && <GeneratedImages message={message} />}
+        {streaming && message.text === '' && message.reasoning === '' && message.imageRequest === undefined && (
           <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />{w.t('message.waiting')}</p>
         )}
         {(message.status === 'stopped' || message.status === 'interrupted') && <p className="status-note text-xs text-muted">{w.t(`message.note.${message.status}`)}</p>}

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Keyboard } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Images, Keyboard } from 'lucide-react';
 import { Dialog } from '@/components/ui/Dialog';
 import { IconButton } from '@/components/ui/IconButton';
 import type { CommandPaletteProps, PaletteCommand } from '@/components/workspace/CommandPalette';
@@ -25,6 +25,8 @@ import { useDocumentTitle, useWords } from '@/components/i18n/words';
 /** The palette's code (cmdk, its dialog) arrives on Ctrl/Cmd+K, or when the page is idle. */
 const palette = deferred<CommandPaletteProps>(() => import('@/components/workspace/CommandPalette').then((m) => m.CommandPalette), (props) => props.open);
 export const preloadCommandPalette = palette.preload;
+/** The Images view (issue 30): its code arrives when it is first opened. */
+const ImagesView = lazy(() => import('@/components/images/ImagesView'));
 
 /**
  * The full-tab chat page: the conversation named in the address (`?conversation=`, as "open
@@ -46,6 +48,8 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   const rail = useRef<HTMLElement>(null);
   const listed = useConversationList((s) => s.conversations !== undefined && s.conversations.length > 0);
   const search = useRef<HTMLInputElement>(null);
+  // The main area shows the conversation, or every generated image.
+  const [showImages, setShowImages] = useState(false);
 
   useEffect(() => {
     if (restored) return;
@@ -64,6 +68,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   }, []);
 
   const open = useCallback((id: string | undefined, messageId?: string): void => {
+    setShowImages(false);
     change(id);
     setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });
   }, [change]);
@@ -99,6 +104,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
 
   const commands = useMemo((): PaletteCommand[] => [
     { id: 'new', run: () => open(undefined) },
+    { id: 'images', run: () => setShowImages(true) },
     { id: 'export', run: () => rail.current?.querySelector<HTMLButtonElement>('button[data-command="export"]')?.click() },
     { id: 'import', run: () => rail.current?.querySelector<HTMLButtonElement>('button[data-command="import"]')?.click() },
     { id: 'shortcuts', run: () => setShortcutsOpen(true) },
@@ -116,6 +122,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
             <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-accent text-accent-fg"><Waypoints className="size-3.5" /></span>
             <span className="text-sm font-semibold">{w.t('app.name')}</span>
             <span className="ml-auto flex items-center gap-0.5">
+              <IconButton size="sm" label={w.t('images.view.button')} tip={w.t('images.view.buttonTip')} aria-pressed={showImages} className="aria-pressed:bg-accent-soft aria-pressed:text-accent-soft-fg" icon={<Images aria-hidden />} onClick={() => setShowImages((on) => !on)} />
               <IconButton size="sm" label={w.t('shortcuts.title')} icon={<Keyboard aria-hidden />} onClick={() => setShortcutsOpen(true)} />
             </span>
           </div>
@@ -130,7 +137,9 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
         {parsed === undefined ? <div aria-busy="true" className="flex-1" /> : !parsed.ok ? <SettingsProblem problem={parsed.problem} params={parsed.params} /> : profile === undefined
           ? <NoGateway />
           // The rail is drawn meanwhile: the conversation waits for the one to reopen.
-          : !restored ? <div aria-busy="true" className="flex-1" /> : <ChatView surface={surface} canCompare profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
+          : !restored ? <div aria-busy="true" className="flex-1" /> : showImages
+            ? <Suspense fallback={<div aria-busy="true" className="flex-1" />}><ImagesView onOpen={open} /></Suspense>
+            : <ChatView surface={surface} canCompare profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
       </main>
       <palette.View open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
       <Dialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} title={w.t('shortcuts.title')}>

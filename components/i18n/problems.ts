@@ -36,6 +36,10 @@ export function errorRemedy(w: Words, error: StoredError, unavailable = false): 
   // The user's own limits: the remedy names the setting.
   if (error.detail?.code === 'reply_too_large') return w.t('error.remedy.reply_too_large');
   if (error.detail?.code === 'total_timeout') return w.t('error.remedy.total_timeout');
+  // Image requests (issue 30): a safety refusal, an option the model does not take.
+  const code: string | undefined = error.detail?.code;
+  if (code === 'content_policy') return w.t('error.remedy.content_policy');
+  if (code === 'unsupported_option') return w.t('error.remedy.unsupported_option');
   if (error.kind === 'rate_limited' && error.retryAfter !== undefined) return w.t('error.remedy.rate_limited_wait', { seconds: error.retryAfter });
   return w.t(`error.remedy.${error.kind}`, { siteUrl: error.siteUrl });
 }
@@ -59,9 +63,17 @@ export function errorDetail(w: Words, error: StoredError): string | undefined {
   const detail = error.detail;
   if (detail === undefined) return undefined;
   if (detail.code === 'prompt_blocked' || detail.code === 'reply_blocked') return blockText(w, detail.code, detail.params ?? {});
+  if (detail.code === 'unsupported_option') {
+    const param = String(detail.params?.param ?? '');
+    const supported = detail.params?.supported;
+    const option = param === 'size' ? w.t('error.detail.optionSize') : param === '' ? w.t('error.detail.optionAny') : param;
+    const words = w.t('error.detail.unsupported_option', { option });
+    // The sentence carries its own spacing (none in Chinese).
+    return supported === undefined || supported === '' ? words : `${words}${w.t('error.detail.supportedValues', { values: String(supported).split(',').map((v) => v.trim()).filter(Boolean).join(', ') })}`;
+  }
+  if (detail.code === 'content_policy') return w.t('error.detail.content_policy');
   const params: Params = { ...detail.params };
   if (detail.code === 'redirected') params.location = detail.params?.location === undefined ? '' : w.t('error.detail.redirectedTo', { location: detail.params.location });
-  if (detail.code === 'unsupported_option') params.supported = detail.params?.supported === undefined ? '' : w.t('error.detail.supportedValues', { supported: detail.params.supported });
   const words = w.t(`error.detail.${detail.code}`, params);
   return detail.params?.cause === undefined ? words : `${words} (${detail.params.cause})`;
 }

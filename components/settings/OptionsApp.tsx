@@ -121,6 +121,10 @@ function Preferences({ settings }: { settings: Settings }) {
         <Field label={w.t('options.chat.maxReply')} hint={w.t('options.chat.maxReplyHint')}>
           {(control) => <Input {...control} type="number" min={1} max={32} step={1} value={deadlines.maxReplyMegabytes} onChange={(e) => setDeadlines({ ...deadlines, maxReplyMegabytes: whole(e.target.value, deadlines.maxReplyMegabytes, 32) })} />}
         </Field>
+        {/* Issue 30: `deadlines.imageSeconds` (lib/settings/schema.ts, part A), read defensively until it is there. */}
+        <Field label={w.t('options.chat.imageWait')} hint={w.t('options.chat.imageWaitHint')}>
+          {(control) => <Input {...control} type="number" min={1} max={3600} step={1} value={deadlines.imageSeconds} onChange={(e) => setDeadlines({ ...deadlines, imageSeconds: seconds(e.target.value, deadlines.imageSeconds) })} />}
+        </Field>
       </div>
       <p className="text-xs text-muted">{w.t('options.chat.pings')}</p>
       <div className="flex items-center gap-3">

@@ -1,13 +1,13 @@
 import { Command } from 'cmdk';
 import { Dialog as D } from 'radix-ui';
-import { Cpu, Download, Keyboard, MessageSquare, MessageSquarePlus, Settings, Upload } from 'lucide-react';
+import { Cpu, Download, Images, Keyboard, MessageSquare, MessageSquarePlus, Settings, Upload } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useWords } from '@/components/i18n/words';
 import { useConversationList } from '@/components/stores/conversations';
 import { useConversationSearch } from '@/components/stores/useConversationSearch';
 
 export interface PaletteCommand {
-  id: 'new' | 'export' | 'import' | 'shortcuts' | 'options';
+  id: 'new' | 'images' | 'export' | 'import' | 'shortcuts' | 'options';
   run(): void;
 }
 
@@ -22,6 +22,7 @@ export interface CommandPaletteProps {
 
 const ICONS: Record<PaletteCommand['id'], ReactNode> = {
   new: <MessageSquarePlus aria-hidden />,
+  images: <Images aria-hidden />,
   export: <Download aria-hidden />,
   import: <Upload aria-hidden />,
   shortcuts: <Keyboard aria-hidden />,

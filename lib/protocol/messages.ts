@@ -6,8 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { STORE_PROBLEMS } from '../conversations/problems';
-import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 import { ImageOptionsSchema } from '../images/types';
+import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';
 
@@ -42,7 +42,8 @@ const StartRunInputSchema = z.object({
   image: z.optional(z.object({ options: ImageOptionsSchema, editOf: z.optional(z.string()) })),
 });
 
-const { model: _model, replyMessageId: _reply, ...compareShape } = StartRunInputSchema.shape;
+// A comparison is of chat replies: no image request.
+const { model: _model, replyMessageId: _reply, image: _image, ...compareShape } = StartRunInputSchema.shape;
 const CompareInputSchema = z.object({ ...compareShape, models: z.array(z.string()), replyMessageIds: z.optional(z.array(z.string())) });
 
 export const RequestSchema = z.discriminatedUnion('type', [
