@@ -25,7 +25,7 @@ export function conversationCost(branch: readonly Message[], prices: PriceList |
   let total: ReplyCost | undefined;
   for (const m of branch) {
     if (m.role !== 'assistant') continue;
-    const cost = replyCost(m.usage, priceOf(prices, m.model));
+    const cost = replyCost(m.usage, priceOf(prices, m.model), m.imageRequest === undefined ? undefined : m.imageIds?.length ?? 0);
     if (cost === undefined || (total !== undefined && cost.currency !== total.currency)) continue;
     total = total === undefined ? { ...cost } : { amount: total.amount + cost.amount, currency: total.currency, estimated: total.estimated || cost.estimated };
   }

@@ -31,9 +31,9 @@ export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): num
   return seconds >= 0.1 ? tokens / seconds : undefined;
 }
 
-function UsageLine({ usage, timing, model }: { usage: Message['usage']; timing: Message['timing']; model: string | undefined }) {
+function UsageLine({ usage, timing, model, images }: { usage: Message['usage']; timing: Message['timing']; model: string | undefined; images?: number }) {
   const w = useWords();
-  const cost = replyCost(usage, useModelPrice(model));
+  const cost = replyCost(usage, useModelPrice(model), images);
   const parts: string[] = [];
   if (usage?.promptTokens !== undefined) parts.push(w.t('message.usage.in', { count: usage.promptTokens }));
   if (usage?.completionTokens !== undefined) parts.push(w.t('message.usage.out', { count: usage.completionTokens }));
@@ -268,7 +268,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
             {compare !== undefined && message.status === 'complete' && (
               <IconButton size="sm" label={w.t('message.regenerate')} icon={<RefreshCw aria-hidden />} className="text-muted" onClick={() => void compare.onRetry(message.id)} />
             )}
-            <UsageLine usage={message.usage} timing={streaming ? undefined : message.timing} model={message.model} />
+            <UsageLine usage={message.usage} timing={streaming ? undefined : message.timing} model={message.model} {...(message.imageRequest === undefined ? {} : { images: message.imageIds?.length ?? 0 })} />
           </div>
         )}
         {compare !== undefined && (

@@ -230,9 +230,11 @@ export interface ReplyCost {
 }
 
 /** What a reply cost: as the gateway reported it (OpenRouter's `cost`, in dollars), else at the listed price. */
-export function replyCost(usage: { promptTokens?: number; completionTokens?: number; cost?: number } | undefined, price: ModelPrice | undefined): ReplyCost | undefined {
+export function replyCost(usage: { promptTokens?: number; completionTokens?: number; cost?: number } | undefined, price: ModelPrice | undefined, images?: number): ReplyCost | undefined {
+  if (usage?.cost !== undefined) return { amount: usage.cost, currency: 'USD', estimated: false };
+  // An image model priced per call bills each image it made (new-api: the call's price × n).
+  if (images !== undefined && price?.perRequest !== undefined) return { amount: round(price.perRequest * images), currency: price.currency, estimated: true };
   if (usage === undefined) return undefined;
-  if (usage.cost !== undefined) return { amount: usage.cost, currency: 'USD', estimated: false };
   const amount = costOf(price, usage);
   return amount === undefined || price === undefined ? undefined : { amount, currency: price.currency, estimated: true };
 }

@@ -141,29 +141,35 @@ describe('images', () => {
     await page.close();
   });
 
-  it('a chat model\'s image is shown in the reply and sent back on the next turn', async () => {
-    await setUp();
-    const page = await openChatPage(env.ext);
-    await chooseModel(page, 'gemini-2.5-flash-image');
-    await send(page, 'draw a blue whale');
-    const images = await finalImages(page, 1);
-    expect(await images.first().getAttribute('alt')).toBe('draw a blue whale');
-    const reply = await lastReply(page).textContent();
-    expect(reply).not.toContain('gc-image');
-    expect(reply).not.toContain('base64');
+  // The catalogue lists Gemini's interface first for this model (as new-api does), so the reply
+  // comes through it (`inlineData`); a gateway that does not serve that route is asked through
+  // Chat Completions instead, where the image is a data URI inside the text.
+  for (const route of ['gemini', 'chat'] as const) {
+    it(`a chat model's image is shown in the reply and sent back on the next turn (${route === 'gemini' ? 'Gemini\'s interface' : 'Chat Completions'})`, async () => {
+      await setUp();
+      if (route === 'chat') env.gateway.setUnserved(['gemini']);
+      const page = await openChatPage(env.ext);
+      await chooseModel(page, 'gemini-2.5-flash-image');
+      await send(page, 'draw a blue whale');
+      const images = await finalImages(page, 1);
+      expect(await images.first().getAttribute('alt')).toBe('draw a blue whale');
+      const reply = await lastReply(page).textContent();
+      expect(reply).not.toContain('gc-image');
+      expect(reply).not.toContain('base64');
 
-    await send(page, 'now make it green');
-    await finalImages(page, 1);
-    const chats = posts('/v1/chat/completions');
-    expect(chats).toHaveLength(2);
-    // The first reply's image went back as a data URI in the assistant's turn.
-    const messages = (chats[1]?.body as { messages: { role: string; content: unknown }[] }).messages;
-    const assistant = messages.find((m) => m.role === 'assistant');
-    expect(JSON.stringify(assistant?.content)).toContain('data:image/png;base64,');
-    const saved = await download(page);
-    expect(pngText(saved.bytes)['edit-of']).toBeTruthy();
-    await page.close();
-  });
+      await send(page, 'now make it green');
+      await finalImages(page, 1);
+      const asked = env.gateway.requests.filter((r) => r.method === 'POST'
+        && (route === 'chat' ? r.path === '/v1/chat/completions' : r.path.startsWith('/v1beta/models/gemini-2.5-flash-image:')));
+      expect(asked).toHaveLength(2);
+      // The first reply's image went back in the assistant's turn: a data URI in its text, or Gemini's inlineData.
+      const history = JSON.stringify(asked[1]?.body);
+      expect(history).toContain(route === 'chat' ? 'data:image/png;base64,' : '"inlineData"');
+      const saved = await download(page);
+      expect(pngText(saved.bytes)['edit-of']).toBeTruthy();
+      await page.close();
+    });
+  }
 
   it('a content-policy refusal is explained, with what to do', async () => {
     await setUp();
