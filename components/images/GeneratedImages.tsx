@@ -1,5 +1,5 @@
 import { Copy, Download, Expand, ImageOff, PenLine } from 'lucide-react';
-import { lazy, memo, Suspense, useContext, useState } from 'react';
+import { lazy, memo, Suspense, useContext, useEffect, useRef, useState } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import { Skeleton } from '@/components/ui/Skeleton';
 import { toast } from '@/components/ui/Toast';
@@ -73,8 +73,40 @@ function aspectOf(meta: ImageMeta): { aspectRatio: string } | undefined {
   return width !== undefined && height !== undefined && width > 0 && height > 0 ? { aspectRatio: `${width} / ${height}` } : undefined;
 }
 
+/** How far outside the window an image is read and drawn ahead of being scrolled to. */
+const AHEAD = '800px 0px';
+
+/**
+ * Whether the element has come near the window (it stays so): a conversation of many images
+ * reads and draws those on screen first, the others as they are scrolled to.
+ */
+function useNearWindow(): [React.RefObject<HTMLLIElement | null>, boolean] {
+  const ref = useRef<HTMLLIElement>(null);
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (near || element === null) return undefined;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        setNear(true);
+        observer.disconnect();
+      }
+    }, { rootMargin: AHEAD });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return [ref, near];
+}
+
+/** An image's place until it comes near the window: its shape kept, nothing read yet. */
+const ImageCard = memo(function ImageCard(props: { id: string; model: string | undefined; version: string; shape: { aspectRatio: string } | undefined }) {
+  const [ref, near] = useNearWindow();
+  if (near) return <ShownImage {...props} />;
+  return <li ref={ref} style={props.shape} className="generated-image aspect-square w-full"><Skeleton className="size-full" /></li>;
+});
+
 /** One image of a reply: the picture, its cost, and what can be done with it. */
-const ImageCard = memo(function ImageCard({ id, model, version }: { id: string; model: string | undefined; version: string }) {
+function ShownImage({ id, model, version }: { id: string; model: string | undefined; version: string }) {
   const w = useWords();
   const image = useStoredImage(id, version);
   const prices = useContext(PricesContext);
@@ -94,7 +126,7 @@ const ImageCard = memo(function ImageCard({ id, model, version }: { id: string; 
   return (
     <li className="generated-image group/image flex min-w-0 flex-col gap-1" aria-busy={meta.partial === true || undefined}>
       <figure className="relative overflow-hidden rounded-md border border-line bg-surface">
-        <img src={image.url} alt={name} title={meta.revisedPrompt ?? meta.prompt} decoding="async" style={aspectOf(meta)} className={cx('block h-auto w-full object-contain', meta.partial === true && 'opacity-70 blur-[1px]')} />
+        <img src={image.url} alt={name} title={meta.revisedPrompt ?? meta.prompt} loading="lazy" decoding="async" style={aspectOf(meta)} className={cx('block h-auto w-full object-contain', meta.partial === true && 'opacity-70 blur-[1px]')} />
         {meta.partial === true && (
           <figcaption className="absolute right-1.5 bottom-1.5 rounded-full bg-bg/85 px-2 py-0.5 text-2xs font-medium text-fg shadow-xs">{w.t('images.partial')}</figcaption>
         )}
@@ -118,7 +150,7 @@ const ImageCard = memo(function ImageCard({ id, model, version }: { id: string; 
       )}
     </li>
   );
-});
+}
 
 /**
  * A reply's images: those an image model generated (`imageIds`), and those a chat model's text
@@ -138,7 +170,7 @@ export function GeneratedImages({ message }: { message: Pick<Message, 'imageIds'
   return (
     <section role="group" aria-label={w.t('images.group')} aria-busy={streaming} className="generated-images">
       <ul className={cx('grid gap-2', ids.length + waiting > 1 ? 'max-w-xl grid-cols-2' : 'max-w-sm grid-cols-1')}>
-        {ids.map((id) => <ImageCard key={id} id={id} model={message.model} version={message.status} />)}
+        {ids.map((id) => <ImageCard key={id} id={id} model={message.model} version={message.status} shape={waitingShape} />)}
         {Array.from({ length: waiting }, (_, i) => (
           <li key={`waiting-${i}`} style={waitingShape} className="image-waiting flex aspect-square w-full flex-col items-center justify-center gap-2 rounded-md border border-line bg-surface">
             <Skeleton className="size-10 rounded-full" />

@@ -29,9 +29,38 @@ async function databaseImages(): Promise<ImageReader> {
   return store.images;
 }
 
+/**
+ * Images asked for in the same moment (a conversation opening asks for each of its images) are
+ * read together, in one transaction.
+ */
+interface Waiting { resolve(record: ImageRecord | undefined): void; reject(error: unknown): void }
+let batch: Map<string, Waiting[]> | undefined;
+function readTogether(id: string): Promise<ImageRecord | undefined> {
+  if (batch === undefined) {
+    const asked = new Map<string, Waiting[]>();
+    batch = asked;
+    setTimeout(() => {
+      batch = undefined;
+      const all = [...asked.values()].flat();
+      databaseImages().then((r) => r.getMany([...asked.keys()])).then((records) => {
+        const byId = new Map(records.flatMap((record) => (record === undefined ? [] : [[record.id, record] as const])));
+        for (const [key, waiting] of asked) for (const w of waiting) w.resolve(byId.get(key));
+      }, (error: unknown) => {
+        for (const w of all) w.reject(error);
+      });
+    }, 0);
+  }
+  const asked = batch;
+  return new Promise((resolve, reject) => {
+    const waiting = asked.get(id) ?? [];
+    waiting.push({ resolve, reject });
+    asked.set(id, waiting);
+  });
+}
+
 /** The database's images, each call made once the store is there. */
 const database: ImageReader = {
-  get: (id) => databaseImages().then((r) => r.get(id)),
+  get: readTogether,
   getMany: (ids) => databaseImages().then((r) => r.getMany(ids)),
   list: (query) => databaseImages().then((r) => r.list(query)),
   watch: (onChange, onError) => {
