@@ -173,7 +173,9 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   const prefs = useImagePrefs((s) => (genModel === undefined ? undefined : s.prefs[genModel]));
   const editOfChosen = useImageEdit((s) => s.editOf);
   const editOf = editOfChosen !== undefined && generation !== undefined && editOfChosen.conversationId === generation.conversationId ? editOfChosen : undefined;
-  const imageMode = generation !== undefined && (generation.marked || prefs?.on === true || editOf !== undefined);
+  // An image chosen to edit does not by itself make a model an image model: one the catalogue does
+  // not mark asks "Try anyway?" first (on send).
+  const imageMode = generation !== undefined && (generation.marked || prefs?.on === true);
   const imageOptions = prefs?.options ?? NO_OPTIONS;
   const [askImage, setAskImage] = useState(false);
   const canAttach = (images?.accepts === true || imageMode) && !disabled;
@@ -246,6 +248,10 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   };
 
   const send = async (): Promise<void> => {
+    if (editOf !== undefined && !imageMode && generation !== undefined) {
+      setAskImage(true);
+      return;
+    }
     if (imageMode && generation !== undefined) {
       if (text.trim() === '' || streaming || inFlight.current) return;
       if (imageOptions.size !== undefined && imageOptions.size !== '' && !isImageSize(imageOptions.size)) {

@@ -111,7 +111,8 @@ function ShownImage({ id, model, version }: { id: string; model: string | undefi
   const image = useStoredImage(id, version);
   const prices = useContext(PricesContext);
   const [viewing, setViewing] = useState(false);
-  if (image === undefined) return <li className="generated-image"><Skeleton className="aspect-square w-full" /></li>;
+  // While the reply streams, an image its text names may not be saved yet: it is read again when the reply's images change.
+  if (image === undefined || (image === null && version.startsWith('streaming'))) return <li className="generated-image"><Skeleton className="aspect-square w-full" /></li>;
   if (image === null) {
     return (
       <li className="generated-image flex aspect-square w-full flex-col items-center justify-center gap-1 rounded-md border border-dashed border-line text-2xs text-muted">
@@ -170,7 +171,7 @@ export function GeneratedImages({ message }: { message: Pick<Message, 'imageIds'
   return (
     <section role="group" aria-label={w.t('images.group')} aria-busy={streaming} className="generated-images">
       <ul className={cx('grid gap-2', ids.length + waiting > 1 ? 'max-w-xl grid-cols-2' : 'max-w-sm grid-cols-1')}>
-        {ids.map((id) => <ImageCard key={id} id={id} model={message.model} version={message.status} shape={waitingShape} />)}
+        {ids.map((id) => <ImageCard key={id} id={id} model={message.model} version={`${message.status}:${message.imageIds?.length ?? 0}`} shape={waitingShape} />)}
         {Array.from({ length: waiting }, (_, i) => (
           <li key={`waiting-${i}`} style={waitingShape} className="image-waiting flex aspect-square w-full flex-col items-center justify-center gap-2 rounded-md border border-line bg-surface">
             <Skeleton className="size-10 rounded-full" />

@@ -168,6 +168,25 @@ describe('the composer with an image model', () => {
     expect(onSend).toHaveBeenCalledWith('now make it blue', [], { options: {}, editOf: 'i1' });
     await waitFor(() => expect(screen.queryByRole('img', { name: /Image to edit/ })).toBeNull());
   });
+
+  it('"Edit this image" with a model not marked as an image model asks "Try anyway?" before anything is sent', async () => {
+    const user = userEvent.setup();
+    setImageReader(memoryImages([image({ id: 'i1', prompt: 'a red fox' })]));
+    const onSend = vi.fn(async () => true);
+    render(<>
+      <MessageView message={reply({ imageIds: ['i1'] })} />
+      <Composer streaming={false} generation={gen({ model: 'gemini-chat', marked: false, price: undefined })} onSend={onSend} onStop={() => undefined} />
+    </>);
+    const group = await screen.findByRole('group', { name: 'Generated images' });
+    await user.click(await within(group).findByRole('button', { name: 'Edit this image' }));
+    await screen.findByRole('img', { name: 'Image to edit: a red fox' });
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'now make it blue{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Generate images with gemini-chat?' });
+    expect(onSend).not.toHaveBeenCalled();
+    await user.click(within(dialog).getByRole('button', { name: 'Try anyway' }));
+    await user.click(await screen.findByRole('button', { name: 'Generate' }));
+    expect(onSend).toHaveBeenCalledWith('now make it blue', [], { options: {}, editOf: 'i1' });
+  });
 });
 
 function reply(patch: Partial<Message> = {}): Message {
@@ -275,6 +294,22 @@ describe('a reply with generated images', () => {
     expect(container).not.toHaveTextContent('![image]');
     const group = screen.getByRole('group', { name: 'Generated images' });
     expect(await within(group).findByRole('img', { name: 'draw a blue whale' })).toBeInTheDocument();
+  });
+
+  it('a chat model\'s reply still streaming: an image its text names before it is saved waits (never "missing"), and shows once saved', async () => {
+    const store = memoryImages([]);
+    setImageReader(store);
+    const streaming = reply({ model: 'gemini-2.5-flash-image', imageRequest: undefined, status: 'streaming', text: 'Here.\n\n![image](gc-image:g2)' });
+    const { rerender } = render(<MessageView message={streaming} />);
+    const group = screen.getByRole('group', { name: 'Generated images' });
+    // The store has answered (nothing yet).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(group).queryByText('This image is no longer stored.')).toBeNull();
+    expect(within(group).queryByRole('img')).toBeNull();
+    // Saved: the store has it, and the reply names it among its images.
+    store.records.push(image({ id: 'g2', prompt: 'draw a blue whale', source: 'chat' }));
+    rerender(<MessageView message={{ ...streaming, imageIds: ['g2'] }} />);
+    expect(await within(screen.getByRole('group', { name: 'Generated images' })).findByRole('img', { name: 'draw a blue whale' })).toBeInTheDocument();
   });
 });
 
