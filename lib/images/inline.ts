@@ -42,12 +42,14 @@ type Verdict = { kind: 'more' } | { kind: 'no' } | { kind: 'image'; length: numb
 /** Whether `s` from `at` (a `!`) starts an image's head: complete, maybe (need more text), or not. */
 function headAt(s: string, at: number): Verdict {
   const view = s.slice(at, at + MAX_ALT + MAX_HEAD + 8);
-  const full = IMAGE_HEAD.exec(view);
-  if (full !== null) return { kind: 'image', length: full[0].length, alt: full[1] ?? '', mime: (full[2] ?? '').toLowerCase() };
   if (view.length === 1) return { kind: 'more' };
   if (view[1] !== '[') return { kind: 'no' };
   const close = view.indexOf(']', 2);
   if (close < 0) return view.includes('\n', 2) || view.length > MAX_ALT + 2 ? { kind: 'no' } : { kind: 'more' };
+  // An alt longer than MAX_ALT is text, wherever its `]` is: else a head cut off by the view would be waited on forever.
+  if (close > MAX_ALT + 2) return { kind: 'no' };
+  const full = IMAGE_HEAD.exec(view);
+  if (full !== null) return { kind: 'image', length: full[0].length, alt: full[1] ?? '', mime: (full[2] ?? '').toLowerCase() };
   if (view.lastIndexOf('\n', close) > 1) return { kind: 'no' };
   if (close + 1 === view.length) return { kind: 'more' };
   if (view[close + 1] !== '(') return { kind: 'no' };

@@ -146,6 +146,22 @@ describe('InlineImageExtractor', () => {
     expect(run(['Fine!'])).toEqual({ text: 'Fine!', images: [] });
   });
 
+  it('an alt text longer than any image\'s is text: the reply after it is not held back (2,000 characters, and just past the bound)', () => {
+    for (const length of [2000, 1190]) {
+      const start = `![${'a'.repeat(length)}](data:image/png;`;
+      const extractor = new InlineImageExtractor(ids());
+      let text = '';
+      // The whole head in one piece, then the rest: the alt is decided on at once, not waited on.
+      text += extractor.push(start).text;
+      text += extractor.push('base64,' + PNG + ') and more').text;
+      expect(text).toBe(`${start}base64,${PNG}) and more`);
+      // And in a piece that completes the head.
+      const again = new InlineImageExtractor(ids());
+      expect(again.push(`${start}base64,${PNG}) and more`)).toEqual({ text: `${start}base64,${PNG}) and more`, images: [] });
+      expect(extractor.end().text).toBe('');
+    }
+  });
+
   it('a large image in 64 kB pieces stays in pieces of that size', () => {
     const big = 'A'.repeat(4 * 1024 * 1024);
     const stream = `![image](data:image/png;base64,${big}) ok`;
