@@ -22,7 +22,12 @@ export interface InlineImage {
 export interface InlinePiece {
   text: string;
   images: InlineImage[];
+  /** The end only: an image was cut off (its head whole, its base64 long): dropped, not given back as text. */
+  cut?: { alt: string };
 }
+
+/** An unfinished image longer than this (head and base64, in characters) is dropped at the end rather than given back as text. */
+export const CUT_IMAGE_CHARS = 2048;
 
 /** The longest alt text (and the longest data URI head) we wait for before deciding it is text. */
 const MAX_ALT = 1000;
@@ -126,19 +131,22 @@ export class InlineImageExtractor {
   }
 
   /**
-   * The stream ended: what was held goes out as text. An image still open (no closing `)`) is
-   * given back as the text it came as, not dropped: a reply cut off mid-image keeps what the model
-   * sent (its bytes could not make a whole image anyway), and an "image" that never closed is as
-   * likely prose about the syntax, which must not vanish.
+   * The stream ended: what was held goes out as text. An image still open (no closing `)`) and
+   * short is given back as the text it came as: an "image" that never closed is as likely prose
+   * about the syntax, which must not vanish. One longer than CUT_IMAGE_CHARS is an image cut off
+   * (stopped, or the stream broke): its base64 could not make a whole image and is megabytes of
+   * nothing to read, so it is dropped and `cut` says so.
    */
   end(): InlinePiece {
-    let text = this.held;
+    const held = this.held;
     this.held = '';
-    if (this.image !== undefined) {
-      text = this.image.head + this.image.pieces.join('') + text;
-      this.image = undefined;
-    }
-    return { text, images: [] };
+    const image = this.image;
+    this.image = undefined;
+    if (image === undefined) return { text: held, images: [] };
+    let length = image.head.length;
+    for (const piece of image.pieces) length += piece.length;
+    if (length > CUT_IMAGE_CHARS) return { text: held, images: [], cut: { alt: image.alt } };
+    return { text: image.head + image.pieces.join('') + held, images: [] };
   }
 }
 

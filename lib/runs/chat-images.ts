@@ -9,7 +9,7 @@ import { newId } from '../conversations/ids';
 import type { Message } from '../conversations/records';
 import type { ImageStore } from '../images/store';
 import { IMAGE_REF_SCHEME, type ImageRecord } from '../images/types';
-import { base64ToBytes, imageRefs, InlineImageExtractor, replaceImageRefs, type InlineImage } from '../images/inline';
+import { base64ToBytes, imageRefs, InlineImageExtractor, replaceImageRefs, type InlineImage, type InlinePiece } from '../images/inline';
 import { blobToDataUrl } from './image-run';
 
 export interface ChatImagesContext {
@@ -31,6 +31,8 @@ export class ChatImages {
   ids: string[] = [];
   /** Their saves, in order: the end of the reply is saved after them. */
   saved: Promise<void> = Promise.resolve();
+  /** Set at the end when an image was cut off (stopped, or the stream broke) and dropped. */
+  cut: { alt: string } | undefined;
   private readonly extractor = new InlineImageExtractor(newId);
   private last = 0;
 
@@ -46,8 +48,9 @@ export class ChatImages {
     return this.take(this.extractor.end());
   }
 
-  private take({ text, images }: { text: string; images: InlineImage[] }): string {
+  private take({ text, images, cut }: InlinePiece): string {
     for (const image of images) this.keep(image);
+    if (cut !== undefined) this.cut = cut;
     return text;
   }
 

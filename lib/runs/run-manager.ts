@@ -644,6 +644,8 @@ export class RunManager {
     const imageIds = run.chatImages?.ids ?? run.imageIds;
     if (imageIds.length > 0) final.imageIds = imageIds;
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
+    // An image cut off mid-way was dropped (its base64 is no text to keep): the reply says so.
+    if (run.chatImages?.cut !== undefined) final.notice = { code: 'image_cut', params: {} };
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
     if (finishReason !== undefined) final.finishReason = finishReason;

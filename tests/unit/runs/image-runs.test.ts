@@ -224,6 +224,18 @@ describe('images inside a chat reply', () => {
     expect(seen.filter((e) => e.type === 'images')).toEqual([{ type: 'images', conversationId: started.conversationId, messageId: started.messageId, imageIds: [id] }]);
   });
 
+  it('an image cut off mid-way (the stream broke) is dropped, not kept as text: the reply says so with a notice', async () => {
+    const client = fake([], [{ type: 'text', text: 'Here ![image](data:image/png;base64,' }, { type: 'text', text: 'A'.repeat(5000) }]);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'draw', model: 'gemini-2.5-flash-image' });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.text).toBe('Here ');
+    expect(reply.status).toBe('interrupted');
+    expect(reply.notice).toEqual({ code: 'image_cut', params: {} });
+    expect(reply.imageIds).toBeUndefined();
+  });
+
   it('sends the image back on the next turn, as a data URI in the assistant\'s text', async () => {
     const small = `![image](data:image/png;base64,${b64([1, 2, 3, 4])})`;
     const client = fake([], [{ type: 'text', text: small.slice(0, 10) }, { type: 'text', text: small.slice(10) }, { type: 'done' }]);
