@@ -49,18 +49,29 @@ export class ChatImages {
   }
 
   private take({ text, images, cut }: InlinePiece): string {
-    for (const image of images) this.keep(image);
+    let kept = text;
+    for (const image of images) {
+      // An image whose bytes are not one makes no reference: the rest of the reply goes on.
+      if (!this.keep(image)) kept = kept.replace(`![${image.alt}](${IMAGE_REF_SCHEME}${image.id})`, '');
+    }
     if (cut !== undefined) this.cut = cut;
-    return text;
+    return kept;
   }
 
-  private keep(image: InlineImage): void {
+  /** Stores `image`; false when its base64 does not decode (nothing is stored). */
+  private keep(image: InlineImage): boolean {
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = base64ToBytes(image.base64);
+    } catch {
+      return false;
+    }
     const { conversationId, messageId, prompt, model } = this.context;
     // Each image a time of its own: the Images view pages by time.
     this.last = Math.max(this.context.now(), this.last + 1);
     const record: ImageRecord = {
       id: image.id, conversationId, messageId, createdAt: this.last, source: 'chat', prompt,
-      mime: image.mime, index: this.ids.length, blob: new Blob([base64ToBytes(image.base64) as BlobPart], { type: image.mime }),
+      mime: image.mime, index: this.ids.length, blob: new Blob([bytes as BlobPart], { type: image.mime }),
       ...(model === undefined ? {} : { model }),
     };
     this.ids = [...this.ids, record.id];
@@ -69,6 +80,7 @@ export class ChatImages {
       await this.context.images.put(record);
       await this.context.onImages(ids);
     }).catch((failure: unknown) => this.context.onSaveError(failure));
+    return true;
   }
 }
 

@@ -21,6 +21,8 @@ beforeEach(() => {
 });
 
 const b64 = (bytes: number[]): string => Buffer.from(bytes).toString('base64');
+/** A real PNG (the 1×1 transparent pixel): stored images must be one of the four types by their bytes. */
+const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const bytesOf = async (blob: Blob): Promise<number[]> => [...new Uint8Array(await blob.arrayBuffer())];
 
 interface Asked {
@@ -222,6 +224,19 @@ describe('images inside a chat reply', () => {
     expect(Buffer.from(await image!.blob.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
     for (const e of seen) expect(JSON.stringify(e).length).toBeLessThan(10_000);
     expect(seen.filter((e) => e.type === 'images')).toEqual([{ type: 'images', conversationId: started.conversationId, messageId: started.messageId, imageIds: [id] }]);
+  });
+
+  it('an image whose base64 does not decode is dropped (no reference, nothing stored); the reply goes on', async () => {
+    const good = `![image](data:image/png;base64,${PNG_B64})`;
+    const client = fake([], [{ type: 'text', text: 'A ![bad](data:image/png;base64,AB==CD==) then ' }, { type: 'text', text: `${good} end` }, { type: 'done' }]);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'draw', model: 'gemini-2.5-flash-image' });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.status).toBe('complete');
+    expect(reply.text).toMatch(/^A  then !\[image\]\(gc-image:[\w-]+\) end$/);
+    expect(reply.imageIds).toHaveLength(1);
+    expect((await store.images.list()).map((i) => i.id)).toEqual(reply.imageIds);
   });
 
   it('an image cut off mid-way (the stream broke) is dropped, not kept as text: the reply says so with a notice', async () => {
