@@ -11,6 +11,7 @@ import type { ImageStore } from '../images/store';
 import { IMAGE_REF_SCHEME, type ImageRecord } from '../images/types';
 import { base64ToBytes, imageRefs, InlineImageExtractor, replaceImageRefs, type InlineImage, type InlinePiece } from '../images/inline';
 import { blobToDataUrl } from './image-run';
+import { sniffImageType } from '../gateway/images';
 
 export interface ChatImagesContext {
   conversationId: string;
@@ -58,7 +59,10 @@ export class ChatImages {
     return kept;
   }
 
-  /** Stores `image`; false when its base64 does not decode (nothing is stored). */
+  /**
+   * Stores `image`; false when its base64 does not decode or its bytes are not a PNG, JPEG, WebP
+   * or GIF (nothing is stored). Its type is its bytes', whatever the data URI said.
+   */
   private keep(image: InlineImage): boolean {
     let bytes: Uint8Array<ArrayBuffer>;
     try {
@@ -66,12 +70,14 @@ export class ChatImages {
     } catch {
       return false;
     }
+    const mime = sniffImageType(bytes);
+    if (mime === undefined) return false;
     const { conversationId, messageId, prompt, model } = this.context;
     // Each image a time of its own: the Images view pages by time.
     this.last = Math.max(this.context.now(), this.last + 1);
     const record: ImageRecord = {
       id: image.id, conversationId, messageId, createdAt: this.last, source: 'chat', prompt,
-      mime: image.mime, index: this.ids.length, blob: new Blob([bytes as BlobPart], { type: image.mime }),
+      mime, index: this.ids.length, blob: new Blob([bytes as BlobPart], { type: mime }),
       ...(model === undefined ? {} : { model }),
     };
     this.ids = [...this.ids, record.id];
