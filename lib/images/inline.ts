@@ -160,13 +160,15 @@ export function imageRefs(text: string): string[] {
 
 /**
  * `text` with each reference's address replaced by what `address(id)` gives (a data URI, to send
- * the image back to the model); a reference it gives nothing for stays as it is.
+ * the image back to the model); a reference it gives nothing for stays as it is, or becomes what
+ * `otherwise(alt)` gives when there is one.
  */
-export function replaceImageRefs(text: string, address: (id: string) => string | undefined): string {
+export function replaceImageRefs(text: string, address: (id: string) => string | undefined, otherwise?: (alt: string) => string): string {
   if (!text.includes(IMAGE_REF_SCHEME)) return text;
   return text.replace(REF, (whole, alt: string, id: string) => {
     const url = address(id);
-    return url === undefined ? whole : `![${alt}](${url})`;
+    if (url !== undefined) return `![${alt}](${url})`;
+    return otherwise === undefined ? whole : otherwise(alt);
   });
 }
 

@@ -90,16 +90,29 @@ export class ChatImages {
   }
 }
 
+/** What a model is sent for an image it is not sent: a short mention, never our `gc-image:` address. */
+export function imageMention(alt: string): string {
+  return alt.trim() === '' ? '[image]' : `[image: ${alt.trim()}]`;
+}
+
 /**
- * Assistant messages' image references (`gc-image:{id}`) as `data:` URIs from the store, so the
- * model sees its images again. An image no longer stored is left as its reference.
+ * The history as a model is sent it. The images of the most recent reply that holds any go back
+ * inline as `data:` URIs from the store, when the model asked is the one that made them (so it
+ * sees, and can edit, its last image); every other reference, to an image of an older reply,
+ * another model's, one no longer stored, or one of another conversation, becomes a short mention
+ * (`imageMention`): no model is sent megabytes on every turn, nor our internal addresses.
+ * A store that cannot be read throws (the turn is refused before anything is written).
  */
-export async function withImagesInline(history: Message[], images: ImageStore): Promise<Message[]> {
+export async function withImagesInline(history: Message[], images: ImageStore, asked: { conversationId: string; model: string }): Promise<Message[]> {
   const holds = (m: Message): boolean => m.role === 'assistant' && m.text.includes(IMAGE_REF_SCHEME);
-  const ids = history.flatMap((m) => (holds(m) ? imageRefs(m.text) : []));
-  if (ids.length === 0) return history;
-  const found = await images.getMany([...new Set(ids)]).catch(() => []);
+  const last = history.findLast((m) => holds(m) && imageRefs(m.text).length > 0);
+  if (last === undefined) return history;
+  const ids = last.model === asked.model ? imageRefs(last.text) : [];
+  const found = ids.length === 0 ? [] : await images.getMany([...new Set(ids)]);
   const urls = new Map<string, string>();
-  for (const image of found) urls.set(image.id, await blobToDataUrl(image.blob));
-  return history.map((m) => (holds(m) ? { ...m, text: replaceImageRefs(m.text, (id) => urls.get(id)) } : m));
+  for (const image of found) {
+    // Another conversation's image is not this one's to send: as if it were not there.
+    if (image.conversationId === asked.conversationId) urls.set(image.id, await blobToDataUrl(image.blob));
+  }
+  return history.map((m) => (holds(m) ? { ...m, text: replaceImageRefs(m.text, (id) => (m === last ? urls.get(id) : undefined), imageMention) } : m));
 }

@@ -317,6 +317,84 @@ describe('images inside a chat reply', () => {
   });
 });
 
+describe('which images a model is sent back', () => {
+  const drawn = (n: number): StreamEvent[] => [{ type: 'text', text: `![image ${n}](data:image/png;base64,${b64(png(n))})` }, { type: 'done' }];
+  /** A gateway whose chat replies are, in turn, `replies` (then a plain "ok"). */
+  function chatting(replies: StreamEvent[][]): ReturnType<typeof fake> {
+    const client = fake([]);
+    client.streamChat = async function* (request: ChatRequest) {
+      client.asked.chat.push(request);
+      for (const e of replies.shift() ?? [{ type: 'text', text: 'ok' }, { type: 'done' }] satisfies StreamEvent[]) yield e;
+    };
+    return client;
+  }
+  const contents = (request: ChatRequest): string[] => request.messages.map((m) => String(m.content));
+
+  it('only the latest reply\'s images, and only to the model that made them; every other reference is a short mention', async () => {
+    const client = chatting([drawn(1), drawn(2)]);
+    const runs = manager(client);
+    const model = 'gemini-2.5-flash-image';
+    const first = await runs.start({ surface: 'chat', text: 'draw', model });
+    await runs.whenIdle();
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'again', model });
+    await runs.whenIdle();
+    // Asked of the model that drew them: the latest image inline, the older one mentioned.
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'bluer', model });
+    await runs.whenIdle();
+    expect(contents(client.asked.chat[2]!)).toEqual(['draw', '[image: image 1]', 'again', `![image 2](data:image/png;base64,${b64(png(2))})`, 'bluer']);
+    // Asked of another model: no image inline, no gc-image: address.
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'describe it', model: 'gpt-4o' });
+    await runs.whenIdle();
+    const other = contents(client.asked.chat[3]!);
+    expect(other.slice(0, 6)).toEqual(['draw', '[image: image 1]', 'again', '[image: image 2]', 'bluer', 'ok']);
+    expect(other.join('\n')).not.toContain('gc-image:');
+    expect(other.join('\n')).not.toContain('base64');
+  });
+
+  it('a reference to another conversation\'s image is as if it were not stored: mentioned, not sent; "Edit this image" of it is not_found', async () => {
+    const client = chatting([drawn(1)]);
+    const runs = manager(client);
+    const model = 'gemini-2.5-flash-image';
+    const first = await runs.start({ surface: 'chat', text: 'draw', model });
+    await runs.whenIdle();
+    const theirs = (await store.getMessage(first.messageId))!.imageIds![0]!;
+    const second = await runs.start({ surface: 'chat', text: 'hello', model });
+    await runs.whenIdle();
+    // A reply of the second conversation that names the first one's image.
+    await store.updateMessage(second.messageId, { text: `![stolen](gc-image:${theirs})` });
+    await runs.start({ surface: 'chat', conversationId: second.conversationId, text: 'edit it', model });
+    await runs.whenIdle();
+    expect(contents(client.asked.chat.at(-1)!)).toEqual(['hello', '[image: stolen]', 'edit it']);
+    await expect(runs.start({ surface: 'chat', conversationId: second.conversationId, text: 'bluer', model: 'gpt-image-1', image: { options: {}, editOf: theirs } }))
+      .rejects.toMatchObject({ problem: 'not_found', params: { target: 'image' } });
+  });
+
+  it('a store whose images cannot be read refuses the turn before anything is written: no reply is left streaming', async () => {
+    const client = chatting([drawn(1)]);
+    const runs = manager(client);
+    const model = 'gemini-2.5-flash-image';
+    const first = await runs.start({ surface: 'chat', text: 'draw', model });
+    await runs.whenIdle();
+    const next = await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'thanks', model });
+    await runs.whenIdle();
+    const before = await store.messages(first.conversationId);
+    const getMany = store.images.getMany.bind(store.images);
+    store.images.getMany = async () => {
+      throw new Error('the disk said no');
+    };
+    await expect(runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'bluer', model })).rejects.toThrow();
+    await expect(runs.retry(next.messageId)).rejects.toThrow();
+    const after = await store.messages(first.conversationId);
+    expect(after.map((m) => m.id)).toEqual(before.map((m) => m.id));
+    expect(after.some((m) => m.status === 'streaming')).toBe(false);
+    // Nothing is left busy: once the store reads again, the turn goes.
+    store.images.getMany = getMany;
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'bluer', model });
+    await runs.whenIdle();
+    expect((await store.messages(first.conversationId)).every((m) => m.status === 'complete')).toBe(true);
+  });
+});
+
 describe('scaling images down before an edit', () => {
   const scaler = (width: number, height: number, sizes: number[]): ImageScaler & { asked: string[] } => {
     const asked: string[] = [];
