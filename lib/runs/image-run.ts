@@ -73,10 +73,11 @@ export function costPerImage(price: ModelPrice | undefined): ImageJob['cost'] {
  * The images to send for an edit: the question's attachments (data URLs) and stored images
  * (`imageIds`), each scaled down when too large. `scaled` lists those that were (`from`/`to`).
  */
-export async function editImagesOf(question: Pick<Message, 'images' | 'imageIds'>, images: ImageStore, scaler: ImageScaler): Promise<{ blobs: Blob[]; missing: string[]; scaled: { from: string; to: string }[] }> {
+export async function editImagesOf(question: Pick<Message, 'images' | 'imageIds' | 'conversationId'>, images: ImageStore, scaler: ImageScaler): Promise<{ blobs: Blob[]; missing: string[]; scaled: { from: string; to: string }[] }> {
   const attached = (question.images ?? []).flatMap((url) => dataUrlToBlob(url) ?? []);
   const ids = question.imageIds ?? [];
-  const stored = await images.getMany(ids);
+  // Another conversation's image is not this question's: as if it were not stored.
+  const stored = (await images.getMany(ids)).filter((s) => s.conversationId === question.conversationId);
   const missing = ids.filter((id) => !stored.some((s) => s.id === id));
   const fitted = await Promise.all([...stored.map((s) => s.blob), ...attached].map((blob) => fitForEdit(blob, scaler)));
   return { blobs: fitted.map((f) => f.blob), missing, scaled: fitted.flatMap((f) => (f.scaled === undefined ? [] : [f.scaled])) };

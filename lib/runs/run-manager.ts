@@ -745,6 +745,10 @@ export class RunManager {
     let edit: Blob[] | undefined;
     if (work.request.edit === true) {
       const fitted = await editImagesOf(work.question, images, this.deps.scaler ?? platformScaler());
+      // Its images are gone (deleted since it was asked): an edit of nothing is not sent.
+      if (fitted.blobs.length === 0) {
+        return { status: 'error', error: this.stored(new GatewayError({ kind: 'bad_request', url: '', detail: { code: 'edit_source_missing' } }), profile.apiKey) };
+      }
       edit = fitted.blobs;
       const first = fitted.scaled[0];
       if (first !== undefined) {

@@ -142,6 +142,22 @@ describe('image runs', () => {
     await expect(runs.start({ surface: 'chat', text: '  ', image: { options: {} } })).rejects.toBeInstanceOf(RunError);
   });
 
+  it('an edit whose image is gone (deleted since) is not sent: the reply ends with edit_source_missing', async () => {
+    const client = fake(twoImages);
+    const runs = manager(client);
+    const first = await runs.start({ surface: 'chat', text: 'a cat', model: 'gpt-image-1', image: { options: {} } });
+    await runs.whenIdle();
+    const editOf = (await store.getMessage(first.messageId))!.imageIds![0]!;
+    const second = await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'with a hat', image: { options: {}, editOf } });
+    await runs.whenIdle();
+    expect(client.asked.edit).toHaveLength(1);
+    await store.images.remove([editOf]);
+    const again = await runs.retry(second.messageId);
+    await runs.whenIdle();
+    expect(client.asked.edit).toHaveLength(1);
+    expect(await store.getMessage(again.messageId)).toMatchObject({ status: 'error', error: { kind: 'bad_request', detail: { code: 'edit_source_missing' } } });
+  });
+
   it('a refusal is saved like a chat error; Retry asks the same image request again', async () => {
     const refused = fake([{ type: 'error', error: new GatewayError({ kind: 'content_blocked', url: 'https://gw.example/v1/images/generations', status: 400, code: 'content_policy_violation' }) }]);
     let client: GatewayClient = refused;
