@@ -194,6 +194,8 @@ export function noticeText(w: Words, notice: Notice): string {
     }
     case 'image_scaled':
       return w.t('notice.image_scaled', notice.params);
+    case 'image_cut':
+      return w.t('notice.image_cut');
     case 'legacy':
       return notice.text ?? '';
   }

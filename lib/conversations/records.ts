@@ -81,12 +81,13 @@ export type StoredError = z.infer<typeof StoredErrorShape>;
  * problem code), or a reply was asked through Chat Completions because the gateway does not serve
  * the interface the catalogue named (`sent_through_chat`, `params.api`), or its images were scaled
  * down to be sent for an edit (`image_scaled`, `params.count`, and the first one's `from`, `to` as
- * `WxH`). Older builds saved an
+ * `WxH`), or an image of the reply was cut off (stopped, or the stream broke) and dropped
+ * (`image_cut`). Older builds saved an
  * English sentence: it is kept as `legacy` text.
  */
 const NoticeShape = z.object({
   // A code a later build added reads as a note without words (not as a damaged message).
-  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'image_scaled', 'legacy']), 'legacy'),
+  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'image_scaled', 'image_cut', 'legacy']), 'legacy'),
   params: z._default(ParamsSchema, {}),
   text: z.optional(z.string()),
 });

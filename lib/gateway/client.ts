@@ -618,10 +618,13 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     if (inline !== null) {
       try {
         const bytes = base64ToBytes([url.slice(inline[0].length)]);
-        return new Blob([bytes], { type: sniffImageType(bytes) ?? inline[1]!.toLowerCase() });
+        // Its type is its bytes' (PNG, JPEG, WebP, GIF), not what the address says.
+        const type = sniffImageType(bytes);
+        if (type !== undefined) return new Blob([bytes], { type });
       } catch {
-        throw failed();
+        // Not base64: refused below.
       }
+      throw failed();
     }
     let parsed: URL;
     try {
@@ -657,7 +660,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       }
       const declared = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       const bytes = await readBytes(call, response, ctx);
-      const type = sniffImageType(bytes) ?? (declared.startsWith('image/') ? declared : undefined);
+      // The type is the bytes' only (PNG, JPEG, WebP, GIF): an SVG, or a page said to be an image, is refused.
+      const type = sniffImageType(bytes);
       if (type === undefined) throw failed({ contentType: declared === '' ? '-' : declared });
       return new Blob([bytes], { type });
     } finally {

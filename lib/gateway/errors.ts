@@ -120,6 +120,8 @@ export const ERROR_DETAILS = [
   'no_image',
   /** An image the gateway gave by address could not be downloaded ({status} or {contentType} when known): it may have expired. */
   'image_download_failed',
+  /** An edit whose images are no longer stored (deleted since it was asked): nothing was sent. */
+  'edit_source_missing',
 ] as const;
 export type ErrorDetailCode = (typeof ERROR_DETAILS)[number];
 

@@ -24,12 +24,16 @@ function fitUtf8(text: string, maxBytes: number): { bytes: number; fits: boolean
   return { bytes, fits: true, units: text.length };
 }
 
-/** The head of a data-URI image in markdown, from its `](`: base64 follows it, up to `)`. */
-const IMAGE_HEAD = /\]\(data:image\/[\w.+-]{1,60}(?:;[\w.+-]{1,40}(?:=[^;,)\s]{0,80})?){0,5};base64,/i;
+/**
+ * The head of a data-URI image in markdown, `![alt](data:image/…;base64,`: base64 follows it, up
+ * to `)`. As the image extractor (lib/images/inline.ts) takes it: opened by `![`, its alt at most
+ * 1,000 characters on one line; base64 after anything else is text the user gets, and counted.
+ */
+const IMAGE_HEAD = /!\[[^\]\n]{0,1000}\]\(data:image\/[\w.+-]{1,60}(?:;[\w.+-]{1,40}(?:=[^;,)\s]{0,80})?){0,5};base64,/i;
 /** A character that is neither base64 (standard or URL-safe) nor whitespace. */
 const NOT_BASE64 = /[^A-Za-z0-9+/=_\s-]/;
 /** How much counted text is kept to find a head that a piece boundary split (longer than any head). */
-const TAIL = 400;
+const TAIL = 2000;
 
 /**
  * Counts a reply's pieces against `maxBytes` as they arrive. The base64 of a data-URI image in

@@ -22,7 +22,12 @@ export interface InlineImage {
 export interface InlinePiece {
   text: string;
   images: InlineImage[];
+  /** The end only: an image was cut off (its head whole, its base64 long): dropped, not given back as text. */
+  cut?: { alt: string };
 }
+
+/** An unfinished image longer than this (head and base64, in characters) is dropped at the end rather than given back as text. */
+export const CUT_IMAGE_CHARS = 2048;
 
 /** The longest alt text (and the longest data URI head) we wait for before deciding it is text. */
 const MAX_ALT = 1000;
@@ -42,12 +47,14 @@ type Verdict = { kind: 'more' } | { kind: 'no' } | { kind: 'image'; length: numb
 /** Whether `s` from `at` (a `!`) starts an image's head: complete, maybe (need more text), or not. */
 function headAt(s: string, at: number): Verdict {
   const view = s.slice(at, at + MAX_ALT + MAX_HEAD + 8);
-  const full = IMAGE_HEAD.exec(view);
-  if (full !== null) return { kind: 'image', length: full[0].length, alt: full[1] ?? '', mime: (full[2] ?? '').toLowerCase() };
   if (view.length === 1) return { kind: 'more' };
   if (view[1] !== '[') return { kind: 'no' };
   const close = view.indexOf(']', 2);
   if (close < 0) return view.includes('\n', 2) || view.length > MAX_ALT + 2 ? { kind: 'no' } : { kind: 'more' };
+  // An alt longer than MAX_ALT is text, wherever its `]` is: else a head cut off by the view would be waited on forever.
+  if (close > MAX_ALT + 2) return { kind: 'no' };
+  const full = IMAGE_HEAD.exec(view);
+  if (full !== null) return { kind: 'image', length: full[0].length, alt: full[1] ?? '', mime: (full[2] ?? '').toLowerCase() };
   if (view.lastIndexOf('\n', close) > 1) return { kind: 'no' };
   if (close + 1 === view.length) return { kind: 'more' };
   if (view[close + 1] !== '(') return { kind: 'no' };
@@ -124,19 +131,22 @@ export class InlineImageExtractor {
   }
 
   /**
-   * The stream ended: what was held goes out as text. An image still open (no closing `)`) is
-   * given back as the text it came as, not dropped: a reply cut off mid-image keeps what the model
-   * sent (its bytes could not make a whole image anyway), and an "image" that never closed is as
-   * likely prose about the syntax, which must not vanish.
+   * The stream ended: what was held goes out as text. An image still open (no closing `)`) and
+   * short is given back as the text it came as: an "image" that never closed is as likely prose
+   * about the syntax, which must not vanish. One longer than CUT_IMAGE_CHARS is an image cut off
+   * (stopped, or the stream broke): its base64 could not make a whole image and is megabytes of
+   * nothing to read, so it is dropped and `cut` says so.
    */
   end(): InlinePiece {
-    let text = this.held;
+    const held = this.held;
     this.held = '';
-    if (this.image !== undefined) {
-      text = this.image.head + this.image.pieces.join('') + text;
-      this.image = undefined;
-    }
-    return { text, images: [] };
+    const image = this.image;
+    this.image = undefined;
+    if (image === undefined) return { text: held, images: [] };
+    let length = image.head.length;
+    for (const piece of image.pieces) length += piece.length;
+    if (length > CUT_IMAGE_CHARS) return { text: held, images: [], cut: { alt: image.alt } };
+    return { text: image.head + image.pieces.join('') + held, images: [] };
   }
 }
 
@@ -150,13 +160,15 @@ export function imageRefs(text: string): string[] {
 
 /**
  * `text` with each reference's address replaced by what `address(id)` gives (a data URI, to send
- * the image back to the model); a reference it gives nothing for stays as it is.
+ * the image back to the model); a reference it gives nothing for stays as it is, or becomes what
+ * `otherwise(alt)` gives when there is one.
  */
-export function replaceImageRefs(text: string, address: (id: string) => string | undefined): string {
+export function replaceImageRefs(text: string, address: (id: string) => string | undefined, otherwise?: (alt: string) => string): string {
   if (!text.includes(IMAGE_REF_SCHEME)) return text;
   return text.replace(REF, (whole, alt: string, id: string) => {
     const url = address(id);
-    return url === undefined ? whole : `![${alt}](${url})`;
+    if (url !== undefined) return `![${alt}](${url})`;
+    return otherwise === undefined ? whole : otherwise(alt);
   });
 }
 

@@ -64,7 +64,11 @@ export const ImageRecordSchema = z.object({
   /** The prompt as the model rewrote it (`revised_prompt`), when it says. */
   revisedPrompt: z.optional(z.string()),
   model: z.optional(z.string()),
-  /** `image/png`, … */
+  /**
+   * `image/png`, `image/jpeg`, `image/webp` or `image/gif`, as its bytes are: every path that
+   * stores an image (a chat model's data URI, an image run's results, a history import) decides
+   * it from the bytes and keeps no other type. Read as any string: rows of older builds stay readable.
+   */
   mime: z.string(),
   /** The size asked for (`1024x1024`), when one was. */
   size: z.optional(z.string()),

@@ -6,7 +6,8 @@
  * fetched at once (the address expires). Bytes become Blobs at once: no base64 outlives its event.
  * The run manager owns the reply (its status, its saves, its watchers); this owns the images.
  */
-import type { GatewayError, ModelPrice, Usage } from '../gateway';
+import { GatewayError, type ModelPrice, type Usage } from '../gateway';
+import { sniffImageType } from '../gateway/images';
 import type { Message } from '../conversations/records';
 import type { ImageStore } from '../images/store';
 import type { ImageScaler } from '../images/scale';
@@ -25,6 +26,25 @@ export interface ImageJob {
   edit?: Blob[];
   /** Per image, from the price list (per call), when known. */
   cost?: { amount: number; currency: string };
+}
+
+/** Base64 as an image Blob of the type its bytes are (PNG, JPEG, WebP, GIF); undefined when it is not base64 or not one of those. */
+function imageOfBase64(b64: string): Blob | undefined {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = base64ToBytes([b64]);
+  } catch {
+    return undefined;
+  }
+  const type = sniffImageType(bytes);
+  return type === undefined ? undefined : new Blob([bytes as BlobPart], { type });
+}
+
+/** A Blob as an image of the type its bytes are; undefined when they are not a PNG, JPEG, WebP or GIF. */
+async function imageOfBlob(blob: Blob): Promise<Blob | undefined> {
+  const type = sniffImageType(new Uint8Array(await blob.slice(0, 16).arrayBuffer()));
+  if (type === undefined) return undefined;
+  return blob.type === type ? blob : new Blob([blob], { type });
 }
 
 /** The `imageRequest` saved on the reply of a job. */
@@ -53,10 +73,11 @@ export function costPerImage(price: ModelPrice | undefined): ImageJob['cost'] {
  * The images to send for an edit: the question's attachments (data URLs) and stored images
  * (`imageIds`), each scaled down when too large. `scaled` lists those that were (`from`/`to`).
  */
-export async function editImagesOf(question: Pick<Message, 'images' | 'imageIds'>, images: ImageStore, scaler: ImageScaler): Promise<{ blobs: Blob[]; missing: string[]; scaled: { from: string; to: string }[] }> {
+export async function editImagesOf(question: Pick<Message, 'images' | 'imageIds' | 'conversationId'>, images: ImageStore, scaler: ImageScaler): Promise<{ blobs: Blob[]; missing: string[]; scaled: { from: string; to: string }[] }> {
   const attached = (question.images ?? []).flatMap((url) => dataUrlToBlob(url) ?? []);
   const ids = question.imageIds ?? [];
-  const stored = await images.getMany(ids);
+  // Another conversation's image is not this question's: as if it were not stored.
+  const stored = (await images.getMany(ids)).filter((s) => s.conversationId === question.conversationId);
   const missing = ids.filter((id) => !stored.some((s) => s.id === id));
   const fitted = await Promise.all([...stored.map((s) => s.blob), ...attached].map((blob) => fitForEdit(blob, scaler)));
   return { blobs: fitted.map((f) => f.blob), missing, scaled: fitted.flatMap((f) => (f.scaled === undefined ? [] : [f.scaled])) };
@@ -94,7 +115,7 @@ export async function runImageJob(job: ImageJob, context: ImageRunContext): Prom
   const createdAt = (): number => (last = Math.max(context.now(), last + 1));
   const record = (index: number, mime: string, blob: Blob, extra: Partial<ImageRecord>): ImageRecord => ({
     id: context.newId(), conversationId: context.conversationId, messageId: context.messageId, createdAt: createdAt(),
-    source: job.edit === undefined ? 'generated' : 'edited', prompt: job.prompt, model: job.model, mime: mime || blob.type || 'image/png',
+    source: job.edit === undefined ? 'generated' : 'edited', prompt: job.prompt, model: job.model, mime,
     index, blob, ...(job.options.size === undefined ? {} : { size: job.options.size }), ...extra,
   });
   const place = async (index: number, image: ImageRecord, partial: boolean): Promise<void> => {
@@ -108,24 +129,30 @@ export async function runImageJob(job: ImageJob, context: ImageRunContext): Prom
     await context.onImages([...places.entries()].sort(([a], [b]) => a - b).map(([, p]) => p.id));
     if (before !== undefined) await images.remove([before.id]);
   };
+  /** An image given was refused (not base64, or not a PNG, JPEG, WebP or GIF by its bytes). */
+  let refused = false;
   for await (const event of events) {
     switch (event.type) {
       case 'partial': {
         // A partial that comes after its place's final image is late: the final one stays.
         if (places.get(event.index)?.partial === false) break;
-        const blob = new Blob([base64ToBytes([event.b64]) as BlobPart], { type: event.mime });
-        await place(event.index, record(event.index, event.mime, blob, { partial: true }), true);
+        const image = imageOfBase64(event.b64);
+        if (image === undefined) break;
+        await place(event.index, record(event.index, image.type, image, { partial: true }), true);
         break;
       }
       case 'image': {
         let blob: Blob | undefined;
-        if (event.b64 !== undefined && event.b64 !== '') blob = new Blob([base64ToBytes([event.b64]) as BlobPart], { type: event.mime });
-        else if (event.url !== undefined && event.url !== '') blob = await client.fetchImage(event.url, { signal });
-        if (blob === undefined) break;
+        if (event.b64 !== undefined && event.b64 !== '') blob = imageOfBase64(event.b64);
+        else if (event.url !== undefined && event.url !== '') blob = await imageOfBlob(await client.fetchImage(event.url, { signal }));
+        if (blob === undefined) {
+          refused = true;
+          break;
+        }
         const extra: Partial<ImageRecord> = {};
         if (event.revisedPrompt !== undefined) extra.revisedPrompt = event.revisedPrompt;
         if (job.cost !== undefined) extra.cost = job.cost;
-        await place(event.index, record(event.index, event.mime, blob, extra), false);
+        await place(event.index, record(event.index, blob.type, blob, extra), false);
         break;
       }
       case 'usage':
@@ -134,6 +161,10 @@ export async function runImageJob(job: ImageJob, context: ImageRunContext): Prom
       case 'error':
         return { ended: 'error', error: event.error, ...(usage === undefined ? {} : { usage }) };
       case 'done':
+        // Every image refused: no image came, as when the answer holds none.
+        if (refused && ![...places.values()].some((p) => !p.partial)) {
+          return { ended: 'error', error: new GatewayError({ kind: 'bad_response', url: '', detail: { code: 'no_image' } }), ...(usage === undefined ? {} : { usage }) };
+        }
         return { ended: 'done', ...(usage === undefined ? {} : { usage }) };
     }
   }

@@ -373,7 +373,9 @@ export class RunManager {
       if (input.notice !== undefined) user.notice = input.notice;
       const imaging = input.image;
       if (imaging?.editOf !== undefined) {
-        if (await this.deps.store.images.get(imaging.editOf) === undefined) throw new RunError('not_found', { target: 'image' });
+        // Only an image of this conversation: another's is as good as not there.
+        const source = await this.deps.store.images.get(imaging.editOf);
+        if (source === undefined || source.conversationId !== conversation.id) throw new RunError('not_found', { target: 'image' });
         user.imageIds = [imaging.editOf];
       }
       const asked = comparing ? models : [model];
@@ -388,16 +390,19 @@ export class RunManager {
       conversation = { ...conversation, leafId: replies[0]!.id };
       const compare = comparing ? { open: { userId: user.id, replyIds: replies.map((r) => r.id) } } : conversation.compare === undefined ? undefined : 'close' as const;
       if (created && comparing) conversation = { ...conversation, compare: { userId: user.id, replyIds: replies.map((r) => r.id) } };
+      // What each model is sent, before anything is written: a store that cannot be read refuses the turn, leaving no reply streaming forever.
+      const sent = imageRequest === undefined
+        ? await Promise.all(replies.map((r) => withImagesInline([...history, user], this.deps.store.images, { conversationId: conversation!.id, model: r.model! })))
+        : [];
       await this.deps.store.addTurn({ conversation, created, messages: [user, ...replies], ...(compare === undefined ? {} : { compare }) });
 
       const client = this.deps.clientFor(profile, settings);
-      const sent = imageRequest === undefined ? await withImagesInline([...history, user], this.deps.store.images) : [];
       // Each run's own start: the comparison's runs share the conversation, one reservation each.
       const held = this.busy.get(conversationId);
       if (held !== undefined) Object.assign(held, { count: replies.length, shared: comparing });
       replies.forEach((reply, i) => {
         const work: Work = imageRequest === undefined
-          ? { kind: 'chat', request: this.request(settings, profile, reply.model!, sent, conversation!, routes[i]!.api), prompt: text }
+          ? { kind: 'chat', request: this.request(settings, profile, reply.model!, sent[i]!, conversation!, routes[i]!.api), prompt: text }
           : { kind: 'image', model: reply.model!, request: imageRequest, question: user };
         this.launch(conversation!.id, reply.id, client, profile, work, i === 0 ? [user, reply] : [reply]);
       });
@@ -489,10 +494,12 @@ export class RunManager {
         ? { ...withoutLeaf(conversation), profileId: profile.id }
         : { ...conversation, model: chosen, profileId: profile.id, leafId: reply.id };
       const compare = column ? { swap: [messageId, reply.id] as [string, string] } : conversation.compare === undefined ? undefined : 'close' as const;
+      // What the model is sent, before anything is written (as in `start`).
+      const sent = route === undefined ? [] : await withImagesInline(history, this.deps.store.images, { conversationId: conversation.id, model: chosen });
       await this.deps.store.addTurn({ conversation: moved, created: false, messages: written, ...(compare === undefined ? {} : { compare }) });
       const work: Work = route === undefined
         ? { kind: 'image', model: chosen, request: imageRequest!, question: question! }
-        : { kind: 'chat', request: this.request(settings, profile, chosen, await withImagesInline(history, this.deps.store.images), moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '' };
+        : { kind: 'chat', request: this.request(settings, profile, chosen, sent, moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '' };
       this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile, work, written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
@@ -644,6 +651,8 @@ export class RunManager {
     const imageIds = run.chatImages?.ids ?? run.imageIds;
     if (imageIds.length > 0) final.imageIds = imageIds;
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
+    // An image cut off mid-way was dropped (its base64 is no text to keep): the reply says so.
+    if (run.chatImages?.cut !== undefined) final.notice = { code: 'image_cut', params: {} };
     if (error !== undefined) final.error = error;
     if (run.usage !== undefined) final.usage = run.usage;
     if (finishReason !== undefined) final.finishReason = finishReason;
@@ -736,6 +745,10 @@ export class RunManager {
     let edit: Blob[] | undefined;
     if (work.request.edit === true) {
       const fitted = await editImagesOf(work.question, images, this.deps.scaler ?? platformScaler());
+      // Its images are gone (deleted since it was asked): an edit of nothing is not sent.
+      if (fitted.blobs.length === 0) {
+        return { status: 'error', error: this.stored(new GatewayError({ kind: 'bad_request', url: '', detail: { code: 'edit_source_missing' } }), profile.apiKey) };
+      }
       edit = fitted.blobs;
       const first = fitted.scaled[0];
       if (first !== undefined) {

@@ -16,6 +16,7 @@ import { importedAsData, type ProfileAddress } from './as-data';
 import { ImageRecordSchema, type ImageMeta, type ImageRecord } from '../images/types';
 import { base64ToBlob, blobToBase64 } from '../images/bytes';
 import { metaOf } from '../images/store';
+import { sniffImageType } from '../gateway/images';
 
 export const HISTORY_FORMAT = 'gateway-chat-history';
 /** The version written now. Older ones are upgraded on import (HISTORY_MIGRATIONS). */
@@ -232,9 +233,18 @@ function importedImages(raw: readonly unknown[], conversationId: string, message
     if (!messageIds.has(meta.messageId)) return { path: `images.${i}.messageId` };
     const blob = base64ToBlob(base64, meta.mime);
     if (blob === undefined) return { path: `images.${i}.base64` };
-    images.push({ ...meta, createdAt: Math.min(Math.max(meta.createdAt, 0), now), blob });
+    // Only a PNG, JPEG, WebP or GIF by its bytes is kept, as the type they are.
+    const mime = typeOfBase64(base64);
+    if (mime === undefined) return { path: `images.${i}.base64` };
+    images.push({ ...meta, mime, createdAt: Math.min(Math.max(meta.createdAt, 0), now), blob: blob.type === mime ? blob : new Blob([blob], { type: mime }) });
   }
   return images;
+}
+
+/** The image type (PNG, JPEG, WebP, GIF) of base64 already checked to be base64, by its first bytes. */
+function typeOfBase64(base64: string): string | undefined {
+  const head = base64.slice(0, 64).replace(/\s+/g, '').slice(0, 16);
+  return sniffImageType(Uint8Array.from(atob(head.slice(0, head.length - (head.length % 4))), (c) => c.charCodeAt(0)));
 }
 
 /** Whether two JSON values hold the same data (key order aside). */

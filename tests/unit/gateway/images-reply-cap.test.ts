@@ -49,6 +49,13 @@ describe('ReplyMeter', () => {
     expect(unclosed.used).toBe(-1);
   });
 
+  it('base64 after a "](data:image/…;base64," that no "![" opens is counted (the extractor keeps it as text), at every split', () => {
+    const bare = `Write ](data:image/png;base64,${'A'.repeat(500)}) done`;
+    for (let at = 0; at <= bare.length; at += 7) expect(meter([bare.slice(0, at), bare.slice(at)], 100).used, `split at ${at}`).toBe(-1);
+    // So is one whose alt is longer than any image's.
+    expect(meter([`![${'a'.repeat(1100)}](data:image/png;base64,${'A'.repeat(500)})`], 1200).used).toBe(-1);
+  });
+
   it('reasoning counts whole, as before', () => {
     const m = new ReplyMeter(50);
     const events: StreamEvent[] = [{ type: 'reasoning', text: `](data:image/png;base64,${'A'.repeat(100)})` }];

@@ -456,6 +456,21 @@ describe('fetchImage', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('the type is the bytes\' only: an SVG (said to be one, or said to be a PNG) is refused, by address or data: URI; a PNG said to be a JPEG is a PNG', async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
+    for (const type of ['image/svg+xml', 'image/png']) {
+      const error = await clientFor(answering(() => new Response(svg, { headers: { 'content-type': type } }))).fetchImage(url).catch((e: unknown) => e as GatewayError);
+      expect(error, type).toBeInstanceOf(GatewayError);
+      expect((error as GatewayError).detail).toEqual({ code: 'image_download_failed', params: { contentType: type } });
+    }
+    const client = clientFor(answering(() => new Response('')));
+    for (const type of ['image/svg+xml', 'image/png']) {
+      const error = await client.fetchImage(`data:${type};base64,${Buffer.from(svg).toString('base64')}`).catch((e: unknown) => e as GatewayError);
+      expect((error as GatewayError).detail?.code, type).toBe('image_download_failed');
+    }
+    expect((await client.fetchImage(`data:image/jpeg;base64,${PNG}`)).type).toBe('image/png');
+  });
+
   it('the image client never sends the key anywhere but the gateway', async () => {
     const seen: { url: string; init: RequestInit | undefined }[] = [];
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {

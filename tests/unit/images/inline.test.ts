@@ -3,7 +3,7 @@
  * network splits the reply, the same text with short references and the same images come out.
  */
 import { describe, expect, it } from 'vitest';
-import { InlineImageExtractor, base64ToBytes, imageRefs, replaceImageRefs, type InlineImage } from '@/lib/images/inline';
+import { CUT_IMAGE_CHARS, InlineImageExtractor, base64ToBytes, imageRefs, replaceImageRefs, type InlineImage } from '@/lib/images/inline';
 
 /** A tiny PNG's base64 (the 1×1 transparent pixel). */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -144,6 +144,34 @@ describe('InlineImageExtractor', () => {
     const cut = `Here ![image](data:image/png;base64,${PNG.slice(0, 30)}`;
     expect(run([cut.slice(0, 20), cut.slice(20)])).toEqual({ text: cut, images: [] });
     expect(run(['Fine!'])).toEqual({ text: 'Fine!', images: [] });
+  });
+
+  it('an alt text longer than any image\'s is text: the reply after it is not held back (2,000 characters, and just past the bound)', () => {
+    for (const length of [2000, 1190]) {
+      const start = `![${'a'.repeat(length)}](data:image/png;`;
+      const extractor = new InlineImageExtractor(ids());
+      let text = '';
+      // The whole head in one piece, then the rest: the alt is decided on at once, not waited on.
+      text += extractor.push(start).text;
+      text += extractor.push('base64,' + PNG + ') and more').text;
+      expect(text).toBe(`${start}base64,${PNG}) and more`);
+      // And in a piece that completes the head.
+      const again = new InlineImageExtractor(ids());
+      expect(again.push(`${start}base64,${PNG}) and more`)).toEqual({ text: `${start}base64,${PNG}) and more`, images: [] });
+      expect(extractor.end().text).toBe('');
+    }
+  });
+
+  it('an image cut off past a short length is dropped at the end, and said to be cut (its base64 is not given back as text)', () => {
+    const extractor = new InlineImageExtractor(ids());
+    let text = extractor.push('Here ![a cat](data:image/png;base64,').text;
+    for (let i = 0; i < 10; i++) text += extractor.push('A'.repeat(1000)).text;
+    expect(text).toBe('Here ');
+    expect(extractor.end()).toEqual({ text: '', images: [], cut: { alt: 'a cat' } });
+    // Just within the bound it is still text, and nothing is said to be cut.
+    const head = '![x](data:image/png;base64,';
+    const short = `${head}${'A'.repeat(CUT_IMAGE_CHARS - head.length)}`;
+    expect(run([short])).toEqual({ text: short, images: [] });
   });
 
   it('a large image in 64 kB pieces stays in pieces of that size', () => {

@@ -21,6 +21,10 @@ beforeEach(() => {
 });
 
 const b64 = (bytes: number[]): string => Buffer.from(bytes).toString('base64');
+/** Bytes that are a PNG by their signature (`tail` after it): only PNG, JPEG, WebP and GIF are kept. */
+const png = (...tail: number[]): number[] => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...tail];
+/** A real PNG (the 1×1 transparent pixel): stored images must be one of the four types by their bytes. */
+const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const bytesOf = async (blob: Blob): Promise<number[]> => [...new Uint8Array(await blob.arrayBuffer())];
 
 interface Asked {
@@ -51,7 +55,7 @@ function fake(events: ImageEvent[], chat: StreamEvent[] = [{ type: 'done' }]): G
     },
     fetchImage: async (url: string) => {
       asked.fetched.push(url);
-      return new Blob([new Uint8Array([9, 9, 9])], { type: 'image/png' });
+      return new Blob([new Uint8Array(png(9, 9, 9))], { type: 'image/png' });
     },
   };
 }
@@ -61,9 +65,9 @@ function manager(client: GatewayClient, extra: Partial<ConstructorParameters<typ
 }
 
 const twoImages: ImageEvent[] = [
-  { type: 'partial', index: 0, b64: b64([1]), mime: 'image/png' },
-  { type: 'partial', index: 0, b64: b64([1, 1]), mime: 'image/png' },
-  { type: 'image', index: 0, b64: b64([1, 1, 1]), mime: 'image/png', revisedPrompt: 'A red fox standing in snow' },
+  { type: 'partial', index: 0, b64: b64(png(1)), mime: 'image/png' },
+  { type: 'partial', index: 0, b64: b64(png(1, 1)), mime: 'image/png' },
+  { type: 'image', index: 0, b64: b64(png(1, 1, 1)), mime: 'image/png', revisedPrompt: 'A red fox standing in snow' },
   { type: 'image', index: 1, url: 'https://gw.example/__images/t.png', mime: 'image/png' },
   { type: 'usage', usage: { totalTokens: 50, raw: {} } },
   { type: 'done' },
@@ -89,8 +93,8 @@ describe('image runs', () => {
       [0, undefined, 'generated', 'a red fox in snow', 'A red fox standing in snow', '1024x1024', { amount: 0.04, currency: 'USD' }],
       [1, undefined, 'generated', 'a red fox in snow', undefined, '1024x1024', { amount: 0.04, currency: 'USD' }],
     ]);
-    expect(await bytesOf(images[0]!.blob)).toEqual([1, 1, 1]);
-    expect(await bytesOf(images[1]!.blob)).toEqual([9, 9, 9]);
+    expect(await bytesOf(images[0]!.blob)).toEqual(png(1, 1, 1));
+    expect(await bytesOf(images[1]!.blob)).toEqual(png(9, 9, 9));
     // No partial is left behind.
     expect((await store.exportRaw([started.conversationId]))[0]!.imageRecords.map((i) => i.id).sort()).toEqual([...reply!.imageIds!].sort());
     const told = events.filter((e) => e.type === 'images').map((e) => (e.type === 'images' ? e.imageIds.length : 0));
@@ -109,7 +113,7 @@ describe('image runs', () => {
       },
     };
     const runs = manager(client, { scaler });
-    const started = await runs.start({ surface: 'chat', text: 'make it blue', model: 'gpt-image-1', images: [`data:image/png;base64,${b64([5, 6])}`], image: { options: {} } });
+    const started = await runs.start({ surface: 'chat', text: 'make it blue', model: 'gpt-image-1', images: [`data:image/png;base64,${b64(png(5, 6))}`], image: { options: {} } });
     await runs.whenIdle();
     expect(client.asked.generate).toEqual([]);
     expect(client.asked.edit).toHaveLength(1);
@@ -131,11 +135,27 @@ describe('image runs', () => {
     const editOf = reply!.imageIds![0]!;
     const second = await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'with a hat', image: { options: { size: '1024x1024' }, editOf } });
     await runs.whenIdle();
-    expect(await Promise.all(client.asked.edit[0]!.images.map(bytesOf))).toEqual([[1, 1, 1]]);
+    expect(await Promise.all(client.asked.edit[0]!.images.map(bytesOf))).toEqual([png(1, 1, 1)]);
     const messages = await store.messages(second.conversationId);
     expect(messages[2]).toMatchObject({ role: 'user', text: 'with a hat', imageIds: [editOf] });
     await expect(runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'again', image: { options: {}, editOf: 'gone' } })).rejects.toMatchObject({ problem: 'not_found', params: { target: 'image' } });
     await expect(runs.start({ surface: 'chat', text: '  ', image: { options: {} } })).rejects.toBeInstanceOf(RunError);
+  });
+
+  it('an edit whose image is gone (deleted since) is not sent: the reply ends with edit_source_missing', async () => {
+    const client = fake(twoImages);
+    const runs = manager(client);
+    const first = await runs.start({ surface: 'chat', text: 'a cat', model: 'gpt-image-1', image: { options: {} } });
+    await runs.whenIdle();
+    const editOf = (await store.getMessage(first.messageId))!.imageIds![0]!;
+    const second = await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'with a hat', image: { options: {}, editOf } });
+    await runs.whenIdle();
+    expect(client.asked.edit).toHaveLength(1);
+    await store.images.remove([editOf]);
+    const again = await runs.retry(second.messageId);
+    await runs.whenIdle();
+    expect(client.asked.edit).toHaveLength(1);
+    expect(await store.getMessage(again.messageId)).toMatchObject({ status: 'error', error: { kind: 'bad_request', detail: { code: 'edit_source_missing' } } });
   });
 
   it('a refusal is saved like a chat error; Retry asks the same image request again', async () => {
@@ -169,11 +189,43 @@ describe('image runs', () => {
     expect(client.asked.chat).toEqual([]);
   });
 
+  it('an image not a PNG, JPEG, WebP or GIF by its bytes is dropped (an SVG, by base64 or address), whatever type the answer named; a PNG named JPEG is kept as a PNG', async () => {
+    const svg = [...Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')];
+    const client = fake([
+      { type: 'image', index: 0, b64: b64(svg), mime: 'image/svg+xml' },
+      { type: 'image', index: 1, b64: b64(png(4)), mime: 'image/jpeg' },
+      { type: 'image', index: 2, url: 'https://gw.example/__images/t.svg', mime: 'image/png' },
+      { type: 'done' },
+    ]);
+    client.fetchImage = async () => new Blob([new Uint8Array(svg)], { type: 'image/png' });
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'a fox', model: 'gpt-image-1', image: { options: { n: 3 } } });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.status).toBe('complete');
+    const images = await store.images.getMany(reply.imageIds!);
+    expect(images.map((i) => [i.index, i.mime, i.blob.type])).toEqual([[1, 'image/png', 'image/png']]);
+    expect((await store.images.list()).length).toBe(1);
+  });
+
+  it('when every image is dropped, the run ends with no_image', async () => {
+    const svg = [...Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')];
+    const client = fake([{ type: 'image', index: 0, b64: b64(svg), mime: 'image/png' }, { type: 'done' }]);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'a fox', model: 'gpt-image-1', image: { options: {} } });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.status).toBe('error');
+    expect(reply.error).toMatchObject({ kind: 'bad_response', detail: { code: 'no_image' } });
+    expect(reply.imageIds).toBeUndefined();
+    expect(await store.images.list()).toEqual([]);
+  });
+
   it('a stopped image run keeps the partial image it had', async () => {
     let release: () => void = () => undefined;
     const client = fake([]);
     client.generateImages = async function* (_request, options) {
-      yield { type: 'partial', index: 0, b64: b64([3]), mime: 'image/png' } satisfies ImageEvent;
+      yield { type: 'partial', index: 0, b64: b64(png(3)), mime: 'image/png' } satisfies ImageEvent;
       await new Promise<void>((resolve) => {
         release = resolve;
         options?.signal?.addEventListener('abort', () => resolve());
@@ -197,6 +249,7 @@ describe('images inside a chat reply', () => {
   function imageStream(): { events: StreamEvent[]; bytes: Uint8Array } {
     const bytes = new Uint8Array(3 * 1024 * 1024);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) % 256;
+    bytes.set(png());
     const text = `Here it is: ![image](data:image/png;base64,${Buffer.from(bytes).toString('base64')}) Enjoy!`;
     const events: StreamEvent[] = [];
     for (let at = 0; at < text.length; at += 64 * 1024) events.push({ type: 'text', text: text.slice(at, at + 64 * 1024) });
@@ -224,8 +277,46 @@ describe('images inside a chat reply', () => {
     expect(seen.filter((e) => e.type === 'images')).toEqual([{ type: 'images', conversationId: started.conversationId, messageId: started.messageId, imageIds: [id] }]);
   });
 
+  it('an image whose base64 does not decode is dropped (no reference, nothing stored); the reply goes on', async () => {
+    const good = `![image](data:image/png;base64,${PNG_B64})`;
+    const client = fake([], [{ type: 'text', text: 'A ![bad](data:image/png;base64,AB==CD==) then ' }, { type: 'text', text: `${good} end` }, { type: 'done' }]);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'draw', model: 'gemini-2.5-flash-image' });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.status).toBe('complete');
+    expect(reply.text).toMatch(/^A {2}then !\[image\]\(gc-image:[\w-]+\) end$/);
+    expect(reply.imageIds).toHaveLength(1);
+    expect((await store.images.list()).map((i) => i.id)).toEqual(reply.imageIds);
+  });
+
+  it('only a PNG, JPEG, WebP or GIF by its bytes is kept, as the type its bytes are: an SVG data URI is dropped like a malformed one', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').toString('base64');
+    const client = fake([], [{ type: 'text', text: `A ![s](data:image/svg+xml;base64,${svg}) B ![p](data:image/jpeg;base64,${PNG_B64}) C` }, { type: 'done' }]);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'draw', model: 'gemini-2.5-flash-image' });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.text).toMatch(/^A {2}B !\[p\]\(gc-image:[\w-]+\) C$/);
+    const images = await store.images.getMany(reply.imageIds!);
+    expect(images.map((i) => [i.mime, i.blob.type])).toEqual([['image/png', 'image/png']]);
+    expect((await store.images.list()).length).toBe(1);
+  });
+
+  it('an image cut off mid-way (the stream broke) is dropped, not kept as text: the reply says so with a notice', async () => {
+    const client = fake([], [{ type: 'text', text: 'Here ![image](data:image/png;base64,' }, { type: 'text', text: 'A'.repeat(5000) }]);
+    const runs = manager(client);
+    const started = await runs.start({ surface: 'chat', text: 'draw', model: 'gemini-2.5-flash-image' });
+    await runs.whenIdle();
+    const reply = (await store.getMessage(started.messageId))!;
+    expect(reply.text).toBe('Here ');
+    expect(reply.status).toBe('interrupted');
+    expect(reply.notice).toEqual({ code: 'image_cut', params: {} });
+    expect(reply.imageIds).toBeUndefined();
+  });
+
   it('sends the image back on the next turn, as a data URI in the assistant\'s text', async () => {
-    const small = `![image](data:image/png;base64,${b64([1, 2, 3, 4])})`;
+    const small = `![image](data:image/png;base64,${b64(png(1, 2, 3, 4))})`;
     const client = fake([], [{ type: 'text', text: small.slice(0, 10) }, { type: 'text', text: small.slice(10) }, { type: 'done' }]);
     const runs = manager(client);
     const first = await runs.start({ surface: 'chat', text: 'draw', model: 'gemini-2.5-flash-image' });
@@ -239,6 +330,84 @@ describe('images inside a chat reply', () => {
       ['assistant', small],
       ['user', 'now make it blue'],
     ]);
+  });
+});
+
+describe('which images a model is sent back', () => {
+  const drawn = (n: number): StreamEvent[] => [{ type: 'text', text: `![image ${n}](data:image/png;base64,${b64(png(n))})` }, { type: 'done' }];
+  /** A gateway whose chat replies are, in turn, `replies` (then a plain "ok"). */
+  function chatting(replies: StreamEvent[][]): ReturnType<typeof fake> {
+    const client = fake([]);
+    client.streamChat = async function* (request: ChatRequest) {
+      client.asked.chat.push(request);
+      for (const e of replies.shift() ?? [{ type: 'text', text: 'ok' }, { type: 'done' }] satisfies StreamEvent[]) yield e;
+    };
+    return client;
+  }
+  const contents = (request: ChatRequest): string[] => request.messages.map((m) => String(m.content));
+
+  it('only the latest reply\'s images, and only to the model that made them; every other reference is a short mention', async () => {
+    const client = chatting([drawn(1), drawn(2)]);
+    const runs = manager(client);
+    const model = 'gemini-2.5-flash-image';
+    const first = await runs.start({ surface: 'chat', text: 'draw', model });
+    await runs.whenIdle();
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'again', model });
+    await runs.whenIdle();
+    // Asked of the model that drew them: the latest image inline, the older one mentioned.
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'bluer', model });
+    await runs.whenIdle();
+    expect(contents(client.asked.chat[2]!)).toEqual(['draw', '[image: image 1]', 'again', `![image 2](data:image/png;base64,${b64(png(2))})`, 'bluer']);
+    // Asked of another model: no image inline, no gc-image: address.
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'describe it', model: 'gpt-4o' });
+    await runs.whenIdle();
+    const other = contents(client.asked.chat[3]!);
+    expect(other.slice(0, 6)).toEqual(['draw', '[image: image 1]', 'again', '[image: image 2]', 'bluer', 'ok']);
+    expect(other.join('\n')).not.toContain('gc-image:');
+    expect(other.join('\n')).not.toContain('base64');
+  });
+
+  it('a reference to another conversation\'s image is as if it were not stored: mentioned, not sent; "Edit this image" of it is not_found', async () => {
+    const client = chatting([drawn(1)]);
+    const runs = manager(client);
+    const model = 'gemini-2.5-flash-image';
+    const first = await runs.start({ surface: 'chat', text: 'draw', model });
+    await runs.whenIdle();
+    const theirs = (await store.getMessage(first.messageId))!.imageIds![0]!;
+    const second = await runs.start({ surface: 'chat', text: 'hello', model });
+    await runs.whenIdle();
+    // A reply of the second conversation that names the first one's image.
+    await store.updateMessage(second.messageId, { text: `![stolen](gc-image:${theirs})` });
+    await runs.start({ surface: 'chat', conversationId: second.conversationId, text: 'edit it', model });
+    await runs.whenIdle();
+    expect(contents(client.asked.chat.at(-1)!)).toEqual(['hello', '[image: stolen]', 'edit it']);
+    await expect(runs.start({ surface: 'chat', conversationId: second.conversationId, text: 'bluer', model: 'gpt-image-1', image: { options: {}, editOf: theirs } }))
+      .rejects.toMatchObject({ problem: 'not_found', params: { target: 'image' } });
+  });
+
+  it('a store whose images cannot be read refuses the turn before anything is written: no reply is left streaming', async () => {
+    const client = chatting([drawn(1)]);
+    const runs = manager(client);
+    const model = 'gemini-2.5-flash-image';
+    const first = await runs.start({ surface: 'chat', text: 'draw', model });
+    await runs.whenIdle();
+    const next = await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'thanks', model });
+    await runs.whenIdle();
+    const before = await store.messages(first.conversationId);
+    const getMany = store.images.getMany.bind(store.images);
+    store.images.getMany = async () => {
+      throw new Error('the disk said no');
+    };
+    await expect(runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'bluer', model })).rejects.toThrow();
+    await expect(runs.retry(next.messageId)).rejects.toThrow();
+    const after = await store.messages(first.conversationId);
+    expect(after.map((m) => m.id)).toEqual(before.map((m) => m.id));
+    expect(after.some((m) => m.status === 'streaming')).toBe(false);
+    // Nothing is left busy: once the store reads again, the turn goes.
+    store.images.getMany = getMany;
+    await runs.start({ surface: 'chat', conversationId: first.conversationId, text: 'bluer', model });
+    await runs.whenIdle();
+    expect((await store.messages(first.conversationId)).every((m) => m.status === 'complete')).toBe(true);
   });
 });
 

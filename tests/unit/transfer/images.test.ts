@@ -11,7 +11,9 @@ const conversation = (id: string, extra: Partial<Conversation> = {}): Conversati
 const message = (conversationId: string, seq: number, extra: Partial<Message> = {}): Message => ({
   id: `${conversationId}-${seq}`, conversationId, seq, role: seq % 2 === 0 ? 'user' : 'assistant', parentId: seq === 0 ? null : `${conversationId}-${seq - 1}`, text: `text ${seq}`, reasoning: '', status: 'complete', createdAt: seq, ...extra,
 });
-const bytes = Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256);
+/** A PNG by its signature (only PNG, JPEG, WebP and GIF are imported), then anything. */
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const bytes = [...PNG_SIGNATURE, ...Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256)];
 const image = (id: string, conversationId: string, messageId: string, extra: Partial<ImageRecord> = {}): ImageRecord => ({
   id, conversationId, messageId, createdAt: 5, source: 'chat', prompt: 'a lighthouse', mime: 'image/png', index: 0, blob: new Blob([new Uint8Array(bytes)], { type: 'image/png' }), ...extra,
 });
@@ -72,17 +74,24 @@ describe('history files carry images', () => {
   });
 
   it('an image that is not one (another type, bad base64, another conversation\'s, no such message) leaves its conversation out, reported', () => {
-    const good = { id: 'g', conversationId: 'x', messageId: 'x-1', createdAt: 1, source: 'generated', prompt: 'p', mime: 'image/png', index: 0, base64: 'AQID' };
+    const good = { id: 'g', conversationId: 'x', messageId: 'x-1', createdAt: 1, source: 'generated', prompt: 'p', mime: 'image/png', index: 0, base64: Buffer.from([...PNG_SIGNATURE, 1, 2, 3]).toString('base64') };
     const fileWith = (img: Record<string, unknown>): string => JSON.stringify({ format: HISTORY_FORMAT, version: 1, exportedAt: 1, conversations: [{ conversation: conversation('x'), messages: [message('x', 0), message('x', 1)], images: [img] }] });
     expect(parseHistory(fileWith(good), { profileId: 'p1' })).toMatchObject({ ok: true, skipped: [] });
     for (const [bad, path] of [
       [{ ...good, mime: 'text/html' }, 'images.0.mime'],
       [{ ...good, base64: 'A' }, 'images.0.base64'],
+      // An SVG (or any bytes not a PNG, JPEG, WebP or GIF), whatever type it is said to be.
+      [{ ...good, mime: 'image/svg+xml', base64: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64') }, 'images.0.base64'],
+      [{ ...good, base64: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64') }, 'images.0.base64'],
       [{ ...good, conversationId: 'y' }, 'images.0.conversationId'],
       [{ ...good, messageId: 'z' }, 'images.0.messageId'],
     ] as const) {
       expect(parseHistory(fileWith(bad), { profileId: 'p1' })).toMatchObject({ ok: true, conversations: [], skipped: [{ conversation: 'x', reason: 'image_damaged', path }] });
     }
+    // A PNG said to be a JPEG is kept as the PNG it is.
+    const named = parseHistory(fileWith({ ...good, mime: 'image/jpeg' }), { profileId: 'p1' });
+    expect(named.ok && named.conversations[0]!.images![0]!.mime).toBe('image/png');
+    expect(named.ok && named.conversations[0]!.images![0]!.blob.type).toBe('image/png');
     // A time far ahead is brought back to now.
     const later = parseHistory(fileWith({ ...good, createdAt: 9e15 }), { profileId: 'p1', now: 1000 });
     expect(later.ok && later.conversations[0]!.images![0]!.createdAt).toBe(1000);
