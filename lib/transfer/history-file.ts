@@ -11,6 +11,7 @@ import { ConversationSchema, MessageSchema, type Conversation, type Message } fr
 import { buildTree, currentBranch } from '../conversations/branches';
 import type { Profile } from '../settings/schema';
 import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
+import { replaceImageRefs } from '../images/inline';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { importedAsData, type ProfileAddress } from './as-data';
 import { ImageRecordSchema, type ImageMeta, type ImageRecord } from '../images/types';
@@ -262,6 +263,8 @@ function sameData(a: unknown, b: unknown): boolean {
 export interface MarkdownLabels {
   user: string;
   assistant: string;
+  /** How an image is named in the text (the file holds no image): `{alt}` is its prompt or alt text. */
+  image: string;
 }
 
 /** One conversation's shown branch as Markdown. */
@@ -271,7 +274,12 @@ export function conversationMarkdown(conversation: Conversation, messages: reado
   if (conversation.source !== undefined) parts.push(`<${conversation.source.url}>`);
   for (const m of branch) {
     const who = m.role === 'user' ? labels.user : `${labels.assistant}${m.model === undefined ? '' : ` (${m.model})`}`;
-    parts.push(`## ${who}\n\n${m.text}`);
+    // Images are not in the file: each is named where it stood (a chat reply's), or after the reply (generated ones).
+    const image = (alt: string): string => `*[${labels.image.replace('{alt}', alt)}]*`;
+    let text = replaceImageRefs(m.text, () => undefined, image);
+    const generated = m.imageRequest === undefined ? [] : (m.imageIds ?? []).map(() => image(m.imageRequest!.prompt));
+    if (generated.length > 0) text = [text, generated.join(' ')].filter((t) => t !== '').join('\n\n');
+    parts.push(`## ${who}\n\n${text}`);
   }
   return `${parts.join('\n\n')}\n`;
 }

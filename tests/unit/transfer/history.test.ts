@@ -288,7 +288,19 @@ describe("ChatGPT's export", () => {
 
 describe('one conversation as Markdown', () => {
   it('writes the shown branch with the words the page gives', () => {
-    const md = conversationMarkdown(conversation('a', 1, { leafId: 'a-1' }), [message('a', 0), message('a', 1, { model: 'gpt-x' }), message('a', 2, { role: 'assistant', parentId: 'a-0', text: 'other' })], { user: 'You', assistant: 'Assistant' });
+    const md = conversationMarkdown(conversation('a', 1, { leafId: 'a-1' }), [message('a', 0), message('a', 1, { model: 'gpt-x' }), message('a', 2, { role: 'assistant', parentId: 'a-0', text: 'other' })], { user: 'You', assistant: 'Assistant', image: 'image: {alt}' });
     expect(md).toBe('# Title a\n\n## You\n\ntext 0\n\n## Assistant (gpt-x)\n\ntext 1\n');
+  });
+
+  it('names images where they stood: a chat reply\'s by its alt text, generated ones by their prompt (the file holds no image)', () => {
+    const labels = { user: 'You', assistant: 'Assistant', image: 'image: {alt}' };
+    const md = conversationMarkdown(conversation('a', 1, { leafId: 'a-2' }), [
+      message('a', 0, { text: 'draw a whale' }),
+      message('a', 1, { model: 'gemini-x', text: 'Here it is.\n\n![a whale](gc-image:g1)' }),
+      message('a', 2, { role: 'assistant', text: '', model: 'gpt-image-1', imageIds: ['i1', 'i2'], imageRequest: { prompt: 'a fox', options: { n: 2 } } }),
+    ], labels);
+    expect(md).toContain('Here it is.\n\n*[image: a whale]*');
+    expect(md).not.toContain('gc-image');
+    expect(md).toContain('*[image: a fox]* *[image: a fox]*');
   });
 });
