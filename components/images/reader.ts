@@ -5,6 +5,7 @@
  */
 import { loadConversationStore } from '@/components/data';
 import type { ImageMeta, ImageRecord } from '@/lib/images/types';
+import type { ImageStore } from '@/lib/images/store';
 
 export interface ImageQuery {
   /** Every word of it in the prompt (or the revised prompt), any case. */
@@ -24,7 +25,7 @@ export interface ImageReader {
 }
 
 /** The database's image store, once its code has arrived (in memory where the database cannot be opened). */
-async function databaseImages(): Promise<ImageReader> {
+async function databaseImages(): Promise<ImageStore> {
   const store = await loadConversationStore();
   return store.images;
 }
@@ -67,7 +68,7 @@ const database: ImageReader = {
     let stop: (() => void) | undefined;
     let stopped = false;
     void databaseImages().then((r) => {
-      if (!stopped) stop = r.watch(onChange, onError);
+      if (!stopped) stop = r.watchChanges(onChange, onError);
     }, (error: unknown) => onError?.(error));
     return () => {
       stopped = true;

@@ -98,6 +98,24 @@ export class ImageStore {
     };
   }
 
+  /**
+   * `onChange()` now and after every change to the table, reading only its keys (a view that
+   * lists a page of images asks for it again; nothing is parsed here).
+   */
+  watchChanges(onChange: () => void, onError: (error: unknown) => void = () => undefined): () => void {
+    let stopped = false;
+    let subscription: { unsubscribe(): void } | undefined;
+    this.ready().then(() => {
+      if (!stopped) subscription = liveQuery(() => this.table.toCollection().primaryKeys()).subscribe({ next: () => onChange(), error: onError });
+    }, (error: unknown) => {
+      if (!stopped) onError(error);
+    });
+    return () => {
+      stopped = true;
+      subscription?.unsubscribe();
+    };
+  }
+
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length > 0) await this.table.bulkDelete([...ids]);
   }

@@ -83,6 +83,20 @@ describe('image store', () => {
     stop();
   });
 
+  it('watchChanges says when anything changed (an image added, an older one deleted), reading only keys', async () => {
+    const store = fresh();
+    await seeded(store);
+    let changes = 0;
+    const stop = store.images.watchChanges(() => void changes++);
+    await expect.poll(() => changes).toBe(1);
+    await store.images.put(image('i4', 'b', 'b-1', { createdAt: 40, prompt: 'newest' }));
+    await expect.poll(() => changes).toBe(2);
+    // The oldest one: below anything a first page of the Images view reads.
+    await store.images.remove(['i1']);
+    await expect.poll(() => changes).toBe(3);
+    stop();
+  });
+
   it('images go with their conversation, and come back with Undo', async () => {
     const store = fresh();
     await seeded(store);
