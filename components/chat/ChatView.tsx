@@ -9,6 +9,7 @@ import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCa
 import { conversationStore } from '@/components/data';
 import { useCatalogue, type Catalogue } from '@/components/stores/catalogue';
 import { useConversation } from '@/components/hooks/useConversation';
+import { awaitsPromptReview } from './prompt-review';
 import type { Message, Surface } from '@/lib/conversations/records';
 import { newId } from '@/lib/conversations/ids';
 import { askBackground } from '@/lib/protocol/background.adapter';
@@ -21,11 +22,9 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageGeneration, type ImageSend, type ImageSupport } from './Composer';
 import { ErrorCallout } from './ErrorCallout';
-import { awaitsPromptReview, ImportedPromptReview } from './ImportedPromptReview';
 import { findMessage, MessageList } from './MessageList';
 import { MessageView, type CompareActions, type MessageActions } from './MessageView';
 import { RetryButton } from './RetryButton';
-import { ComparePicker } from './ComparePicker';
 import { COMPARE_MODELS } from '@/lib/runs/limits';
 import type { Comparison } from '@/lib/conversations/records';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
@@ -44,6 +43,10 @@ import { cx } from '@/components/ui/cx';
 import { promptChoices, type PromptChoice } from '@/lib/actions/prompts';
 import { actionLanguage, renderTemplate } from '@/lib/actions/template';
 import { actionWords } from '@/lib/actions/schema';
+
+// Shown only when comparing, or for a conversation whose imported prompt waits: off the popup's first chunk.
+const ComparePicker = lazy(() => import('./ComparePicker').then((m) => ({ default: m.ComparePicker })));
+const ImportedPromptReview = lazy(() => import('./ImportedPromptReview').then((m) => ({ default: m.ImportedPromptReview })));
 
 interface ChatViewProps {
   surface: Surface;
@@ -576,7 +579,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} onCompare={canCompare ? onCompare : undefined} comparing={compareModels !== undefined} />
       {compareModels !== undefined && (
-        <ComparePicker catalogue={catalogue} profile={profile} models={compareModels} onChange={setCompareModels} onClose={onCompare} inputRef={compareInput} />
+        <Suspense fallback={null}><ComparePicker catalogue={catalogue} profile={profile} models={compareModels} onChange={setCompareModels} onClose={onCompare} inputRef={compareInput} /></Suspense>
       )}
       {view.conversation !== undefined && settingsOpen && (
         <Suspense fallback={null}>
@@ -685,7 +688,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           {notice !== undefined && <Callout role="alert" tone="warning">{refusalText(w, notice)}</Callout>}
         </div>
       )}
-      {view.conversation !== undefined && <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-1 empty:hidden"><ImportedPromptReview conversation={view.conversation} /></div>}
+      {view.conversation !== undefined && awaitsPromptReview(view.conversation) && <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-1 empty:hidden"><Suspense fallback={null}><ImportedPromptReview conversation={view.conversation} /></Suspense></div>}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
         <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />

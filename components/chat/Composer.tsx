@@ -14,9 +14,7 @@ import { tooLargeText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
 import { ConfirmDialog } from '@/components/ui/Dialog';
 import { formatAmount } from '@/components/i18n/money';
-import { ImageOptionsRow } from '@/components/images/ImageOptionsRow';
 import { chooseImageToEdit, ensureImagePrefs, setImageOptions, updateImagePrefs, useImageEdit, useImagePrefs } from '@/components/images/stores';
-import { useStoredImage } from '@/components/images/useStoredImage';
 import { isImageSize, optionsFor } from '@/lib/images/models';
 import type { ImageOptions } from '@/lib/images/types';
 import type { ModelPrice } from '@/lib/gateway/billing';
@@ -68,6 +66,9 @@ interface ComposerProps {
 
 // The list's code (cmdk, a popover) is fetched the first time `/` is typed.
 const PromptList = lazy(() => import('@/components/ui/ComboboxList'));
+// Image generation's controls: their code arrives when an image model is first chosen (off the popup's first chunk).
+const ImageOptionsRow = lazy(() => import('@/components/images/ImageOptionsRow').then((m) => ({ default: m.ImageOptionsRow })));
+const ImageToEdit = lazy(() => import('@/components/images/ImageToEdit'));
 
 function PromptRow({ choice }: { choice: PromptChoice }) {
   const w = useWords();
@@ -112,21 +113,6 @@ function ImageGate({ images }: { images: ImageSupport }) {
         <p><button type="button" className={buttonClass('secondary', 'sm')} onClick={images.onConfirm}>{w.t('composer.confirmImages', { model: images.model })}</button></p>
       )}
     </Callout>
-  );
-}
-
-/** The image chosen to edit ("Edit this image"), as a chip the user can take away. */
-function ImageToEdit({ id, prompt, onRemove }: { id: string; prompt: string; onRemove(): void }) {
-  const w = useWords();
-  const image = useStoredImage(id);
-  return (
-    <p className="image-to-edit flex items-center gap-2 px-2.5 pt-2.5">
-      {image != null
-        ? <img src={image.url} alt={w.t('images.toEdit', { prompt })} className="size-10 shrink-0 rounded-md border border-line object-cover" />
-        : <span className="size-10 shrink-0 rounded-md border border-line bg-surface-2" />}
-      <span className="min-w-0 flex-1 truncate text-xs text-muted">{w.t('images.editing', { prompt })}</span>
-      <IconButton size="sm" className="!size-6" label={w.t('images.dontEdit')} icon={<X aria-hidden />} onClick={onRemove} />
-    </p>
   );
 }
 
@@ -383,7 +369,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             </span>
           </p>
         )}
-        {editOf !== undefined && <ImageToEdit id={editOf.id} prompt={editOf.prompt} onRemove={() => chooseImageToEdit(undefined)} />}
+        {editOf !== undefined && <Suspense fallback={null}><ImageToEdit id={editOf.id} prompt={editOf.prompt} onRemove={() => chooseImageToEdit(undefined)} /></Suspense>}
         {attached.length > 0 && (
           <ul className="attachments flex flex-wrap gap-2 px-2.5 pt-2.5" aria-label={w.t('composer.attachedImages')}>
             {attached.map((src, i) => (
@@ -435,7 +421,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             />
           </Suspense>
         )}
-        {imageMode && generation !== undefined && <ImageOptionsRow model={generation.model} options={imageOptions} onChange={(o) => setImageOptions(generation.model, o)} />}
+        {imageMode && generation !== undefined && <Suspense fallback={null}><ImageOptionsRow model={generation.model} options={imageOptions} onChange={(o) => setImageOptions(generation.model, o)} /></Suspense>}
         <div className="flex items-center gap-1 px-1.5 pb-1.5">
           {images !== undefined && (
             <Tooltip content={offText ?? w.t('composer.attach')} side="top">

@@ -5,10 +5,9 @@ import { conversationStore } from '@/components/data';
 import { useWords } from '@/components/i18n/words';
 import type { Conversation, ConversationSettings } from '@/lib/conversations/records';
 
-/** Whether the conversation waits for the user to keep or remove a system prompt it was imported with. */
-export function awaitsPromptReview(conversation: Conversation | undefined): boolean {
-  return conversation?.settings?.systemPromptReview !== undefined;
-}
+import { awaitsPromptReview } from './prompt-review';
+
+export { awaitsPromptReview };
 
 /** The settings once the user chose: the prompt kept, or gone (the conversation then follows the global one). */
 function chosen(settings: ConversationSettings, keep: boolean): ConversationSettings | undefined {

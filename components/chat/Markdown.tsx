@@ -8,11 +8,20 @@ import type { RenderedBlock, SavedMessage } from '@/lib/render/worker/protocol';
 import { currentWords } from '@/components/i18n/words';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
-import morphdom from 'morphdom';
 import { renderClient } from './render/render-client';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
 import { loadMathStyles } from './render/math-styles';
 import { enhancePreviews, handlePreviewClick } from './render/preview';
+import type Morph from 'morphdom';
+
+/**
+ * morphdom updates a growing block in place; its code follows the page's first chunk (until it has
+ * arrived, a growing block is set whole, as a finished one is).
+ */
+let morph: typeof Morph | undefined;
+void import('morphdom').then((m) => {
+  morph = m.default;
+}, () => undefined);
 
 const WARM_UP = '# A *b* **c** `d` [e](https://example.com) $x^2$\n\n- f\n\n> g\n\n| h |\n| - |\n| i |\n\n```ts\nconst x = 1;\n```';
 
@@ -56,9 +65,9 @@ const SmallBlock = memo(function SmallBlock({ source, block }: { source: string;
       shows.current = 'text';
       return;
     }
-    if (shows.current === 'markup') {
+    if (shows.current === 'markup' && morph !== undefined) {
       // Model output was sanitised in the worker (lib/render/sanitize.ts); morphdom parses it as innerHTML would.
-      morphdom(element, `<div>${block.html}</div>`, { childrenOnly: true });
+      morph(element, `<div>${block.html}</div>`, { childrenOnly: true });
     } else {
       element.innerHTML = block.html;
     }

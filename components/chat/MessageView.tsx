@@ -1,5 +1,5 @@
 import { Check, ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Route, Sparkles, Square, Trash2 } from 'lucide-react';
-import { memo, useState, type KeyboardEvent } from 'react';
+import { lazy, memo, Suspense, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/Button';
 import { IconButton } from '@/components/ui/IconButton';
 import { Textarea } from '@/components/ui/Input';
@@ -17,9 +17,11 @@ import { useModelPrice } from '@/components/stores/pricing';
 import { replyCost } from '@/lib/gateway/billing';
 import { cx } from '@/components/ui/cx';
 import { RetryButton } from './RetryButton';
-import { GeneratedImages } from '@/components/images/GeneratedImages';
+
+// A reply's images and a question's image: their code arrives with the first image shown (off the popup's first chunk).
+const GeneratedImages = lazy(() => import('@/components/images/GeneratedImages').then((m) => ({ default: m.GeneratedImages })));
+const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
-import { StoredThumbnail } from '@/components/images/StoredThumbnail';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -193,7 +195,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
           ? <div className="flex flex-wrap gap-1.5">{message.images.filter((src) => src.startsWith('data:image/')).map((src, i) => <img key={i} src={src} alt={w.t('message.attachedImage', { n: i + 1 })} className="attached max-h-32 max-w-40 rounded-md border border-line object-cover" />)}</div>
           : null}
         {message.imageIds !== undefined && message.imageIds.length > 0 && (
-          <div className="flex flex-wrap gap-1.5">{message.imageIds.map((id) => <StoredThumbnail key={id} id={id} />)}</div>
+          <div className="flex flex-wrap gap-1.5"><Suspense fallback={null}>{message.imageIds.map((id) => <StoredThumbnail key={id} id={id} />)}</Suspense></div>
         )}
       </article>
       {(switcher !== null || actions !== undefined) && (
@@ -247,7 +249,7 @@ export const MessageView = memo(function MessageView({ message, modelListed = fa
           </button>
         )}
         {text !== '' && <Markdown text={text} streaming={streaming} saved={streaming ? undefined : savedAs(message)} />}
-        {(message.imageRequest !== undefined || (message.imageIds !== undefined && message.imageIds.length > 0) || text !== message.text) && <GeneratedImages message={message} />}
+        {(message.imageRequest !== undefined || (message.imageIds !== undefined && message.imageIds.length > 0) || text !== message.text) && <Suspense fallback={null}><GeneratedImages message={message} /></Suspense>}
         {streaming && message.text === '' && message.reasoning === '' && message.imageRequest === undefined && (
           <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />{w.t('message.waiting')}</p>
         )}

@@ -79,7 +79,8 @@ describe('the composer with an image model', () => {
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
     const generate = screen.getByRole('button', { name: 'Generate' });
     expect(screen.getByText('$0.04')).toBeInTheDocument();
-    const options = screen.getByRole('group', { name: 'Image options' });
+    // The options' code arrives with the first image model (a chunk of its own).
+    const options = await screen.findByRole('group', { name: 'Image options' });
     const size = within(options).getByRole('combobox', { name: 'Size' });
     expect(within(size).getAllByRole('option').map((o) => o.textContent)).toEqual(['Default', 'Auto', '1024 × 1024', '1536 × 1024', '1024 × 1536']);
     await user.selectOptions(size, '1536x1024');
@@ -96,16 +97,16 @@ describe('the composer with an image model', () => {
   it('keeps each model\'s options across sessions (storage.local)', async () => {
     const user = userEvent.setup();
     composer(gen());
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Number of images' }), '3');
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Number of images' }), '3');
     await waitFor(async () => expect((await loadImagePrefs())['gpt-image-1']?.options).toEqual({ n: 3 }));
   });
 
-  it('offers 1 to 4 images; dall-e-3 takes one, and neither Background nor Format', () => {
+  it('offers 1 to 4 images; dall-e-3 takes one, and neither Background nor Format', async () => {
     const { unmount } = render(<Composer streaming={false} generation={gen()} onSend={async () => true} onStop={() => undefined} />);
-    expect(within(screen.getByRole('combobox', { name: 'Number of images' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['1', '2', '3', '4']);
+    expect(within(await screen.findByRole('combobox', { name: 'Number of images' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['1', '2', '3', '4']);
     unmount();
     composer(gen({ model: 'dall-e-3' }));
-    expect(screen.getByRole('combobox', { name: 'Number of images' })).toBeDisabled();
+    expect(await screen.findByRole('combobox', { name: 'Number of images' })).toBeDisabled();
     expect(within(screen.getByRole('combobox', { name: 'Size' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Default', '1024 × 1024', '1792 × 1024', '1024 × 1792']);
     expect(screen.queryByRole('combobox', { name: 'Background' })).toBeNull();
     expect(screen.queryByRole('combobox', { name: 'Format' })).toBeNull();
@@ -114,7 +115,7 @@ describe('the composer with an image model', () => {
   it('takes a free WxH size for a model it does not know, and says what is wrong with a bad one', async () => {
     const user = userEvent.setup();
     const onSend = composer(gen({ model: 'flux-pro' }));
-    const size = screen.getByRole('textbox', { name: 'Size' });
+    const size = await screen.findByRole('textbox', { name: 'Size' });
     await user.type(size, '1024 by 768');
     expect(size).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('alert')).toHaveTextContent('Enter the size as width x height in pixels, like 1024x1024, or auto.');
