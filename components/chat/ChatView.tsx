@@ -222,11 +222,22 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
 
   // Compare: the next message goes to several models at once (undefined: compare mode is off).
   const [compareModels, setCompareModels] = useState<string[]>();
-  const compareInput = useRef<HTMLInputElement>(null);
+  const compareInput = useRef<HTMLInputElement | null>(null);
   const [compareOpened, setCompareOpened] = useState(0);
+  // The picker's field takes the focus when it opens; the first time, once its code has arrived.
+  const focusCompare = useRef(false);
   useEffect(() => {
-    if (compareOpened > 0) compareInput.current?.focus();
+    if (compareOpened === 0) return;
+    focusCompare.current = compareInput.current === null;
+    compareInput.current?.focus();
   }, [compareOpened]);
+  const compareInputRef = useCallback((input: HTMLInputElement | null) => {
+    compareInput.current = input;
+    if (input !== null && focusCompare.current) {
+      focusCompare.current = false;
+      input.focus();
+    }
+  }, []);
   // The open comparison: saved with the conversation, or just sent (until storage has it), unless
   // the user has just continued with one of its replies.
   const [sentCompare, setSentCompare] = useState<Comparison & { conversationId: string }>();
@@ -579,7 +590,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} onCompare={canCompare ? onCompare : undefined} comparing={compareModels !== undefined} />
       {compareModels !== undefined && (
-        <Suspense fallback={null}><ComparePicker catalogue={catalogue} profile={profile} models={compareModels} onChange={setCompareModels} onClose={onCompare} inputRef={compareInput} /></Suspense>
+        <Suspense fallback={null}><ComparePicker catalogue={catalogue} profile={profile} models={compareModels} onChange={setCompareModels} onClose={onCompare} inputRef={compareInputRef} /></Suspense>
       )}
       {view.conversation !== undefined && settingsOpen && (
         <Suspense fallback={null}>
