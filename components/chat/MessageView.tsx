@@ -19,7 +19,10 @@ import { cx } from '@/components/ui/cx';
 import { RetryButton } from './RetryButton';
 
 // A reply's images and a question's image: their code arrives with the first image shown (off the popup's first chunk).
-const GeneratedImages = lazy(() => import('@/components/images/GeneratedImages').then((m) => ({ default: m.GeneratedImages })));
+const loadGeneratedImages = () => import('@/components/images/GeneratedImages');
+const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default: m.GeneratedImages })));
+// Fetched once the page is idle, so a conversation with images opens without waiting for it.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
 const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
 
