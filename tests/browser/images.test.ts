@@ -208,6 +208,29 @@ describe('images', () => {
     await page.close();
   });
 
+  it('in Chinese: the options, Generate, the group and its actions have Chinese names (no English left)', async () => {
+    env.gateway.reset();
+    await clearAll(env.ext);
+    await resetSettings(env.ext, { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'gpt-image-1' }), appearance: { theme: 'light', language: 'zh-CN' } });
+    const popup = await env.ext.open('popup.html');
+    await popup.setViewportSize({ width: 400, height: 600 });
+    const options = popup.getByRole('group', { name: '图片选项' });
+    await options.getByRole('combobox', { name: '尺寸' }).selectOption('1024x1024');
+    await options.getByRole('combobox', { name: '图片数量' }).selectOption('2');
+    await popup.getByRole('textbox', { name: '消息', exact: true }).fill('池塘上的纸船');
+    await popup.getByRole('button', { name: '生成', exact: true }).click();
+    const shown = popup.getByRole('group', { name: '生成的图片' }).last();
+    await expect.poll(() => shown.getByRole('img', { name: '池塘上的纸船' }).count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => shown.getByRole('button', { name: '下载图片' }).count()).toBe(2);
+    for (const name of ['复制图片', '编辑这张图片', '打开图片']) expect(await shown.getByRole('button', { name }).count()).toBe(2);
+    await shown.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await popup.screenshot({ path: 'test-results/screens/zh-CN-popup-generated-images.png' });
+    // No English word of ours in what the reply and the composer show.
+    const words = `${await shown.textContent()} ${await popup.locator('form.composer-form').textContent()}`;
+    expect(words).not.toMatch(/Generate|Size|Quality|Number of images|per image|Download|Partial/);
+    await popup.close();
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     it(`looks designed in the ${theme} theme: generated images, the options next to the composer, the Images view`, async () => {
       await setUp(theme, 'gpt-image-1');
