@@ -128,7 +128,7 @@ export function exportHistory(conversations: readonly RawConversation[], options
 /** Why an import refused a file as a whole (nothing was changed). */
 export type ImportFileProblem = 'not_json' | 'unknown_format' | 'newer_version' | 'damaged';
 /** Why one record was left out. */
-export type SkipReason = 'conversation_damaged' | 'message_damaged' | 'image_damaged' | 'no_messages';
+export type SkipReason = 'conversation_damaged' | 'message_damaged' | 'image_damaged' | 'image_too_large' | 'no_messages';
 
 export interface Skipped {
   /** The conversation's id or title, as the file gives it. */
@@ -208,7 +208,7 @@ export function parseHistory(text: string, context: ImportContext): ParsedHistor
     }
     const images = importedImages(item.images ?? [], conversation.data.id, new Set(messages.map((m) => m.id)), data.now);
     if (!Array.isArray(images)) {
-      skipped.push({ conversation: name, reason: 'image_damaged', path: images.path });
+      skipped.push({ conversation: name, reason: images.tooLarge === true ? 'image_too_large' : 'image_damaged', path: images.path });
       continue;
     }
     // A record that needed no upgrade is kept as the file has it: an export imported gives back the same bytes.
@@ -224,7 +224,10 @@ export function parseHistory(text: string, context: ImportContext): ParsedHistor
  * conversation and one of its messages, be an image (`image/…`), and its base64 decode. Times
  * are kept within [0, now] (see as-data.ts). The path of the first that does not, otherwise.
  */
-function importedImages(raw: readonly unknown[], conversationId: string, messageIds: ReadonlySet<string>, now: number): ImageRecord[] | { path: string } {
+/** The largest image a history file may bring (its bytes): no gateway makes one near it. */
+export const MAX_IMPORTED_IMAGE_BYTES = 50 * 1024 * 1024;
+
+function importedImages(raw: readonly unknown[], conversationId: string, messageIds: ReadonlySet<string>, now: number): ImageRecord[] | { path: string; tooLarge?: true } {
   const images: ImageRecord[] = [];
   for (const [i, item] of raw.entries()) {
     const parsed = ExportedImageSchema.safeParse(item);
@@ -232,6 +235,8 @@ function importedImages(raw: readonly unknown[], conversationId: string, message
     const { base64, ...meta } = parsed.data;
     if (meta.conversationId !== conversationId) return { path: `images.${i}.conversationId` };
     if (!messageIds.has(meta.messageId)) return { path: `images.${i}.messageId` };
+    // Checked before decoding: base64 is four characters for three bytes.
+    if (Math.floor(base64.length / 4) * 3 > MAX_IMPORTED_IMAGE_BYTES) return { path: `images.${i}.base64`, tooLarge: true };
     const blob = base64ToBlob(base64, meta.mime);
     if (blob === undefined) return { path: `images.${i}.base64` };
     // Only a PNG, JPEG, WebP or GIF by its bytes is kept, as the type they are.

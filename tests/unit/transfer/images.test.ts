@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Conversation, Message } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
-import { exportHistory, HISTORY_FORMAT, parseHistory, withImageData } from '@/lib/transfer/history-file';
+import { exportHistory, HISTORY_FORMAT, MAX_IMPORTED_IMAGE_BYTES, parseHistory, withImageData } from '@/lib/transfer/history-file';
 import { runImport } from '@/lib/transfer/run-import';
 import type { ImageRecord } from '@/lib/images/types';
 
@@ -88,6 +88,9 @@ describe('history files carry images', () => {
     ] as const) {
       expect(parseHistory(fileWith(bad), { profileId: 'p1' })).toMatchObject({ ok: true, conversations: [], skipped: [{ conversation: 'x', reason: 'image_damaged', path }] });
     }
+    // An image larger than any a gateway makes is refused before it is decoded, and said so.
+    const huge = { ...good, base64: Buffer.from(PNG_SIGNATURE).toString('base64') + 'A'.repeat(Math.ceil(MAX_IMPORTED_IMAGE_BYTES / 3) * 4 + 4) };
+    expect(parseHistory(fileWith(huge), { profileId: 'p1' })).toMatchObject({ ok: true, conversations: [], skipped: [{ conversation: 'x', reason: 'image_too_large', path: 'images.0.base64' }] });
     // A PNG said to be a JPEG is kept as the PNG it is.
     const named = parseHistory(fileWith({ ...good, mime: 'image/jpeg' }), { profileId: 'p1' });
     expect(named.ok && named.conversations[0]!.images![0]!.mime).toBe('image/png');
