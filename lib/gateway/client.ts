@@ -340,6 +340,13 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return { response, ctx };
   }
 
+  /** Why a stream being read ended early: past its size, or the call's failure (a stop, a deadline, the network). */
+  function streamFailure(call: Call, error: unknown, ctx: ClassifyContext): GatewayError {
+    return error instanceof StreamTooLarge
+      ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
+      : call.errorFor(error, ctx, 'stream');
+  }
+
   /** Reads a 2xx body that must be JSON; a web page or junk is a wrong address, an error body is thrown. */
   async function readJson(call: Call, response: Response, ctx: ClassifyContext, timeoutMs = limits.bodyTimeoutMs): Promise<unknown> {
     let body: { text: string; tooLarge: boolean };
@@ -476,9 +483,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
           decoder.end(out);
         }
       } catch (error) {
-        decoder.fail(error instanceof StreamTooLarge
-          ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
-          : call.errorFor(error, ctx, 'stream'), out);
+        decoder.fail(streamFailure(call, error, ctx), out);
       }
       for (const event of out) yield event;
     } finally {
@@ -589,9 +594,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         }
         if (!over) decoder.end(out);
       } catch (error) {
-        decoder.fail(error instanceof StreamTooLarge
-          ? buildGatewayError('bad_response', {}, ctx, { code: 'stream_too_large', params: { megabytes: megabytes(limits.maxStreamBytes) } })
-          : call.errorFor(error, ctx, 'stream'), out);
+        decoder.fail(streamFailure(call, error, ctx), out);
       }
       for (const event of out) yield event;
     } finally {

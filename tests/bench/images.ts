@@ -14,7 +14,7 @@ import { launchExtension, profileFor, writeSettings, type LaunchedExtension } fr
 import { startReferenceGateway } from '../gateway/server';
 import { drawPng } from '../gateway/png';
 import { HISTORY_FORMAT, HISTORY_VERSION } from '../../lib/transfer/history-file';
-import { median, pageMemory, pollPage, type Figure } from './measure';
+import { chatPageWith, importThroughPage, median, pageMemory, pollPage, type Figure } from './measure';
 import { build } from './popup';
 
 const STREAM_BYTES = 3_000_000; // the PNG: its data URI is about 4 MB
@@ -120,12 +120,8 @@ const OPEN_PROBE = `
     check();
   }, true);`;
 
-async function chatPage(ext: LaunchedExtension): Promise<Page> {
-  const page = await ext.context.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.addInitScript({ content: OPEN_PROBE });
-  await page.goto(`chrome-extension://${ext.extensionId}/chat.html?conversation=other`);
-  return page;
+function chatPage(ext: LaunchedExtension): Promise<Page> {
+  return chatPageWith(ext, [OPEN_PROBE], '?conversation=other');
 }
 
 export async function benchImages(): Promise<Figure[]> {
@@ -145,8 +141,7 @@ export async function benchImages(): Promise<Figure[]> {
     await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
     await setup.close();
     const importer = await chatPage(ext);
-    await importer.getByLabel('History file to import').setInputFiles(file);
-    await importer.getByRole('dialog', { name: 'Import conversations' }).getByRole('status').waitFor({ timeout: 120_000 });
+    await importThroughPage(importer, file, 120_000);
     await importer.close();
 
     const opens: number[] = [];

@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { LaunchedExtension } from '../browser/harness';
 
 export interface Figure {
   label: string;
@@ -160,4 +161,19 @@ export async function pageMemory(page: Page): Promise<{ page: number; workers: n
   const size = (h: HeapUsage | undefined): number => (h === undefined ? 0 : h.usedSize + (h.backingStorageSize ?? 0));
   const workers = [...replies.entries()].filter(([replyId]) => replyId % 3 === 0).reduce((n, [, h]) => n + size(h), 0);
   return { page: size(own), workers };
+}
+
+/** The chat page in a new tab at 1280×900, with page scripts installed before it loads (`query`: its address's). */
+export async function chatPageWith(ext: LaunchedExtension, probes: readonly string[], query = ''): Promise<Page> {
+  const page = await ext.context.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const probe of probes) await page.addInitScript({ content: probe });
+  await page.goto(`chrome-extension://${ext.extensionId}/chat.html${query}`);
+  return page;
+}
+
+/** A history file imported through the chat page's own Import, waited for until its result is said. */
+export async function importThroughPage(page: Page, file: string, timeoutMs: number): Promise<void> {
+  await page.getByLabel('History file to import').setInputFiles(file);
+  await page.getByRole('dialog', { name: 'Import conversations' }).getByRole('status').waitFor({ timeout: timeoutMs });
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from '../browser/harness';
 import { HISTORY_FORMAT, HISTORY_VERSION } from '../../lib/transfer/history-file';
-import { median, pollPage, type Figure } from './measure';
+import { chatPageWith, importThroughPage, median, pollPage, type Figure } from './measure';
 import { build } from './popup';
 
 const CODE_TITLE = 'Two hundred code blocks';
@@ -76,12 +76,8 @@ const OPEN_PROBE = `
     check();
   }, true);`;
 
-async function chatPage(ext: LaunchedExtension): Promise<Page> {
-  const page = await ext.context.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.addInitScript({ content: OPEN_PROBE });
-  await page.goto(`chrome-extension://${ext.extensionId}/chat.html?conversation=other`);
-  return page;
+function chatPage(ext: LaunchedExtension): Promise<Page> {
+  return chatPageWith(ext, [OPEN_PROBE], '?conversation=other');
 }
 
 export async function benchSavedOpen(): Promise<Figure[]> {
@@ -95,8 +91,7 @@ export async function benchSavedOpen(): Promise<Figure[]> {
     await writeSettings(setup, profileFor('http://127.0.0.1:9/v1', 'http://127.0.0.1:9', 'sk-bench-0000000000000000000000'));
     await setup.close();
     const importer = await chatPage(ext);
-    await importer.getByLabel('History file to import').setInputFiles(file);
-    await importer.getByRole('dialog', { name: 'Import conversations' }).getByRole('status').waitFor({ timeout: 60_000 });
+    await importThroughPage(importer, file, 60_000);
     await importer.close();
 
     const opens: number[] = [];

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from '../browser/harness';
+import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { benchHistory, LONG_CONVERSATION } from './history-fixture';
-import { median, pageMemory, pollPage, type Figure } from './measure';
+import { chatPageWith, median, pageMemory, pollPage, type Figure } from './measure';
 import { build } from './popup';
 
 const LONG_TITLE = 'A long conversation about everything';
@@ -90,13 +90,6 @@ async function longTasksSince(page: Page, since: number): Promise<LongTask[]> {
   return all.filter((t) => t.start >= since);
 }
 
-async function chatPage(ext: LaunchedExtension, probes: string[], query = ''): Promise<Page> {
-  const page = await ext.context.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  for (const probe of probes) await page.addInitScript({ content: probe });
-  await page.goto(`chrome-extension://${ext.extensionId}/chat.html${query}`);
-  return page;
-}
 
 const countIs = (n: number): string => `document.querySelector('[aria-label="Conversation count"]')?.textContent === '${n.toLocaleString('en')} conversations'`;
 
@@ -116,7 +109,7 @@ export async function benchWorkspace(): Promise<Figure[]> {
     await setup.close();
 
     // 1. The import, through the page's own Import, and the first search after it.
-    const importer = await chatPage(ext, [LONG_TASKS]);
+    const importer = await chatPageWith(ext, [LONG_TASKS]);
     await pollPage(importer, countIs(0), 20_000, 50);
     const importStart = await importer.evaluate('performance.now()') as number;
     const started = Date.now();
@@ -143,14 +136,14 @@ export async function benchWorkspace(): Promise<Figure[]> {
     // 2. The rail's first paint when the page opens (5 runs).
     const railPaints: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const page = await chatPage(ext, [RAIL_PROBE]);
+      const page = await chatPageWith(ext, [RAIL_PROBE]);
       await pollPage(page, 'window.__railPaint !== undefined', 20_000, 20);
       railPaints.push(await page.evaluate('window.__railPaint') as number);
       await page.close();
     }
 
     // 3. Search keystrokes, with the saved index opened by the first.
-    const searcher = await chatPage(ext, [SEARCH_PROBE, LONG_TASKS], '?conversation=bench-1');
+    const searcher = await chatPageWith(ext, [SEARCH_PROBE, LONG_TASKS], '?conversation=bench-1');
     await pollPage(searcher, countIs(history.conversations), 20_000, 50);
     const search = searcher.getByRole('searchbox', { name: 'Search conversations' });
     const openStart = await searcher.evaluate('performance.now()') as number;
@@ -183,7 +176,7 @@ export async function benchWorkspace(): Promise<Figure[]> {
     let scrollTasks: LongTask[] = [];
     let scrolled = 0;
     for (let i = 0; i < 5; i++) {
-      const page = await chatPage(ext, [OPEN_PROBE, LONG_TASKS], '?conversation=bench-1');
+      const page = await chatPageWith(ext, [OPEN_PROBE, LONG_TASKS], '?conversation=bench-1');
       await page.getByRole('article', { name: 'Assistant message' }).first().waitFor({ timeout: 20_000 });
       await page.waitForTimeout(500);
       await page.getByRole('button', { name: LONG_TITLE, exact: true }).click();

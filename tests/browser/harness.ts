@@ -96,7 +96,7 @@ export async function resetSettings(ext: LaunchedExtension, settings: unknown): 
   })()`);
 }
 
-/** Empties the saved conversations (in the service worker, whose own connection stays open). */
+/** Empties the saved conversations and their images (in the service worker, whose own connection stays open). */
 export async function clearConversations(ext: LaunchedExtension): Promise<void> {
   const worker = await ext.worker();
   await worker.evaluate(`new Promise((resolve, reject) => {
@@ -105,7 +105,7 @@ export async function clearConversations(ext: LaunchedExtension): Promise<void> 
     open.onsuccess = () => {
       const db = open.result;
       if (!db.objectStoreNames.contains('conversations')) { db.close(); resolve(undefined); return; }
-      const stores = ['conversations', 'messages', 'packs'].filter((name) => db.objectStoreNames.contains(name));
+      const stores = ['conversations', 'messages', 'packs', 'images'].filter((name) => db.objectStoreNames.contains(name));
       const tx = db.transaction(stores, 'readwrite');
       for (const name of stores) tx.objectStore(name).clear();
       tx.oncomplete = () => { db.close(); resolve(undefined); };

@@ -11,60 +11,17 @@
  * request made which image.
  */
 import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { gatewayAndExtensionPerFile } from './fixture';
-import { chooseModel, idle, lastReply, openChatPage, profileFor, resetSettings, send, type LaunchedExtension } from './harness';
+import { chooseModel, clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
+import { readPngText } from '../gateway/png';
 
 const env = gatewayAndExtensionPerFile();
 
-/** The text chunks of a PNG (`tEXt`, and `zTXt` deflated), by keyword. */
-function pngText(bytes: Uint8Array): Record<string, string> {
-  const signature = [137, 80, 78, 71, 13, 10, 26, 10];
-  if (!signature.every((b, i) => bytes[i] === b)) throw new Error('not a PNG');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: Record<string, string> = {};
-  const latin1 = new TextDecoder('latin1');
-  const utf8 = new TextDecoder();
-  for (let at = 8; at + 8 <= bytes.length;) {
-    const length = view.getUint32(at);
-    const type = latin1.decode(bytes.subarray(at + 4, at + 8));
-    const data = bytes.subarray(at + 8, at + 8 + length);
-    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') {
-      const nul = data.indexOf(0);
-      const key = latin1.decode(data.subarray(0, nul));
-      const rest = data.subarray(nul + 1);
-      // Prompts may be any language: read as UTF-8 whatever the chunk (the gateway writes UTF-8).
-      out[key] = type === 'zTXt' ? utf8.decode(inflateSync(rest.subarray(1))) : type === 'iTXt' ? utf8.decode(rest.subarray(rest.indexOf(0, rest.indexOf(0, 2) + 1) + 1)) : utf8.decode(rest);
-    }
-    if (type === 'IEND') break;
-    at += 12 + length;
-  }
-  return out;
-}
-
-/** Empties conversations and images (the images table is new with issue 30). */
-async function clearAll(ext: LaunchedExtension): Promise<void> {
-  const worker = await ext.worker();
-  await worker.evaluate(`new Promise((resolve, reject) => {
-    const open = indexedDB.open('gateway-chat');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const db = open.result;
-      const stores = ['conversations', 'messages', 'packs', 'images'].filter((name) => db.objectStoreNames.contains(name));
-      if (stores.length === 0) { db.close(); resolve(undefined); return; }
-      const tx = db.transaction(stores, 'readwrite');
-      for (const name of stores) tx.objectStore(name).clear();
-      tx.oncomplete = () => { db.close(); resolve(undefined); };
-      tx.onerror = () => reject(tx.error);
-    };
-  })`);
-}
-
 async function setUp(theme: 'light' | 'dark' = 'light', defaultModel = 'echo-1'): Promise<void> {
   env.gateway.reset();
-  await clearAll(env.ext);
+  await clearConversations(env.ext);
   await resetSettings(env.ext, { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel }), appearance: { theme } });
 }
 
@@ -116,7 +73,7 @@ describe('images', () => {
 
     const saved = await download(page);
     expect(saved.name).toBe('a-red-fox-in-the-snow.png');
-    expect(pngText(saved.bytes).prompt).toBe('a red fox in the snow');
+    expect(readPngText(saved.bytes).prompt).toBe('a red fox in the snow');
 
     // Edit the second one (one image this time): the composer holds it, and the gateway gets a multipart edit with it.
     await group(lastReply(page)).getByRole('button', { name: 'Edit this image' }).nth(1).click();
@@ -133,7 +90,7 @@ describe('images', () => {
     expect(file?.bytes).toBeGreaterThan(0);
     const edited = await download(page);
     expect(edited.name).toBe('make-the-fox-blue.png');
-    const text = pngText(edited.bytes);
+    const text = readPngText(edited.bytes);
     expect(text.prompt).toBe('make the fox blue');
     expect(text['edit-of']).toBeTruthy();
     // The question shows the image it edits.
@@ -166,7 +123,7 @@ describe('images', () => {
       const history = JSON.stringify(asked[1]?.body);
       expect(history).toContain(route === 'chat' ? 'data:image/png;base64,' : '"inlineData"');
       const saved = await download(page);
-      expect(pngText(saved.bytes)['edit-of']).toBeTruthy();
+      expect(readPngText(saved.bytes)['edit-of']).toBeTruthy();
       await page.close();
     });
   }
@@ -210,7 +167,7 @@ describe('images', () => {
 
   it('in Chinese: the options, Generate, the group and its actions have Chinese names (no English left)', async () => {
     env.gateway.reset();
-    await clearAll(env.ext);
+    await clearConversations(env.ext);
     await resetSettings(env.ext, { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'gpt-image-1' }), appearance: { theme: 'light', language: 'zh-CN' } });
     const popup = await env.ext.open('popup.html');
     await popup.setViewportSize({ width: 400, height: 600 });
