@@ -25,6 +25,7 @@ const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default:
 if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
 const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
+import { useLiveMessage } from '@/components/stores/live-replies';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -171,7 +172,9 @@ function sameProps(a: MessageViewProps, b: MessageViewProps): boolean {
     && a.actions === b.actions && a.editing === b.editing && a.onEditingChange === b.onEditingChange && a.compare === b.compare;
 }
 
-export const MessageView = memo(function MessageView({ message, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange, compare }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message: given, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange, compare }: MessageViewProps) {
+  // A streaming reply's newest text: it alone renders as text streams in.
+  const message = useLiveMessage(given);
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
   const w = useWords();

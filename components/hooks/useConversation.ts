@@ -5,6 +5,8 @@ import { type ConversationStore } from '@/lib/conversations/store';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
 import { watchRuns } from '@/lib/protocol/background.adapter';
 import { useMemoryMode } from '@/components/stores/memory-mode';
+import { inNextFrame } from './next-frame';
+import { publishLiveReplies, type LiveText } from '@/components/stores/live-replies';
 import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
 
 interface LiveRun {
@@ -33,6 +35,8 @@ export interface ConversationView {
 /**
  * A conversation as saved (watched live in IndexedDB) with its running reply laid over it:
  * run events from the background are gathered and applied at most once per animation frame.
+ * A streaming reply's text is as of its last run event other than more text (its start, say);
+ * its newest text is in components/stores/live-replies.ts, which its view reads.
  */
 export function useConversation(store: ConversationStore, conversationId: string | undefined): ConversationView {
   // Each piece of state is tagged with the conversation it belongs to, so switching
@@ -59,7 +63,23 @@ export function useConversation(store: ConversationStore, conversationId: string
   useEffect(() => {
     if (conversationId === undefined) return;
     const runs = new Map<string, LiveRun>();
-    let frame: number | undefined;
+    let frame: (() => void) | undefined;
+    // Whether the conversation itself renders (a run started, ended, or sent a snapshot), or
+    // only the streaming replies' views (more text: components/stores/live-replies.ts).
+    let structural = false;
+    const show = (): void => {
+      if (structural) {
+        structural = false;
+        setLive({ id: conversationId, runs: new Map(runs) });
+      }
+      const texts = new Map<string, LiveText>();
+      const ended: string[] = [];
+      for (const [id, run] of runs) {
+        if (run.ended === undefined) texts.set(id, { text: run.text, reasoning: run.reasoning });
+        else ended.push(id);
+      }
+      publishLiveReplies(texts, ended);
+    };
     const apply = (event: RunEvent): void => {
       const current = runs.get(event.messageId);
       if (event.type === 'snapshot') {
@@ -74,20 +94,23 @@ export function useConversation(store: ConversationStore, conversationId: string
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', ended: { status, error, usage, finishReason } });
         if (event.saveError !== undefined) setSaveError({ id: conversationId, failure: event.saveError });
       }
+      if (event.type !== 'delta' || current === undefined) structural = true;
       // A reply's first words are shown at once (whether a delta or the snapshot of a run
       // that began before this page watched it brings them); after them, at most one update a
-      // frame, rendered inside that frame's callback so it is painted in the same frame.
+      // frame, rendered inside that frame's callback (with the renderings that came meanwhile:
+      // components/hooks/next-frame.ts) so it is painted in the same frame.
       const next = runs.get(event.messageId);
       const firstWords = (current === undefined || (current.text === '' && current.reasoning === '')) && next !== undefined && (next.text !== '' || next.reasoning !== '');
       if (firstWords) {
-        if (frame !== undefined) cancelAnimationFrame(frame);
+        frame?.();
         frame = undefined;
-        flushSync(() => setLive({ id: conversationId, runs: new Map(runs) }));
+        structural = true;
+        flushSync(show);
         return;
       }
-      frame ??= requestAnimationFrame(() => {
+      frame ??= inNextFrame(() => {
         frame = undefined;
-        flushSync(() => setLive({ id: conversationId, runs: new Map(runs) }));
+        show();
       });
     };
     // The worker that owned unfinished runs is gone, with whatever it had not saved yet: this
@@ -98,12 +121,14 @@ export function useConversation(store: ConversationStore, conversationId: string
         runs.set(id, { ...run, ended: { status: 'interrupted' } });
         store.keepInterruptedText(id, run.text, run.reasoning).catch(() => undefined);
       }
-      setLive({ id: conversationId, runs: new Map(runs) });
+      structural = true;
+      show();
     };
     const unwatch = watchRuns(conversationId, apply, lost);
     return () => {
       unwatch();
-      if (frame !== undefined) cancelAnimationFrame(frame);
+      frame?.();
+      publishLiveReplies(new Map(), [...runs.keys()]);
     };
   }, [store, conversationId]);
 

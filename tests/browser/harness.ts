@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 
-export const EXTENSION_DIR = resolve(import.meta.dirname, '../../.output/chrome-mv3-e2e');
+// GC_EXTENSION_DIR: another build to drive (a bench comparing two builds side by side).
+export const EXTENSION_DIR = process.env.GC_EXTENSION_DIR ?? resolve(import.meta.dirname, '../../.output/chrome-mv3-e2e');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface LaunchedExtension {

@@ -3,9 +3,9 @@
  * early by `startRenderer` while the page is idle. Where no worker starts (jsdom in tests, a
  * browser that refuses it), the same service runs in the page, behind the same messages.
  */
-import { flushSync } from 'react-dom';
 import { RenderClient, type RenderPort } from '@/lib/render/client';
 import type { ToWorker } from '@/lib/render/worker/protocol';
+import { inNextFrame } from '@/components/hooks/next-frame';
 
 let client: RenderClient | undefined;
 
@@ -65,18 +65,10 @@ function workerPort(): RenderPort | undefined {
 }
 
 /**
- * Answers are applied in the next frame's callback, rendered at once (as the streamed text is:
- * components/hooks/useConversation.ts), so a frame lays out and paints its text and its
- * renderings together, once.
+ * Answers are applied in the next frame's callback, with the text that streamed meanwhile
+ * (components/hooks/next-frame.ts), so a frame lays out and paints its text and its renderings
+ * together, once.
  */
-function inNextFrame(tell: () => void): void {
-  if (typeof requestAnimationFrame === 'undefined') {
-    setTimeout(tell, 0);
-    return;
-  }
-  requestAnimationFrame(() => flushSync(tell));
-}
-
 export function renderClient(): RenderClient {
   client ??= new RenderClient(workerPort() ?? inPagePort(), inNextFrame);
   return client;
