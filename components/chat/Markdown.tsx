@@ -9,6 +9,8 @@ import { currentWords } from '@/components/i18n/words';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
 import { renderClient } from './render/render-client';
+import { appendText } from './render/append-text';
+import { appendedText } from '@/lib/render/append';
 import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
 import { loadMathStyles } from './render/math-styles';
 import { enhancePreviews, handlePreviewClick } from './render/preview';
@@ -56,6 +58,8 @@ export const LARGE_BLOCK_CHARS = 100_000;
 const SmallBlock = memo(function SmallBlock({ source, block }: { source: string; block: RenderedBlock | undefined }) {
   const ref = useRef<HTMLDivElement>(null);
   const shows = useRef<'nothing' | 'text' | 'markup'>('nothing');
+  // The rendering it shows (while it shows one).
+  const applied = useRef('');
   const rendered = block !== undefined && block !== FAILED;
   useLayoutEffect(() => {
     const element = ref.current;
@@ -64,6 +68,13 @@ const SmallBlock = memo(function SmallBlock({ source, block }: { source: string;
       element.textContent = source;
       shows.current = 'text';
       return;
+    }
+    const before = applied.current;
+    applied.current = block.html;
+    // Most frames of a growing block add text to its end: added to the last text node, nothing else is touched.
+    if (shows.current === 'markup') {
+      const append = appendedText(before, block.html);
+      if (append !== undefined && appendText(element, append)) return;
     }
     if (shows.current === 'markup' && morph !== undefined) {
       // Model output was sanitised in the worker (lib/render/sanitize.ts); morphdom parses it as innerHTML would.
