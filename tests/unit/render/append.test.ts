@@ -35,7 +35,7 @@ describe('a growing block\'s text added in place', () => {
 
   it('leaves the block as a fresh parse of the new rendering would, on every frame of a long reply (prose, lists, tables, code, formulas)', async () => {
     const service = createRenderService();
-    await service.handle({ type: 'labels', key: 'bare', labels: BARE_LABELS });
+    await service.handle({ type: 'labels', key: 'bare', labels: { ...BARE_LABELS } });
     const render = async (source: string): Promise<string> => {
       const reply = await service.handle({ type: 'render', id: 1, sources: [source], growing: true });
       if (reply?.type !== 'rendered') throw new Error('not rendered');
