@@ -1,0 +1,65 @@
+/**
+ * What devices write for each other (README.md): changes, the segments that carry them, and each
+ * device's manifest. All of it is read from the server, so all of it is parsed with these.
+ */
+import * as z from 'zod/mini';
+import { MessageSchema } from '@/lib/conversations/records';
+
+export const SYNC_FORMAT = 1;
+
+/** The kinds of records whose fields sync (settings: the one record `settings`, when the user syncs them). */
+export const RECORD_KINDS = ['conversation', 'preset', 'prompt', 'action', 'settings'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+const Stamp = z.string().check(z.regex(/^\d{13}-\d{4}-.+$/));
+
+export const ChangeSchema = z.discriminatedUnion('type', [
+  /** A complete message: immutable from now on. */
+  z.object({ type: z.literal('message'), stamp: Stamp, message: MessageSchema }),
+  /** One field of one record set to a value (JSON). */
+  z.object({ type: z.literal('field'), stamp: Stamp, kind: z.enum(RECORD_KINDS), id: z.string(), field: z.string(), value: z.unknown() }),
+  /** A record deleted. */
+  z.object({ type: z.literal('delete'), stamp: Stamp, kind: z.enum(RECORD_KINDS), id: z.string() }),
+]);
+export type Change = z.infer<typeof ChangeSchema>;
+
+/** One published batch of one device's changes. */
+export const SegmentSchema = z.object({
+  format: z.literal(SYNC_FORMAT),
+  device: z.string(),
+  n: z.number().check(z.int(), z.positive()),
+  changes: z.array(ChangeSchema),
+});
+export type Segment = z.infer<typeof SegmentSchema>;
+
+/** A device's own index: what it has published, and how far it has read everyone else. */
+export const ManifestSchema = z.object({
+  format: z.literal(SYNC_FORMAT),
+  device: z.string(),
+  /** Grows with every rewrite: bound to the sealed object, so a rolled-back manifest does not open as this one. */
+  version: z.number().check(z.int(), z.positive()),
+  /** Segments 1..segments are published. */
+  segments: z.number().check(z.int(), z.nonnegative()),
+  /** The device's newest snapshot: its segment count and every device's it had merged when written. */
+  snapshot: z.optional(z.object({ n: z.number().check(z.int(), z.positive()), merged: z.record(z.string(), z.number()) })),
+  /** How many segments of each device this one has merged (tombstones go once every device is past them). */
+  merged: z.record(z.string(), z.number()),
+  /** A name for people: which browser this is. */
+  label: z.optional(z.string()),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+const DEVICE_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** A device id is used in paths: only these characters. */
+export function isDeviceId(id: string): boolean {
+  return DEVICE_ID.test(id);
+}
+
+/** Where each object lives, under the user's folder. */
+export const syncPaths = {
+  keyCheck: (): string => 'gateway-chat/keycheck.json',
+  manifest: (device: string): string => `gateway-chat/devices/${device}/manifest`,
+  segment: (device: string, n: number): string => `gateway-chat/devices/${device}/seg-${n}`,
+  snapshot: (device: string, n: number): string => `gateway-chat/devices/${device}/snap-${n}`,
+};
