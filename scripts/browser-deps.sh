@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What the browser tests need from the machine: Debian's Chromium, Firefox ESR (the firefox-mv2
-# build is tested in Firefox itself) and the CJK fonts (the Chinese screenshots). Runs before the
+# What the tests need from the machine: Debian's Chromium, Firefox ESR (the firefox-mv2
+# build is tested in Firefox itself), the CJK fonts (the Chinese screenshots) and Apache with
+# mod_dav (sync's WebDAV storage is tested against it: tests/sync/webdav-server.ts). Runs before the
 # browser tests (npm run test:browser) and in CI: finds each; where some are missing on Debian or
 # Ubuntu as root, installs them with apt-get; anywhere else, stops at once with the command to run.
 # CHROMIUM_PATH and FIREFOX_PATH point the tests at other builds (then those are checked instead).
@@ -15,6 +16,7 @@ missing_packages() {
   [ -x "$firefox" ] || out+=(firefox-esr)
   # grep reads to the end (no -q): with pipefail, fc-list cut off by an early exit would fail the check.
   fc-list 2>/dev/null | grep -i 'Noto Sans CJK' >/dev/null || out+=(fonts-noto-cjk)
+  { [ -x /usr/sbin/apache2 ] && command -v htpasswd >/dev/null; } || out+=(apache2)
   echo "${out[*]:-}"
 }
 

@@ -1,0 +1,157 @@
+/**
+ * Sync's WebDAV storage (Nextcloud, Nutstore/坚果云, Synology, Apache mod_dav): GET, PUT, MKCOL,
+ * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch. The listing's XML is
+ * read with htmlparser2 in XML mode (the background has no DOMParser).
+ */
+import { Parser } from 'htmlparser2';
+import { failureOf, shownAddress, SyncStorageError, type SyncStorage } from './storage';
+
+export interface WebDavAccount {
+  /** The server's WebDAV address (Nextcloud: …/remote.php/dav/files/{user}/). */
+  address: string;
+  username: string;
+  password: string;
+  /** The folder under it that sync uses ('' for the address itself). */
+  folder: string;
+}
+
+const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
+
+/** The hrefs of a PROPFIND answer's responses, decoded (any namespace prefix). */
+export function multistatusHrefs(xml: string): string[] {
+  const hrefs: string[] = [];
+  let inHref = false;
+  let text = '';
+  const local = (name: string): string => name.slice(name.indexOf(':') + 1).toLowerCase();
+  const parser = new Parser({
+    onopentag(name) {
+      if (local(name) === 'href') {
+        inHref = true;
+        text = '';
+      }
+    },
+    ontext(data) {
+      if (inHref) text += data;
+    },
+    onclosetag(name) {
+      if (local(name) !== 'href' || !inHref) return;
+      inHref = false;
+      try {
+        hrefs.push(decodeURIComponent(text.trim()));
+      } catch {
+        hrefs.push(text.trim());
+      }
+    },
+  }, { xmlMode: true, decodeEntities: true });
+  parser.write(xml);
+  parser.end();
+  return hrefs;
+}
+
+export class WebDavStorage implements SyncStorage {
+  private readonly base: URL;
+  /** The folders from the account's address down to sync's folder, each an address. */
+  private readonly folders: string[];
+  private readonly authorization: string;
+
+  constructor(account: WebDavAccount, private readonly fetcher: typeof fetch = fetch) {
+    const base = new URL(account.address.endsWith('/') ? account.address : `${account.address}/`);
+    const parts = account.folder.split('/').filter((part) => part !== '');
+    this.folders = parts.map((_, i) => new URL(`${encodePath(parts.slice(0, i + 1).join('/'))}/`, base).toString());
+    this.base = parts.length === 0 ? base : new URL(this.folders.at(-1)!);
+    const bytes = new TextEncoder().encode(`${account.username}:${account.password}`);
+    this.authorization = `Basic ${btoa(String.fromCharCode(...bytes))}`;
+  }
+
+  private url(path: string): string {
+    return new URL(encodePath(path), this.base).toString();
+  }
+
+  private async request(method: string, path: string, init: { body?: Uint8Array<ArrayBuffer>; headers?: Record<string, string>; url?: string } = {}): Promise<Response> {
+    const url = init.url ?? this.url(path);
+    try {
+      return await this.fetcher(url, {
+        method,
+        headers: { authorization: this.authorization, ...init.headers },
+        ...(init.body === undefined ? {} : { body: init.body }),
+        credentials: 'omit',
+        cache: 'no-store',
+        redirect: 'follow',
+      });
+    } catch {
+      throw new SyncStorageError('unreachable', shownAddress(url));
+    }
+  }
+
+  private fail(response: Response, path: string): never {
+    throw new SyncStorageError(failureOf(response.status), shownAddress(this.url(path)), response.status);
+  }
+
+  async read(path: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
+    const response = await this.request('GET', path);
+    if (response.status === 404) return undefined;
+    if (!response.ok) this.fail(response, path);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
+  async write(path: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+    let response = await this.request('PUT', path, { body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    // A parent folder is missing (409 in RFC 4918; some servers say 404): made, then written again.
+    if (response.status === 409 || response.status === 404) {
+      await this.makeFolders(path);
+      response = await this.request('PUT', path, { body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    }
+    if (!response.ok) this.fail(response, path);
+  }
+
+  /** The folders `path` is in, from the top (405: it is there already). */
+  private async makeFolders(path: string): Promise<void> {
+    const parts = path.split('/').slice(0, -1);
+    // The folder sync was given may not be there yet either.
+    for (const url of this.folders) {
+      const made = await this.request('MKCOL', '', { url });
+      if (!made.ok && made.status !== 405) throw new SyncStorageError(failureOf(made.status), shownAddress(url), made.status);
+    }
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = `${parts.slice(0, i).join('/')}/`;
+      const made = await this.request('MKCOL', folder);
+      if (!made.ok && made.status !== 405) this.fail(made, folder);
+    }
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const path = folder === '' || folder.endsWith('/') ? folder : `${folder}/`;
+    const response = await this.request('PROPFIND', path, {
+      headers: { depth: '1', 'content-type': 'application/xml; charset=utf-8' },
+      body: new TextEncoder().encode('<?xml version="1.0" encoding="utf-8"?><propfind xmlns="DAV:"><prop><resourcetype/></prop></propfind>'),
+    });
+    if (response.status === 404) return [];
+    if (response.status !== 207) {
+      if (response.ok) throw new SyncStorageError('not_storage', shownAddress(this.url(path)), response.status);
+      this.fail(response, path);
+    }
+    const own = new URL(this.url(path)).pathname;
+    const names: string[] = [];
+    for (const href of multistatusHrefs(await response.text())) {
+      // Hrefs may be absolute addresses or paths; both are read as paths on this server.
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(new URL(href, this.base).pathname);
+      } catch {
+        continue;
+      }
+      const ownDecoded = decodeURIComponent(own);
+      if (!pathname.startsWith(ownDecoded)) continue;
+      const name = pathname.slice(ownDecoded.length);
+      if (name === '' || name === '/') continue;
+      names.push(name);
+    }
+    return names.sort();
+  }
+
+  async remove(path: string): Promise<void> {
+    const response = await this.request('DELETE', path);
+    if (response.status === 404 || response.ok) return;
+    this.fail(response, path);
+  }
+}
