@@ -1,0 +1,134 @@
+/**
+ * One round of sync (README.md): publish this device's pending changes as a new segment (written
+ * first, then named in its manifest), then read every other device's manifest and the segments
+ * it names that this device has not merged yet. What it reads is returned, to be merged
+ * (merge.ts) and applied locally; what it could not read is said, and read again next round.
+ */
+import type * as z from 'zod/mini';
+import { isDeviceId, ManifestSchema, SegmentSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
+import { createKeyCheck, KEY_CHECK_PATH, openJson, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure } from './crypto';
+import type { SyncStorage } from './storage';
+
+/** What a device remembers between rounds (kept locally, never synced). */
+export interface SyncMemory {
+  device: string;
+  /** Its own segments published (named in its manifest). */
+  segments: number;
+  /** Its manifest's version as last written. */
+  manifestVersion: number;
+  /** How many segments of each other device it has merged, in order. */
+  merged: Record<string, number>;
+  /** The newest manifest version read from each other device (an older one is a rollback). */
+  seenVersions: Record<string, number>;
+}
+
+export function newMemory(device: string): SyncMemory {
+  if (!isDeviceId(device)) throw new Error('a device id is 8 to 64 letters, digits, - or _');
+  return { device, segments: 0, manifestVersion: 0, merged: {}, seenVersions: {} };
+}
+
+/** Something this round could not read (read again next round): a code and where. */
+export interface SyncProblem {
+  path: string;
+  reason: SyncCryptoFailure | 'unreadable' | 'missing' | 'rolled_back';
+}
+
+export interface RoundResult {
+  memory: SyncMemory;
+  /** Other devices' changes read this round. */
+  changes: Change[];
+  problems: SyncProblem[];
+}
+
+// The manifest is rewritten: its version is inside it (authenticated), and only grows.
+const MANIFEST_PLACE_VERSION = 0;
+const SEGMENT_PLACE_VERSION = 1;
+
+/**
+ * The key for `passphrase` on this storage. The first device (`create`, after the passphrase was
+ * typed twice) writes the key check; any other is refused with a code before anything is written.
+ */
+export async function openSyncKey(storage: SyncStorage, passphrase: string, create: boolean): Promise<CryptoKey> {
+  const path = `gateway-chat/${KEY_CHECK_PATH}`;
+  const stored = await storage.read(path);
+  if (stored === undefined) {
+    if (!create) throw new SyncCryptoError('bad_key_check');
+    const { keyCheck, key } = await createKeyCheck(passphrase);
+    await storage.write(path, new TextEncoder().encode(JSON.stringify(keyCheck)));
+    return key;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(stored));
+  } catch {
+    throw new SyncCryptoError('bad_key_check');
+  }
+  return unlock(passphrase, parsed);
+}
+
+async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string, version: number, schema: z.ZodMiniType<T>, fits: (value: T) => boolean): Promise<T | SyncProblem> {
+  const bytes = await storage.read(path);
+  if (bytes === undefined) return { path, reason: 'missing' };
+  try {
+    const value = await openJson(key, bytes, { path, version }, schema);
+    return value === undefined || !fits(value) ? { path, reason: 'unreadable' } : value;
+  } catch (error) {
+    if (error instanceof SyncCryptoError) return { path, reason: error.code };
+    throw error;
+  }
+}
+
+const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
+
+export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], label?: string): Promise<RoundResult> {
+  const device = memory.device;
+  let segments = memory.segments;
+  // 1. This device's changes: the segment written whole first; only the manifest publishes it.
+  if (pending.length > 0) {
+    const n = segments + 1;
+    const path = syncPaths.segment(device, n);
+    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: pending }, { path, version: SEGMENT_PLACE_VERSION }));
+    segments = n;
+  }
+  // 2. Everyone else's.
+  const merged = { ...memory.merged };
+  const seenVersions = { ...memory.seenVersions };
+  const changes: Change[] = [];
+  const problems: SyncProblem[] = [];
+  const devices = (await storage.list('gateway-chat/devices/')).filter((name) => name.endsWith('/')).map((name) => name.slice(0, -1));
+  for (const other of devices) {
+    if (other === device || !isDeviceId(other)) continue;
+    const manifestPath = syncPaths.manifest(other);
+    const manifest = await readSealed(storage, key, manifestPath, MANIFEST_PLACE_VERSION, ManifestSchema, (m) => m.device === other);
+    if (isProblem(manifest)) {
+      // A device folder with no manifest yet published nothing (a first upload cut off).
+      if (manifest.reason !== 'missing') problems.push(manifest);
+      continue;
+    }
+    if (manifest.version < (seenVersions[other] ?? 0)) {
+      problems.push({ path: manifestPath, reason: 'rolled_back' });
+      continue;
+    }
+    seenVersions[other] = manifest.version;
+    let contiguous = true;
+    for (let n = (merged[other] ?? 0) + 1; n <= manifest.segments; n++) {
+      const path = syncPaths.segment(other, n);
+      const segment = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === other && g.n === n);
+      if (isProblem(segment)) {
+        // The others still apply (the merge does not care about order); this one is read again next round.
+        problems.push(segment);
+        contiguous = false;
+        continue;
+      }
+      changes.push(...segment.changes);
+      if (contiguous) merged[other] = n;
+    }
+  }
+  // 3. The manifest last: it publishes the segment, and says how far this device has read.
+  const version = memory.manifestVersion + 1;
+  const manifest: Manifest = { format: SYNC_FORMAT, device, version, segments, merged, ...(label === undefined ? {} : { label }) };
+  const manifestPath = syncPaths.manifest(device);
+  await storage.write(manifestPath, await sealJson(key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
+  return { memory: { device, segments, manifestVersion: version, merged, seenVersions }, changes, problems };
+}
+

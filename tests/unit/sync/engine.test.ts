@@ -1,0 +1,176 @@
+import { readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@/lib/conversations/records';
+import type { Change } from '@/lib/sync/changes';
+import { HybridClock } from '@/lib/sync/clock';
+import { SyncCryptoError } from '@/lib/sync/crypto';
+import { newMemory, openSyncKey, syncRound, type SyncMemory } from '@/lib/sync/engine';
+import { applyChanges, emptyState, mergedView, type SyncState } from '@/lib/sync/merge';
+import type { SyncStorageError} from '@/lib/sync/storage';
+import { type SyncStorage } from '@/lib/sync/storage';
+import { WebDavStorage } from '@/lib/sync/webdav';
+import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
+
+const PASSPHRASE = 'two devices, one history';
+const MARKER = 'PLAINTEXT-MARKER-41d7';
+
+function files(root: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(path.slice(root.length + 1), readFileSync(path));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function message(id: string, parentId: string | null, seq: number, text: string, role: 'user' | 'assistant' = 'user'): Message {
+  return { id, conversationId: 'c1', parentId, seq, role, text, reasoning: '', status: 'complete', createdAt: 1 };
+}
+
+/** One device: its clock, its memory, its merged state, its changes not yet synced. */
+class Device {
+  memory: SyncMemory;
+  state: SyncState = emptyState();
+  pending: Change[] = [];
+  readonly clock: HybridClock;
+  constructor(readonly id: string, readonly storage: SyncStorage, readonly key: CryptoKey, offsetMs = 0) {
+    this.memory = newMemory(id);
+    this.clock = new HybridClock(id, () => Date.now() + offsetMs);
+  }
+  change(make: (stamp: string) => Change): void {
+    const change = make(this.clock.tick());
+    this.pending.push(change);
+    applyChanges(this.state, [change]);
+  }
+  async sync(): Promise<ReturnType<typeof syncRound>> {
+    const result = await syncRound(this.storage, this.key, this.memory, this.pending);
+    this.memory = result.memory;
+    this.pending = [];
+    for (const change of result.changes) this.clock.observe(change.stamp);
+    applyChanges(this.state, result.changes);
+    return result;
+  }
+  view(): unknown {
+    const v = mergedView(this.state);
+    return JSON.parse(JSON.stringify({ records: v.records, messages: [...v.messages], deleted: v.deleted }));
+  }
+}
+
+describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', () => {
+  let server: WebDavServer;
+  const storageFor = (password = server.password): WebDavStorage => new WebDavStorage({ address: server.address, username: server.username, password, folder: 'sync' });
+  beforeAll(async () => {
+    server = await startWebDavServer();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('merges offline turns as versions, honours a deletion and the newer title, with one clock an hour behind; the server holds only ciphertext', async () => {
+    const storage = storageFor();
+    const laptop = new Device('laptop01', storage, await openSyncKey(storage, PASSPHRASE, true));
+    // The desktop joins with the passphrase: the key check written by the laptop proves it.
+    const desktop = new Device('desktop1', storage, await openSyncKey(storage, PASSPHRASE, false), -3_600_000);
+
+    laptop.change((stamp) => ({ type: 'message', stamp, message: message('m1', null, 1, `Hello ${MARKER}`) }));
+    laptop.change((stamp) => ({ type: 'message', stamp, message: message('m2', 'm1', 2, 'Hi', 'assistant') }));
+    laptop.change((stamp) => ({ type: 'field', stamp, kind: 'conversation', id: 'c1', field: 'title', value: `Title ${MARKER}` }));
+    laptop.change((stamp) => ({ type: 'field', stamp, kind: 'conversation', id: 'c2', field: 'title', value: 'To delete' }));
+    await laptop.sync();
+    await desktop.sync();
+
+    // Both offline now: each adds a turn to c1; the desktop deletes c2 and renames c1 (after it read the laptop's title).
+    laptop.change((stamp) => ({ type: 'message', stamp, message: message('m3', 'm2', 3, 'From the laptop') }));
+    desktop.change((stamp) => ({ type: 'message', stamp, message: message('m4', 'm2', 3, 'From the desktop') }));
+    desktop.change((stamp) => ({ type: 'delete', stamp, kind: 'conversation', id: 'c2' }));
+    desktop.change((stamp) => ({ type: 'field', stamp, kind: 'conversation', id: 'c1', field: 'title', value: 'Renamed on the desktop' }));
+    await laptop.sync();
+    await desktop.sync();
+    await laptop.sync();
+
+    expect(laptop.view()).toEqual(desktop.view());
+    const view = mergedView(laptop.state);
+    expect(view.messages.get('c1')!.filter((m) => m.parentId === 'm2').map((m) => m.text).sort()).toEqual(['From the desktop', 'From the laptop']);
+    expect(view.records.find((r) => r.id === 'c1')!.fields.title).toBe('Renamed on the desktop');
+    expect(view.deleted).toEqual([{ kind: 'conversation', id: 'c2' }]);
+
+    // A new device with the passphrase gets everything from the others' segments.
+    const fresh = new Device('newcomer', storage, await openSyncKey(storage, PASSPHRASE, false));
+    await fresh.sync();
+    expect(fresh.view()).toEqual(laptop.view());
+
+    for (const [name, bytes] of files(server.files)) {
+      expect(bytes.toString('latin1'), name).not.toContain(MARKER);
+      expect(bytes.toString('latin1'), name).not.toContain('From the laptop');
+    }
+  });
+
+  it('a wrong passphrase is said before anything is read or written; a wrong password is a 401 with the address', async () => {
+    const before = files(server.files);
+    const error = await openSyncKey(storageFor(), 'not the passphrase', false).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncCryptoError);
+    expect((error as SyncCryptoError).code).toBe('wrong_passphrase');
+    expect(files(server.files)).toEqual(before);
+    const refused = await openSyncKey(storageFor('wrong password'), PASSPHRASE, false).catch((e: unknown) => e);
+    expect((refused as SyncStorageError).code).toBe('unauthorized');
+  });
+
+  it('a truncated segment is detected, the others still apply, and it is read again next round', async () => {
+    const storage = storageFor();
+    const key = await openSyncKey(storage, PASSPHRASE, false);
+    const writer = new Device('writer01', storage, key);
+    const reader = new Device('reader01', storage, key);
+    for (const id of ['t1', 't2', 't3']) {
+      writer.change((stamp) => ({ type: 'field', stamp, kind: 'preset', id, field: 'name', value: id }));
+      await writer.sync();
+    }
+    const segment2 = join(server.files, 'sync/gateway-chat/devices/writer01/seg-2');
+    const whole = readFileSync(segment2);
+    truncateSync(segment2, 40);
+    const first = await reader.sync();
+    expect(first.problems).toEqual([{ path: 'gateway-chat/devices/writer01/seg-2', reason: 'tampered' }]);
+    expect(mergedView(reader.state).records.filter((r) => r.kind === 'preset').map((r) => r.id)).toEqual(['t1', 't3']);
+    // Mended (the writer's copy was whole): the next round reads it.
+    await storage.write('gateway-chat/devices/writer01/seg-2', new Uint8Array(whole));
+    const second = await reader.sync();
+    expect(second.problems).toEqual([]);
+    expect(mergedView(reader.state).records.filter((r) => r.kind === 'preset').map((r) => r.id)).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('the server killed mid-round: nothing corrupt is seen, and the next round completes', async () => {
+    const storage = storageFor();
+    const key = await openSyncKey(storage, PASSPHRASE, false);
+    const dying: SyncStorage = {
+      read: (path) => storage.read(path),
+      list: (folder) => storage.list(folder),
+      remove: (path) => storage.remove(path),
+      // The segment is written; the server dies before the manifest that would publish it.
+      write: async (path, bytes) => {
+        if (path.endsWith('/manifest')) await server.kill();
+        return storage.write(path, bytes);
+      },
+    };
+    const writer = new Device('crash001', dying, key);
+    const reader = new Device('watch001', storage, key);
+    writer.change((stamp) => ({ type: 'field', stamp, kind: 'prompt', id: 'p1', field: 'text', value: 'kept' }));
+    const pending = [...writer.pending];
+    const failed = await writer.sync().catch((e: unknown) => e);
+    expect((failed as SyncStorageError).code).toBe('unreachable');
+    await server.restart();
+    // Unpublished, the written segment is invisible to others.
+    await reader.sync();
+    expect(mergedView(reader.state).records.some((r) => r.id === 'p1')).toBe(false);
+    // The writer kept its changes (its round did not finish) and publishes them now.
+    const again = new Device('crash001', storage, key);
+    again.memory = writer.memory;
+    again.pending = pending;
+    await again.sync();
+    await reader.sync();
+    expect(mergedView(reader.state).records.find((r) => r.id === 'p1')?.fields.text).toBe('kept');
+  }, 30_000);
+});
