@@ -1,9 +1,8 @@
 /**
  * Sync's WebDAV storage (Nextcloud, Nutstore/坚果云, Synology, Apache mod_dav): GET, PUT, MKCOL,
- * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch. The listing's XML is
- * read with htmlparser2 in XML mode (the background has no DOMParser).
+ * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch.
  */
-import { Parser } from 'htmlparser2';
+import { textsAt, xmlTexts } from './xml';
 import { failureOf, shownAddress, SyncStorageError, type SyncStorage } from './storage';
 
 export interface WebDavAccount {
@@ -19,33 +18,13 @@ const encodePath = (path: string): string => path.split('/').map(encodeURICompon
 
 /** The hrefs of a PROPFIND answer's responses, decoded (any namespace prefix). */
 export function multistatusHrefs(xml: string): string[] {
-  const hrefs: string[] = [];
-  let inHref = false;
-  let text = '';
-  const local = (name: string): string => name.slice(name.indexOf(':') + 1).toLowerCase();
-  const parser = new Parser({
-    onopentag(name) {
-      if (local(name) === 'href') {
-        inHref = true;
-        text = '';
-      }
-    },
-    ontext(data) {
-      if (inHref) text += data;
-    },
-    onclosetag(name) {
-      if (local(name) !== 'href' || !inHref) return;
-      inHref = false;
-      try {
-        hrefs.push(decodeURIComponent(text.trim()));
-      } catch {
-        hrefs.push(text.trim());
-      }
-    },
-  }, { xmlMode: true, decodeEntities: true });
-  parser.write(xml);
-  parser.end();
-  return hrefs;
+  return textsAt(xmlTexts(xml), 'response', 'href').map((href) => {
+    try {
+      return decodeURIComponent(href);
+    } catch {
+      return href;
+    }
+  });
 }
 
 export class WebDavStorage implements SyncStorage {
