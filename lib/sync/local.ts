@@ -1,0 +1,84 @@
+/**
+ * Between this device's saved conversations and the merged sync state (README.md), as plans: the
+ * changes this device has made since the state last saw it, and the updates the merged state asks
+ * of the local database. Pure functions over records; the store applies the plans.
+ *
+ * A round: plan this device's changes against the state as it was when the database last matched
+ * it, and apply them to the state; merge what arrived; then plan and apply the local updates, so
+ * the database matches the state again. Deletions are not guessed from absence (a conversation
+ * may be missing here because its fields have not arrived yet): the store says which it deleted.
+ */
+import { ConversationSchema, type Conversation, type Message } from '@/lib/conversations/records';
+import type { Change } from './changes';
+import { isAlive, type MergedView, type SyncState } from './merge';
+
+/** The conversation fields that sync (the rest is this device's own: the reply status). */
+export const SYNCED_CONVERSATION_FIELDS = ['title', 'createdAt', 'updatedAt', 'profileId', 'model', 'surface', 'source', 'leafId', 'settings', 'pinned', 'compare'] as const;
+
+export interface LocalRecords {
+  conversations: readonly Conversation[];
+  messages: readonly Message[];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The changes that bring the merged state up to this device's records (and its deletions since the
+ * last round, `deletedHere`), each stamped by `stamp()`.
+ */
+export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: () => string, deletedHere: readonly string[] = []): Change[] {
+  const changes: Change[] = [];
+  const localIds = new Set<string>();
+  for (const conversation of local.conversations) {
+    localIds.add(conversation.id);
+    const fields = state.fields.get(`conversation:${conversation.id}`);
+    for (const field of SYNCED_CONVERSATION_FIELDS) {
+      const value = conversation[field];
+      const known = fields?.get(field);
+      if (known === undefined ? value === undefined : same(value, known.value)) continue;
+      changes.push({ type: 'field', stamp: stamp(), kind: 'conversation', id: conversation.id, field, value: value ?? null });
+    }
+  }
+  // A message syncs once it is final (a streaming reply syncs when it ends).
+  for (const message of local.messages) {
+    if (message.status === 'streaming' || state.messages.has(message.id)) continue;
+    changes.push({ type: 'message', stamp: stamp(), message });
+  }
+  for (const id of new Set(deletedHere)) {
+    if (localIds.has(id) || !isAlive(state, 'conversation', id)) continue;
+    changes.push({ type: 'delete', stamp: stamp(), kind: 'conversation', id });
+  }
+  return changes;
+}
+
+export interface LocalUpdates {
+  putConversations: Conversation[];
+  putMessages: Message[];
+  deleteConversations: string[];
+}
+
+/** What the local database must change to hold the merged state. */
+export function planLocalUpdates(view: MergedView, local: LocalRecords): LocalUpdates {
+  const conversations = new Map(local.conversations.map((c) => [c.id, c]));
+  const messageIds = new Set(local.messages.map((m) => m.id));
+  const putConversations: Conversation[] = [];
+  for (const record of view.records) {
+    if (record.kind !== 'conversation') continue;
+    const here = conversations.get(record.id);
+    const merged: Record<string, unknown> = { ...here, id: record.id };
+    for (const field of SYNCED_CONVERSATION_FIELDS) {
+      if (!(field in record.fields)) continue;
+      const value = record.fields[field];
+      if (value === null) delete merged[field];
+      else merged[field] = value;
+    }
+    // Not whole yet (its fields are in a segment still to come): left as it is until they are.
+    const parsed = ConversationSchema.safeParse(merged);
+    if (!parsed.success) continue;
+    if (here === undefined || !same(here, parsed.data)) putConversations.push(parsed.data);
+  }
+  const putMessages: Message[] = [];
+  for (const list of view.messages.values()) for (const message of list) if (!messageIds.has(message.id)) putMessages.push(message);
+  const deleteConversations = view.deleted.filter((d) => d.kind === 'conversation' && conversations.has(d.id)).map((d) => d.id);
+  return { putConversations, putMessages, deleteConversations };
+}

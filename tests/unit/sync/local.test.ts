@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { Conversation, Message } from '@/lib/conversations/records';
+import type { Change } from '@/lib/sync/changes';
+import { HybridClock } from '@/lib/sync/clock';
+import { planLocalChanges, planLocalUpdates, type LocalRecords } from '@/lib/sync/local';
+import { applyChanges, emptyState, mergedView, type SyncState } from '@/lib/sync/merge';
+
+const conversation = (id: string, title: string): Conversation => ({ id, title, createdAt: 1, updatedAt: 2, profileId: 'p1', model: 'gpt-4o', surface: 'popup' });
+const message = (id: string, conversationId: string, seq: number, status: Message['status'] = 'complete'): Message => ({ id, conversationId, parentId: null, seq, role: 'user', text: `text ${id}`, reasoning: '', status, createdAt: 1 });
+
+/** A device: its database (records) and its merged state. */
+class Device {
+  state: SyncState = emptyState();
+  deletedHere: string[] = [];
+  constructor(public local: LocalRecords, readonly clock: HybridClock) {}
+  /** One round without a server: what changed here, then what arrived, then the database updated. */
+  round(arrived: readonly Change[]) {
+    const outgoing = planLocalChanges(this.local, this.state, () => this.clock.tick(), this.deletedHere);
+    this.deletedHere = [];
+    applyChanges(this.state, outgoing);
+    for (const change of arrived) this.clock.observe(change.stamp);
+    applyChanges(this.state, arrived);
+    const updates = planLocalUpdates(mergedView(this.state), this.local);
+    const deleted = new Set(updates.deleteConversations);
+    const putIds = new Set(updates.putConversations.map((c) => c.id));
+    this.local = {
+      conversations: [...this.local.conversations.filter((c) => !deleted.has(c.id) && !putIds.has(c.id)), ...updates.putConversations],
+      messages: [...this.local.messages.filter((m) => !deleted.has(m.conversationId)), ...updates.putMessages],
+    };
+    return { updates, outgoing };
+  }
+}
+
+describe('between the local database and the sync state', () => {
+  it('sends a conversation\'s fields and its final messages, not a reply still streaming; then nothing until something changes', () => {
+    const laptop = new Device({ conversations: [conversation('c1', 'Trip')], messages: [message('m1', 'c1', 1), message('m2', 'c1', 2, 'streaming')] }, new HybridClock('laptop01'));
+    const { outgoing } = laptop.round([]);
+    expect(outgoing.filter((c) => c.type === 'message').map((c) => c.type === 'message' && c.message.id)).toEqual(['m1']);
+    expect(outgoing.filter((c) => c.type === 'field').map((c) => c.type === 'field' && c.field).sort()).toEqual(['createdAt', 'model', 'profileId', 'surface', 'title', 'updatedAt']);
+    expect(laptop.round([]).outgoing).toEqual([]);
+    laptop.local = { conversations: [{ ...conversation('c1', 'Trip to Kyoto'), pinned: true }], messages: laptop.local.messages.map((m) => (m.id === 'm2' ? { ...m, status: 'complete' as const } : m)) };
+    const next = laptop.round([]).outgoing;
+    expect(next.map((c) => (c.type === 'field' ? c.field : c.type === 'message' ? c.message.id : c.type)).sort()).toEqual(['m2', 'pinned', 'title']);
+  });
+
+  it('brings another device\'s conversations in whole, and a deletion made here out to it', () => {
+    const laptop = new Device({ conversations: [conversation('c1', 'Trip'), conversation('c2', 'Old')], messages: [message('m1', 'c1', 1), message('m3', 'c2', 1)] }, new HybridClock('laptop01'));
+    const desktop = new Device({ conversations: [], messages: [] }, new HybridClock('desktop1'));
+    const sent = laptop.round([]).outgoing;
+    const { updates } = desktop.round(sent);
+    expect(updates.putConversations.map((c) => c.title).sort()).toEqual(['Old', 'Trip']);
+    expect(desktop.local.messages.map((m) => m.id).sort()).toEqual(['m1', 'm3']);
+    // The desktop deletes c2: its next round says so, and the laptop's database loses it.
+    desktop.local = { conversations: desktop.local.conversations.filter((c) => c.id !== 'c2'), messages: desktop.local.messages.filter((m) => m.conversationId !== 'c2') };
+    desktop.deletedHere = ['c2'];
+    const deletion = desktop.round([]).outgoing;
+    expect(deletion).toEqual([expect.objectContaining({ type: 'delete', kind: 'conversation', id: 'c2' })]);
+    const back = laptop.round(deletion);
+    expect(back.updates.deleteConversations).toEqual(['c2']);
+    expect(laptop.local.conversations.map((c) => c.id)).toEqual(['c1']);
+    expect(back.outgoing).toEqual([]);
+  });
+
+  it('leaves a conversation out until its fields have arrived (its messages came first), and does not take its absence for a deletion', () => {
+    const desktop = new Device({ conversations: [], messages: [] }, new HybridClock('desktop1'));
+    const { updates } = desktop.round([{ type: 'message', stamp: new HybridClock('laptop01').tick(), message: message('m9', 'c9', 1) }]);
+    expect(updates.putConversations).toEqual([]);
+    expect(updates.putMessages.map((m) => m.id)).toEqual(['m9']);
+    expect(desktop.round([]).outgoing).toEqual([]);
+  });
+
+  it('keeps an edit made here since the last round, rather than the older merged value', () => {
+    const laptop = new Device({ conversations: [conversation('c1', 'Trip')], messages: [] }, new HybridClock('laptop01'));
+    laptop.round([]);
+    laptop.local = { conversations: [conversation('c1', 'Trip to Kyoto')], messages: [] };
+    laptop.round([]);
+    expect(laptop.local.conversations[0]!.title).toBe('Trip to Kyoto');
+  });
+});
