@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/conversations/records';
@@ -10,23 +10,12 @@ import { applyChanges, emptyState, mergedView, type SyncState } from '@/lib/sync
 import type { SyncStorageError} from '@/lib/sync/storage';
 import { type SyncStorage } from '@/lib/sync/storage';
 import { WebDavStorage } from '@/lib/sync/webdav';
+import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
 
 const PASSPHRASE = 'two devices, one history';
 const MARKER = 'PLAINTEXT-MARKER-41d7';
 
-function files(root: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out.set(path.slice(root.length + 1), readFileSync(path));
-    }
-  };
-  walk(root);
-  return out;
-}
 
 function message(id: string, parentId: string | null, seq: number, text: string, role: 'user' | 'assistant' = 'user'): Message {
   return { id, conversationId: 'c1', parentId, seq, role, text, reasoning: '', status: 'complete', createdAt: 1 };
@@ -104,18 +93,18 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     await fresh.sync();
     expect(fresh.view()).toEqual(laptop.view());
 
-    for (const [name, bytes] of files(server.files)) {
+    for (const [name, bytes] of serverFiles(server.files)) {
       expect(bytes.toString('latin1'), name).not.toContain(MARKER);
       expect(bytes.toString('latin1'), name).not.toContain('From the laptop');
     }
   });
 
   it('a wrong passphrase is said before anything is read or written; a wrong password is a 401 with the address', async () => {
-    const before = files(server.files);
+    const before = serverFiles(server.files);
     const error = await openSyncKey(storageFor(), 'not the passphrase', false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SyncCryptoError);
     expect((error as SyncCryptoError).code).toBe('wrong_passphrase');
-    expect(files(server.files)).toEqual(before);
+    expect(serverFiles(server.files)).toEqual(before);
     const refused = await openSyncKey(storageFor('wrong password'), PASSPHRASE, false).catch((e: unknown) => e);
     expect((refused as SyncStorageError).code).toBe('unauthorized');
   });

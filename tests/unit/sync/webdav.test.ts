@@ -1,27 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncStorageError} from '@/lib/sync/storage';
 import { probeStorage } from '@/lib/sync/storage';
 import { WebDavStorage, multistatusHrefs } from '@/lib/sync/webdav';
+import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) => (data === undefined ? undefined : new TextDecoder().decode(data));
 
-/** Every file the server holds, with its bytes. */
-function serverFiles(root: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else out.set(path.slice(root.length + 1), readFileSync(path));
-    }
-  };
-  walk(root);
-  return out;
-}
 
 describe('sync storage over WebDAV, against Apache mod_dav', () => {
   let server: WebDavServer;
