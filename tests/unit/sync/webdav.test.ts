@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncStorageError} from '@/lib/sync/storage';
-import { probeStorage } from '@/lib/sync/storage';
+import { probeStorage, type SyncStorageError } from '@/lib/sync/storage';
 import { WebDavStorage, multistatusHrefs } from '@/lib/sync/webdav';
 import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
