@@ -22,6 +22,8 @@ class GatewayChatDb extends Dexie {
   packs!: Table<PackRow, string>;
   /** Images as Blobs (lib/images/store.ts), each named by the message that holds it. */
   images!: Table<ImageRecord, string>;
+  /** Conversations deleted here, for sync to tell the other devices (lib/sync/local.ts). */
+  syncDeletions!: Table<{ id: string; at: number }, string>;
 
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
@@ -32,6 +34,7 @@ class GatewayChatDb extends Dexie {
     this.version(2).stores({ search: 'id' });
     this.version(3).stores({ packs: 'id, conversationId, *ids' });
     this.version(4).stores({ images: 'id, conversationId, messageId, createdAt' });
+    this.version(5).stores({ syncDeletions: 'id' });
   }
 }
 
@@ -618,7 +621,8 @@ export class ConversationStore {
 
   /** Deletes every conversation (tests; "clear history"). */
   async clearAll(): Promise<void> {
-    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images, this.db.syncDeletions], async () => {
+      await this.db.syncDeletions.clear();
       await this.db.messages.clear();
       await this.db.images.clear();
       await this.db.packs.clear();
@@ -634,15 +638,14 @@ export class ConversationStore {
 
   /** Deletes a conversation and its messages; returns them, so that Undo can put them back. */
   async deleteConversation(id: string): Promise<DeletedConversation | undefined> {
-    return this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
+    return this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images, this.db.syncDeletions], async () => {
       const conversation = await this.getConversation(id);
       if (conversation === undefined) return undefined;
       const messages = await this.messages(id);
       const images = await imagesOfConversations(this.db.images, [id]);
-      await this.db.messages.where('conversationId').equals(id).delete();
-      await this.db.packs.where('conversationId').equals(id).delete();
-      await this.db.images.where('conversationId').equals(id).delete();
-      await this.db.conversations.delete(id);
+      await this.removeConversations([id]);
+      // Sync tells the other devices (a conversation absent here is not taken for deleted).
+      await this.db.syncDeletions.put({ id, at: Date.now() });
       return { conversation, messages, images };
     }).then(async (deleted) => {
       if (deleted !== undefined) await this.forgetRenderings((cache) => cache.forgetConversations([id]));
@@ -656,12 +659,61 @@ export class ConversationStore {
    */
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
     const messages = deleted.messages.map((m) => (m.status === 'streaming' ? { ...m, status: 'interrupted' as const } : m));
-    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images], async () => {
+    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images, this.db.syncDeletions], async () => {
+      await this.db.syncDeletions.delete(deleted.conversation.id);
       const conversation = deleted.conversation.replyStatus === 'streaming' ? { ...deleted.conversation, replyStatus: 'interrupted' as const } : deleted.conversation;
       await this.db.conversations.put(conversation);
       await this.db.messages.bulkPut(await this.notOthers(messages));
       if (deleted.images !== undefined) await this.db.images.bulkPut(deleted.images);
     });
+  }
+
+  /** A conversation's rows, packs and images gone (inside a transaction on them and conversations). */
+  private async removeConversations(ids: readonly string[]): Promise<void> {
+    await this.db.messages.where('conversationId').anyOf([...ids]).delete();
+    await this.db.packs.where('conversationId').anyOf([...ids]).delete();
+    await this.db.images.where('conversationId').anyOf([...ids]).delete();
+    await this.db.conversations.bulkDelete([...ids]);
+  }
+
+  /** Every conversation and message, for sync to compare with what it has merged (lib/sync/local.ts). */
+  async syncRecords(): Promise<{ conversations: Conversation[]; messages: Message[] }> {
+    const conversations = parseAll<Conversation>(await this.db.conversations.toArray(), ConversationSchema).items;
+    const messages = await this.messagesOf(conversations.map((c) => c.id));
+    return { conversations, messages: [...messages.values()].flat() };
+  }
+
+  /** The conversations deleted here since `takeSyncDeletions` was last followed by `forgetSyncDeletions`. */
+  async syncDeletions(): Promise<string[]> {
+    return (await this.db.syncDeletions.toCollection().primaryKeys()) as string[];
+  }
+
+  /** Deletions the other devices have been told of. */
+  async forgetSyncDeletions(ids: readonly string[]): Promise<void> {
+    await this.db.syncDeletions.bulkDelete([...ids]);
+  }
+
+  /**
+   * What the merged sync state asks of this database (lib/sync/local.ts): conversations written,
+   * messages added (a packed conversation unpacked first; a message id another conversation holds
+   * is never written over), conversations deleted (without telling sync again). `readAs`: the
+   * conversations as the updates were planned from; one changed here since (renamed meanwhile)
+   * is left as it is now, and its change syncs next round.
+   */
+  async applySyncUpdates(updates: { putConversations: readonly Conversation[]; putMessages: readonly Message[]; deleteConversations: readonly string[] }, readAs?: readonly Conversation[]): Promise<void> {
+    const touched = [...new Set([...updates.putConversations.map((c) => c.id), ...updates.putMessages.map((m) => m.conversationId), ...updates.deleteConversations])];
+    const planned = readAs === undefined ? undefined : new Map(readAs.map((c) => [c.id, JSON.stringify(c)]));
+    await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images, this.db.syncDeletions], async () => {
+      if (updates.deleteConversations.length > 0) await this.removeConversations(updates.deleteConversations);
+      const now = await this.db.conversations.bulkGet(updates.putConversations.map((c) => c.id));
+      await this.db.conversations.bulkPut(updates.putConversations.filter((_, i) => {
+        const current = now[i];
+        return current === undefined || planned === undefined || planned.get(current.id) === JSON.stringify(current);
+      }));
+      for (const id of new Set(updates.putMessages.map((m) => m.conversationId))) await this.unpack(id);
+      await this.db.messages.bulkPut(await this.notOthers(updates.putMessages));
+    });
+    if (touched.length > 0) await this.forgetRenderings((cache) => cache.forgetConversations(touched));
   }
 
   /** Makes sure a conversation exists (an action's refusal may follow a start that created it). */

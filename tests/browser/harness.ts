@@ -106,7 +106,7 @@ export async function clearConversations(ext: LaunchedExtension): Promise<void> 
     open.onsuccess = () => {
       const db = open.result;
       if (!db.objectStoreNames.contains('conversations')) { db.close(); resolve(undefined); return; }
-      const stores = ['conversations', 'messages', 'packs', 'images'].filter((name) => db.objectStoreNames.contains(name));
+      const stores = ['conversations', 'messages', 'packs', 'images', 'syncDeletions'].filter((name) => db.objectStoreNames.contains(name));
       const tx = db.transaction(stores, 'readwrite');
       for (const name of stores) tx.objectStore(name).clear();
       tx.oncomplete = () => { db.close(); resolve(undefined); };

@@ -1,0 +1,100 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@/lib/conversations/records';
+import { ConversationStore } from '@/lib/conversations/store';
+import { HybridClock } from '@/lib/sync/clock';
+import { newMemory, openSyncKey } from '@/lib/sync/engine';
+import { syncDevice, type DeviceSync } from '@/lib/sync/device';
+import { emptyState } from '@/lib/sync/merge';
+import { WebDavStorage } from '@/lib/sync/webdav';
+import { serverFiles } from '../../sync/server-files';
+import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
+
+const MARKER = 'SECRET-TITLE-93be';
+let n = 0;
+
+function message(id: string, conversationId: string, parentId: string | null, seq: number, text: string, role: 'user' | 'assistant' = 'user'): Message {
+  return { id, conversationId, parentId, seq, role, text, reasoning: '', status: 'complete', createdAt: 1 };
+}
+
+/** A browser profile: its own database, its own sync memory and clock. */
+function profile(id: string, offsetMs = 0): { store: ConversationStore; sync: DeviceSync } {
+  return { store: new ConversationStore(`sync-device-${n++}`), sync: { memory: newMemory(id), state: emptyState(), clock: new HybridClock(id, () => Date.now() + offsetMs) } };
+}
+
+/** What a user sees: conversations (title, pin) and their messages, in a stable order. */
+async function seen(store: ConversationStore): Promise<unknown> {
+  const { conversations, messages } = await store.syncRecords();
+  return {
+    conversations: conversations.map((c) => ({ id: c.id, title: c.title, pinned: c.pinned ?? false })).sort((a, b) => a.id.localeCompare(b.id)),
+    messages: messages.map((m) => ({ id: m.id, conversationId: m.conversationId, parentId: m.parentId, text: m.text })).sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+describe('two browser profiles syncing their conversation stores through one WebDAV server', () => {
+  let server: WebDavServer;
+  beforeAll(async () => {
+    server = await startWebDavServer();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('turns made offline on both are kept as versions, a deletion and a rename are honoured, a new profile gets everything, the server sees only ciphertext', async () => {
+    const storage = new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder: 'profiles' });
+    const laptop = profile('laptop01');
+    const desktop = profile('desktop1', -3_600_000);
+    const laptopKey = await openSyncKey(storage, 'same passphrase', true);
+    const desktopKey = await openSyncKey(storage, 'same passphrase', false);
+
+    await laptop.store.createConversation({ id: 'c1', profileId: 'p', model: 'gpt-4o', surface: 'popup', title: `Trip ${MARKER}` });
+    await laptop.store.addMessage(message('m1', 'c1', null, 1, 'Plan a trip'));
+    await laptop.store.addMessage(message('m2', 'c1', 'm1', 2, 'Sure', 'assistant'));
+    await laptop.store.createConversation({ id: 'c2', profileId: 'p', model: 'gpt-4o', surface: 'popup', title: 'Scratch' });
+    await syncDevice(laptop.store, storage, laptopKey, laptop.sync);
+    const first = await syncDevice(desktop.store, storage, desktopKey, desktop.sync);
+    expect(first.problems).toEqual([]);
+    expect(await seen(desktop.store)).toEqual(await seen(laptop.store));
+
+    // Offline, each adds a turn after the same reply; the desktop deletes c2; the laptop renames c1.
+    await laptop.store.addMessage(message('m3', 'c1', 'm2', 3, 'From the laptop'));
+    await desktop.store.addMessage(message('m4', 'c1', 'm2', 3, 'From the desktop'));
+    await desktop.store.deleteConversation('c2');
+    await laptop.store.renameConversation('c1', 'Trip to Kyoto');
+    await syncDevice(laptop.store, storage, laptopKey, laptop.sync);
+    await syncDevice(desktop.store, storage, desktopKey, desktop.sync);
+    await syncDevice(laptop.store, storage, laptopKey, laptop.sync);
+
+    const both = await seen(laptop.store);
+    expect(await seen(desktop.store)).toEqual(both);
+    expect(both).toEqual({
+      conversations: [{ id: 'c1', title: 'Trip to Kyoto', pinned: false }],
+      messages: [
+        { id: 'm1', conversationId: 'c1', parentId: null, text: 'Plan a trip' },
+        { id: 'm2', conversationId: 'c1', parentId: 'm1', text: 'Sure' },
+        { id: 'm3', conversationId: 'c1', parentId: 'm2', text: 'From the laptop' },
+        { id: 'm4', conversationId: 'c1', parentId: 'm2', text: 'From the desktop' },
+      ],
+    });
+    // Nothing left to say: another round sends nothing.
+    expect((await syncDevice(desktop.store, storage, desktopKey, desktop.sync)).sent).toBe(0);
+
+    const newcomer = profile('newcomer');
+    await syncDevice(newcomer.store, storage, await openSyncKey(storage, 'same passphrase', false), newcomer.sync);
+    expect(await seen(newcomer.store)).toEqual(both);
+
+    for (const [name, bytes] of serverFiles(server.files)) {
+      expect(bytes.toString('latin1'), name).not.toContain(MARKER);
+      expect(bytes.toString('latin1'), name).not.toContain('From the desktop');
+    }
+  }, 30_000);
+
+  it('a deletion undone before the round is not sent', async () => {
+    const { store } = profile('undoer01');
+    await store.createConversation({ id: 'u1', profileId: 'p', model: 'm', surface: 'popup', title: 'Keep me' });
+    const deleted = await store.deleteConversation('u1');
+    expect(await store.syncDeletions()).toEqual(['u1']);
+    await store.restoreConversation(deleted!);
+    expect(await store.syncDeletions()).toEqual([]);
+  });
+});
