@@ -49,6 +49,19 @@ export class HybridClock {
     return formatStamp({ wall: this.wall, counter: this.counter, device: this.device });
   }
 
+  /** Where the clock stands, to be saved (a clock restored from it never goes back). */
+  position(): { wall: number; counter: number } {
+    return { wall: this.wall, counter: this.counter };
+  }
+
+  /** Sets the clock to a saved position (never back). */
+  restore(position: { wall: number; counter: number }): void {
+    if (position.wall > this.wall || (position.wall === this.wall && position.counter > this.counter)) {
+      this.wall = position.wall;
+      this.counter = position.counter;
+    }
+  }
+
   /** Another device's stamp was read: what this clock stamps next comes after it. */
   observe(stamp: string): void {
     const seen = parseStamp(stamp);

@@ -1,0 +1,58 @@
+/**
+ * A device's sync between rounds, saved locally (never synced): its memory (engine.ts), its merged
+ * state (merge.ts) and its clock's position, as JSON, parsed on read like any stored data.
+ */
+import * as z from 'zod/mini';
+import { MessageSchema } from '@/lib/conversations/records';
+import { HybridClock } from './clock';
+import type { DeviceSync } from './device';
+import type { SyncState } from './merge';
+
+const StampSchema = z.string();
+const FieldValueSchema = z.object({ value: z.unknown(), stamp: StampSchema });
+
+const SavedSyncSchema = z.object({
+  format: z.literal(1),
+  memory: z.object({
+    device: z.string(),
+    segments: z.number(),
+    manifestVersion: z.number(),
+    merged: z.record(z.string(), z.number()),
+    seenVersions: z.record(z.string(), z.number()),
+  }),
+  clock: z.object({ wall: z.number(), counter: z.number() }),
+  state: z.object({
+    messages: z.array(z.tuple([z.string(), z.object({ message: MessageSchema, stamp: StampSchema })])),
+    fields: z.array(z.tuple([z.string(), z.array(z.tuple([z.string(), z.object({ value: z.unknown(), stamp: StampSchema, history: z.array(FieldValueSchema) })]))])),
+    tombstones: z.array(z.tuple([z.string(), StampSchema])),
+  }),
+});
+export type SavedSync = z.infer<typeof SavedSyncSchema>;
+
+export function saveDeviceSync(device: DeviceSync): SavedSync {
+  return {
+    format: 1,
+    memory: device.memory,
+    clock: device.clock.position(),
+    state: {
+      messages: [...device.state.messages],
+      fields: [...device.state.fields].map(([key, fields]) => [key, [...fields]]),
+      tombstones: [...device.state.tombstones],
+    },
+  };
+}
+
+/** A saved device sync, or undefined when it cannot be read (sync then starts over: nothing is lost, only read again). */
+export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
+  const parsed = SavedSyncSchema.safeParse(saved);
+  if (!parsed.success) return undefined;
+  const { memory, clock: position, state } = parsed.data;
+  const clock = new HybridClock(memory.device);
+  clock.restore(position);
+  const restored: SyncState = {
+    messages: new Map(state.messages),
+    fields: new Map(state.fields.map(([key, fields]) => [key, new Map(fields.map(([name, register]) => [name, { value: register.value, stamp: register.stamp, history: register.history.map((h) => ({ value: h.value, stamp: h.stamp })) }]))])),
+    tombstones: new Map(state.tombstones),
+  };
+  return { memory, state: restored, clock };
+}
