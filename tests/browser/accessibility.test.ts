@@ -37,7 +37,7 @@ const states: { name: string; surface: string; reach?: (page: Page) => Promise<v
       await p.getByRole('button', { name: /^Retry/ }).waitFor();
     },
   },
-  { name: 'side panel, chat', surface: 'sidepanel.html' },
+  { name: 'side panel, chat', surface: 'sidepanel.html', reach: async (p) => { await p.getByRole('textbox', { name: 'Message', exact: true }).waitFor(); } },
   { name: 'side panel, conversations', surface: 'sidepanel.html', reach: async (p) => { await p.getByRole('tab', { name: 'Conversations', exact: true }).click(); } },
   { name: 'side panel, catalogue', surface: 'sidepanel.html', reach: async (p) => { await p.getByRole('tab', { name: 'Catalogue', exact: true }).click(); await p.getByLabel('Model count').waitFor(); } },
   { name: 'options', surface: 'options.html' },
