@@ -7,7 +7,7 @@ import type { ConversationStore } from '@/lib/conversations/store';
 import type { HybridClock } from './clock';
 import { syncRound, type SyncMemory, type SyncProblem } from './engine';
 import { planLocalChanges, planLocalUpdates } from './local';
-import { applyChanges, mergedView, type SyncState } from './merge';
+import { applyChanges, mergedView, settle, type SyncState } from './merge';
 import type { SyncStorage } from './storage';
 
 export interface DeviceSync {
@@ -36,6 +36,7 @@ export async function syncDevice(store: ConversationStore, storage: SyncStorage,
   applyChanges(device.state, result.changes);
   device.memory = result.memory;
   await store.applySyncUpdates(planLocalUpdates(mergedView(device.state), local), local.conversations);
+  settle(device.state);
   await store.forgetSyncDeletions(deletedHere);
   return { sent: outgoing.length, received: result.changes.length, problems: result.problems };
 }

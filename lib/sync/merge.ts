@@ -21,8 +21,13 @@ interface Register extends FieldValue {
 }
 
 export interface SyncState {
-  /** Messages by id, with the stamp of their first copy. */
-  messages: Map<string, { message: Message; stamp: string }>;
+  /** Every message merged, by id: its conversation and the stamp of its first copy (not its text: the database holds that). */
+  messages: Map<string, { conversationId: string; stamp: string }>;
+  /**
+   * Messages merged whose records the local database may not have yet: kept until it has
+   * (`settle`), saved with the state meanwhile, so nothing read is lost to a stop in between.
+   */
+  bodies: Map<string, Message>;
   /** Fields by record (`kind:id`), then by name. */
   fields: Map<string, Map<string, Register>>;
   /** Deletions by record (`kind:id`): the newest. */
@@ -30,7 +35,7 @@ export interface SyncState {
 }
 
 export function emptyState(): SyncState {
-  return { messages: new Map(), fields: new Map(), tombstones: new Map() };
+  return { messages: new Map(), bodies: new Map(), fields: new Map(), tombstones: new Map() };
 }
 
 const recordKey = (kind: RecordKind, id: string): string => `${kind}:${id}`;
@@ -44,7 +49,8 @@ export function applyChange(state: SyncState, change: Change): void {
   if (change.type === 'message') {
     const had = state.messages.get(change.message.id);
     // The same message twice is the same message; the older copy's stamp is kept, whichever came first.
-    if (had === undefined || compareStamps(change.stamp, had.stamp) < 0) state.messages.set(change.message.id, { message: change.message, stamp: change.stamp });
+    if (had === undefined || compareStamps(change.stamp, had.stamp) < 0) state.messages.set(change.message.id, { conversationId: change.message.conversationId, stamp: change.stamp });
+    if (had === undefined) state.bodies.set(change.message.id, change.message);
     return;
   }
   const key = recordKey(change.kind, change.id);
@@ -69,6 +75,15 @@ export function applyChange(state: SyncState, change: Change): void {
   else if (order < 0) had.history = keepInHistory(had.history, incoming);
 }
 
+/**
+ * The database now holds the messages of every live conversation: their records need not be kept
+ * here. A deleted conversation's stay (a later change may bring it back whole) until its deletion
+ * is collected.
+ */
+export function settle(state: SyncState): void {
+  for (const [id, message] of state.bodies) if (isAlive(state, 'conversation', message.conversationId)) state.bodies.delete(id);
+}
+
 export function applyChanges(state: SyncState, changes: Iterable<Change>): SyncState {
   for (const change of changes) applyChange(state, change);
   return state;
@@ -81,7 +96,7 @@ function newestActivity(state: SyncState, kind: RecordKind, id: string): string 
     if (newest === undefined || compareStamps(stamp, newest) > 0) newest = stamp;
   };
   for (const register of state.fields.get(recordKey(kind, id))?.values() ?? []) see(register.stamp);
-  if (kind === 'conversation') for (const { message, stamp } of state.messages.values()) if (message.conversationId === id) see(stamp);
+  if (kind === 'conversation') for (const { conversationId, stamp } of state.messages.values()) if (conversationId === id) see(stamp);
   return newest;
 }
 
@@ -106,7 +121,7 @@ export interface MergedRecord {
 
 export interface MergedView {
   records: MergedRecord[];
-  /** Each live conversation's messages, by conversation id, in `seq` order. */
+  /** Each live conversation's messages not yet settled in the database, by conversation id, in `seq` order. */
   messages: Map<string, Message[]>;
   /** Records deleted (and not brought back): to delete locally. */
   deleted: { kind: RecordKind; id: string }[];
@@ -117,7 +132,7 @@ export function mergedView(state: SyncState): MergedView {
   const records: MergedRecord[] = [];
   const deleted: MergedView['deleted'] = [];
   const keys = new Set([...state.fields.keys(), ...state.tombstones.keys()]);
-  for (const { message } of state.messages.values()) keys.add(recordKey('conversation', message.conversationId));
+  for (const { conversationId } of state.messages.values()) keys.add(recordKey('conversation', conversationId));
   for (const key of [...keys].sort()) {
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon) as RecordKind;
@@ -136,7 +151,7 @@ export function mergedView(state: SyncState): MergedView {
   }
   const live = new Set(records.filter((r) => r.kind === 'conversation').map((r) => r.id));
   const messages = new Map<string, Message[]>();
-  for (const { message } of state.messages.values()) {
+  for (const message of state.bodies.values()) {
     if (!live.has(message.conversationId)) continue;
     let list = messages.get(message.conversationId);
     if (list === undefined) {
@@ -163,7 +178,10 @@ export function collectTombstones(state: SyncState, seenByAll: string): number {
     if (isAlive(state, kind, id)) continue;
     state.tombstones.delete(key);
     state.fields.delete(key);
-    if (kind === 'conversation') for (const [messageId, { message }] of state.messages) if (message.conversationId === id) state.messages.delete(messageId);
+    if (kind === 'conversation') {
+      for (const [messageId, { conversationId }] of state.messages) if (conversationId === id) state.messages.delete(messageId);
+      for (const [messageId, message] of state.bodies) if (message.conversationId === id) state.bodies.delete(messageId);
+    }
     collected++;
   }
   return collected;

@@ -22,7 +22,8 @@ const SavedSyncSchema = z.object({
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   state: z.object({
-    messages: z.array(z.tuple([z.string(), z.object({ message: MessageSchema, stamp: StampSchema })])),
+    messages: z.array(z.tuple([z.string(), z.object({ conversationId: z.string(), stamp: StampSchema })])),
+    bodies: z.array(MessageSchema),
     fields: z.array(z.tuple([z.string(), z.array(z.tuple([z.string(), z.object({ value: z.unknown(), stamp: StampSchema, history: z.array(FieldValueSchema) })]))])),
     tombstones: z.array(z.tuple([z.string(), StampSchema])),
   }),
@@ -36,6 +37,7 @@ export function saveDeviceSync(device: DeviceSync): SavedSync {
     clock: device.clock.position(),
     state: {
       messages: [...device.state.messages],
+      bodies: [...device.state.bodies.values()],
       fields: [...device.state.fields].map(([key, fields]) => [key, [...fields]]),
       tombstones: [...device.state.tombstones],
     },
@@ -51,6 +53,7 @@ export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
   clock.restore(position);
   const restored: SyncState = {
     messages: new Map(state.messages),
+    bodies: new Map(state.bodies.map((m) => [m.id, m])),
     fields: new Map(state.fields.map(([key, fields]) => [key, new Map(fields.map(([name, register]) => [name, { value: register.value, stamp: register.stamp, history: register.history.map((h) => ({ value: h.value, stamp: h.stamp })) }]))])),
     tombstones: new Map(state.tombstones),
   };

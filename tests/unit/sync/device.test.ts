@@ -76,6 +76,9 @@ describe('two browser profiles syncing their conversation stores through one Web
         { id: 'm4', conversationId: 'c1', parentId: 'm2', text: 'From the desktop' },
       ],
     });
+    // The merged state keeps no message text once the database has it.
+    expect(laptop.sync.state.bodies.size).toBe(0);
+    expect(desktop.sync.state.bodies.size).toBe(0);
     // Nothing left to say: another round sends nothing.
     expect((await syncDevice(desktop.store, storage, desktopKey, desktop.sync)).sent).toBe(0);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/conversations/records';
 import { ChangeSchema, ManifestSchema, SegmentSchema, isDeviceId, type Change } from '@/lib/sync/changes';
 import { HybridClock, compareStamps, formatStamp, parseStamp } from '@/lib/sync/clock';
-import { applyChanges, collectTombstones, emptyState, FIELD_HISTORY, mergedView } from '@/lib/sync/merge';
+import { applyChanges, collectTombstones, emptyState, FIELD_HISTORY, mergedView, settle } from '@/lib/sync/merge';
 
 const stamp = (wall: number, device: string, counter = 0): string => formatStamp({ wall, counter, device });
 
@@ -107,12 +107,29 @@ describe('the merge', () => {
     expect(back.deleted).toEqual([]);
   });
 
+  it('keeps no message text once the database has it, but keeps a deleted conversation\'s until a later change brings it back', () => {
+    const state = applyChanges(emptyState(), changes);
+    settle(state);
+    expect(state.bodies.size).toBe(0);
+    expect(mergedView(state).messages.size).toBe(0);
+    // Read again (a segment read twice): nothing to put again.
+    applyChanges(state, changes);
+    expect(mergedView(state).messages.size).toBe(0);
+
+    const other = applyChanges(emptyState(), [...changes, { type: 'delete', stamp: stamp(20, 'desktop1'), kind: 'conversation', id: 'c1' }]);
+    settle(other);
+    expect(other.bodies.size).toBe(4);
+    applyChanges(other, [{ type: 'message', stamp: stamp(25, 'laptop01'), message: message('m5', 'c1', 'm3', 4, 'Still here') }]);
+    expect(mergedView(other).messages.get('c1')!.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+  });
+
   it('forgets a deletion once every device is past it, with what it deleted; not before', () => {
     const state = applyChanges(emptyState(), [...changes, { type: 'delete', stamp: stamp(20, 'desktop1'), kind: 'conversation', id: 'c1' }]);
     expect(collectTombstones(state, stamp(15, 'laptop01'))).toBe(0);
     expect(collectTombstones(state, stamp(30, 'laptop01'))).toBe(1);
     expect(state.tombstones.size).toBe(0);
     expect(state.messages.size).toBe(0);
+    expect(state.bodies.size).toBe(0);
     expect(state.fields.size).toBe(0);
   });
 });
