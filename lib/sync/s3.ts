@@ -4,7 +4,7 @@
  * hand-written signing).
  */
 import { AwsClient } from 'aws4fetch';
-import { failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
+import { encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
 import { textsAt, xmlTexts } from './xml';
 
 export interface S3Account {
@@ -17,8 +17,6 @@ export interface S3Account {
   /** The prefix sync uses in the bucket ('' for its top). */
   folder: string;
 }
-
-const encodeKey = (key: string): string => key.split('/').map(encodeURIComponent).join('/');
 
 /** The failure an S3 error answer says, by its code first, then by its status. */
 function s3Failure(status: number, code: string | undefined): SyncStorageFailure {
@@ -72,7 +70,7 @@ export class S3Storage implements SyncStorage {
   }
 
   private objectUrl(path: string): string {
-    return `${this.bucketUrl}/${encodeKey(this.prefix + path)}`;
+    return `${this.bucketUrl}/${encodePath(this.prefix + path)}`;
   }
 
   async read(path: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
@@ -123,7 +121,7 @@ export class S3Storage implements SyncStorage {
   async remove(path: string): Promise<void> {
     const keys = path.endsWith('/') || path === '' ? (await this.listAll(this.prefix + path, false)).keys : [this.prefix + path];
     for (const key of keys) {
-      const url = `${this.bucketUrl}/${encodeKey(key)}`;
+      const url = `${this.bucketUrl}/${encodePath(key)}`;
       const response = await this.request('DELETE', url);
       if (!response.ok && response.status !== 404) await this.fail(response, url);
     }

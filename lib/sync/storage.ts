@@ -38,6 +38,11 @@ export interface SyncStorage {
   remove(path: string): Promise<void>;
 }
 
+/** A `/`-separated path with each of its parts escaped for a URL. */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
 /** The failure an HTTP status says. */
 export function failureOf(status: number): SyncStorageFailure {
   if (status === 401) return 'unauthorized';

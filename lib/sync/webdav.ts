@@ -3,7 +3,7 @@
  * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch.
  */
 import { textsAt, xmlTexts } from './xml';
-import { failureOf, shownAddress, SyncStorageError, type SyncStorage } from './storage';
+import { encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage } from './storage';
 
 export interface WebDavAccount {
   /** The server's WebDAV address (Nextcloud: …/remote.php/dav/files/{user}/). */
@@ -13,8 +13,6 @@ export interface WebDavAccount {
   /** The folder under it that sync uses ('' for the address itself). */
   folder: string;
 }
-
-const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
 /** The hrefs of a PROPFIND answer's responses, decoded (any namespace prefix). */
 export function multistatusHrefs(xml: string): string[] {
