@@ -708,7 +708,10 @@ export class ConversationStore {
       const now = await this.db.conversations.bulkGet(updates.putConversations.map((c) => c.id));
       await this.db.conversations.bulkPut(updates.putConversations.filter((_, i) => {
         const current = now[i];
-        return current === undefined || planned === undefined || planned.get(current.id) === JSON.stringify(current);
+        if (current === undefined || planned === undefined) return true;
+        // Compared as read (parsed: the schema's order of fields, not the order they were written in).
+        const parsed = ConversationSchema.safeParse(current);
+        return parsed.success && planned.get(current.id) === JSON.stringify(parsed.data);
       }));
       for (const id of new Set(updates.putMessages.map((m) => m.conversationId))) await this.unpack(id);
       await this.db.messages.bulkPut(await this.notOthers(updates.putMessages));

@@ -25,7 +25,9 @@ export type SyncCryptoFailure =
   /** The key check does not open with this passphrase. */
   | 'wrong_passphrase'
   /** The key check itself cannot be read. */
-  | 'bad_key_check';
+  | 'bad_key_check'
+  /** This device has no key (its saved key was lost): the passphrase must be entered again. */
+  | 'no_key';
 
 export class SyncCryptoError extends Error {
   constructor(readonly code: SyncCryptoFailure) {

@@ -25,7 +25,10 @@ export interface DeviceRound {
 }
 
 /** One round for `store` (the caller keeps `device` for the next, and saves it). */
-export async function syncDevice(store: ConversationStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync): Promise<DeviceRound> {
+/** The part of the conversation store a round uses. */
+export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions' | 'applySyncUpdates' | 'forgetSyncDeletions'>;
+
+export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync): Promise<DeviceRound> {
   const local = await store.syncRecords();
   const deletedHere = await store.syncDeletions();
   const outgoing = planLocalChanges(local, device.state, () => device.clock.tick(), deletedHere);

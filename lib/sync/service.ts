@@ -1,0 +1,118 @@
+/**
+ * Sync in the background (issue 31), framework-free: where it syncs to and with which key come
+ * from the adapter (storage.local and IndexedDB, lib/sync/sync.adapter.ts); a round is
+ * `syncDevice` over the conversation store; when rounds run is the scheduler's business. The
+ * device's sync is saved after every round, with the destination it belongs to: pointed
+ * somewhere else, a device starts over there (its local data published whole, nothing lost).
+ */
+import { HybridClock } from './clock';
+import { storageFor, type SyncConfig } from './config';
+import { SyncCryptoError } from './crypto';
+import { syncDevice, type DeviceSync, type SyncedStore } from './device';
+import { newMemory } from './engine';
+import { emptyState } from './merge';
+import { restoreDeviceSync, saveDeviceSync, type SavedSync } from './persist';
+import { SyncScheduler, type SchedulerClock, type SyncStatus } from './scheduler';
+
+/** What the UI shows: sync set up or not, and the scheduler's status. */
+export type SyncServiceStatus = { state: 'off' } | SyncStatus;
+
+export interface SavedDevice {
+  /** Where its state belongs (`destinationOf`). */
+  destination: string;
+  sync: SavedSync;
+}
+
+export interface SyncServiceDeps {
+  store: SyncedStore;
+  loadConfig(): Promise<SyncConfig | undefined>;
+  loadKey(): Promise<CryptoKey | undefined>;
+  loadDevice(): Promise<unknown>;
+  saveDevice(device: SavedDevice): Promise<void>;
+  onStatus(status: SyncServiceStatus): void;
+  /** Held while a round runs (the MV3 worker is kept up). */
+  busy?(running: boolean): void;
+  fetcher?: typeof fetch;
+  clock?: SchedulerClock;
+}
+
+/** Where a config's data lives: the service, its address and the folder (not its credentials). */
+export function destinationOf(config: SyncConfig): string {
+  const where = config.service === 'webdav' ? config.address : `${config.endpoint} ${config.bucket}`;
+  return `${config.service} ${where} ${config.folder} ${config.deviceId}`;
+}
+
+export class SyncService {
+  private readonly scheduler: SyncScheduler;
+  private configured = false;
+  /** The round's summary, for tests and the UI: changes sent and received. */
+  lastRound: { sent: number; received: number; problems: number } | undefined;
+
+  constructor(private readonly deps: SyncServiceDeps) {
+    this.scheduler = new SyncScheduler(() => this.round(), (status) => {
+      if (this.configured) deps.onStatus(status);
+    }, deps.clock);
+  }
+
+  get status(): SyncServiceStatus {
+    return this.configured ? this.scheduler.status : { state: 'off' };
+  }
+
+  /** The worker started: a round if sync is set up. */
+  async start(): Promise<void> {
+    this.configured = (await this.deps.loadConfig()) !== undefined;
+    if (!this.configured) {
+      this.deps.onStatus({ state: 'off' });
+      return;
+    }
+    this.scheduler.start();
+  }
+
+  /** Sync was set up, changed or stopped on this device. */
+  async settingsChanged(): Promise<void> {
+    this.configured = (await this.deps.loadConfig()) !== undefined;
+    if (!this.configured) this.deps.onStatus({ state: 'off' });
+    else this.scheduler.now();
+  }
+
+  /** Something changed in the local database. */
+  changed(): void {
+    if (this.configured) this.scheduler.changed();
+  }
+
+  alarm(): void {
+    if (this.configured) this.scheduler.alarm();
+  }
+
+  /** "Sync now". */
+  now(): void {
+    if (this.configured) this.scheduler.now();
+  }
+
+  private async device(config: SyncConfig): Promise<DeviceSync> {
+    const saved = await this.deps.loadDevice();
+    const destination = destinationOf(config);
+    if (typeof saved === 'object' && saved !== null && 'destination' in saved && saved.destination === destination && 'sync' in saved) {
+      const restored = restoreDeviceSync(saved.sync);
+      if (restored !== undefined && restored.memory.device === config.deviceId) return restored;
+    }
+    return { memory: newMemory(config.deviceId), state: emptyState(), clock: new HybridClock(config.deviceId) };
+  }
+
+  private async round(): Promise<void> {
+    const config = await this.deps.loadConfig();
+    // Stopped meanwhile: nothing to do.
+    if (config === undefined) return;
+    const key = await this.deps.loadKey();
+    if (key === undefined) throw new SyncCryptoError('no_key');
+    this.deps.busy?.(true);
+    try {
+      const device = await this.device(config);
+      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device);
+      await this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(device) });
+      this.lastRound = { sent: round.sent, received: round.received, problems: round.problems.length };
+    } finally {
+      this.deps.busy?.(false);
+    }
+  }
+}

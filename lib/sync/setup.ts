@@ -1,0 +1,68 @@
+/**
+ * The options page's steps (issue 31): "Test sync" (can this device list, write, read and remove
+ * in the folder; is sync already set up there), joining with the passphrase (the first device
+ * writes the key check, every other proves the passphrase against it before anything is read
+ * or written), and "Erase synced data on the server". Codes with the address and status, for
+ * the UI to word; never a credential.
+ */
+import { openSyncKey } from './engine';
+import { SyncCryptoError } from './crypto';
+import { syncPaths } from './changes';
+import { probeStorage, SyncStorageError, type ProbeStep, type SyncStorage } from './storage';
+
+/** Everything sync writes lives under this folder, inside the user's own folder. */
+export const SYNC_ROOT = 'gateway-chat/';
+
+export interface SyncFailure {
+  /** A SyncStorageFailure or SyncCryptoFailure, or `unexpected`. */
+  code: string;
+  /** The step of "Test sync" that failed (list, write, read, remove), when it was one. */
+  step?: ProbeStep;
+  address?: string;
+  status?: number;
+  /** The platform's own words, for what has no code (shown verbatim). */
+  detail?: string;
+}
+
+export type SyncTestResult = { ok: true; firstDevice: boolean } | ({ ok: false } & SyncFailure);
+
+export function failureFrom(error: unknown, step?: ProbeStep): SyncFailure {
+  const where = step === undefined ? {} : { step };
+  if (error instanceof SyncStorageError) return { code: error.code, ...where, address: error.address, ...(error.status === undefined ? {} : { status: error.status }) };
+  if (error instanceof SyncCryptoError) return { code: error.code, ...where };
+  return { code: 'unexpected', ...where, detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** "Test sync": the first step that fails, or whether this is the first device on this storage. */
+export async function testSync(storage: SyncStorage): Promise<SyncTestResult> {
+  const failed = await probeStorage(storage, SYNC_ROOT);
+  if (failed !== undefined) return { ok: false, ...failureFrom(failed.error, failed.step) };
+  try {
+    return { ok: true, firstDevice: (await storage.read(syncPaths.keyCheck())) === undefined };
+  } catch (error) {
+    return { ok: false, ...failureFrom(error, 'read') };
+  }
+}
+
+/**
+ * The key for this storage: the first device (`firstDevice`, the passphrase typed twice) creates
+ * the key check; any other must match it (`wrong_passphrase` otherwise, nothing written).
+ */
+export async function joinSync(storage: SyncStorage, passphrase: string, firstDevice: boolean): Promise<{ ok: true; key: CryptoKey } | ({ ok: false } & SyncFailure)> {
+  if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
+  try {
+    return { ok: true, key: await openSyncKey(storage, passphrase, firstDevice) };
+  } catch (error) {
+    return { ok: false, ...failureFrom(error) };
+  }
+}
+
+/** "Erase synced data on the server": sync's folder and everything in it, for every device. */
+export async function eraseSyncData(storage: SyncStorage): Promise<{ ok: true } | ({ ok: false } & SyncFailure)> {
+  try {
+    await storage.remove(SYNC_ROOT);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, ...failureFrom(error) };
+  }
+}

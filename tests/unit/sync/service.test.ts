@@ -1,0 +1,152 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@/lib/conversations/records';
+import { ConversationStore } from '@/lib/conversations/store';
+import { newDeviceId, storageFor, type SyncConfig } from '@/lib/sync/config';
+import { SyncService, type SavedDevice, type SyncServiceStatus } from '@/lib/sync/service';
+import { eraseSyncData, joinSync, testSync } from '@/lib/sync/setup';
+import { serverFiles } from '../../sync/server-files';
+import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
+
+let n = 0;
+
+function message(id: string, conversationId: string, parentId: string | null, seq: number, text: string): Message {
+  return { id, conversationId, parentId, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: 1 };
+}
+
+/** A browser profile as the background sees it: its database, its saved config, key and device state. */
+function backgroundOf(config: SyncConfig | undefined) {
+  const store = new ConversationStore(`sync-service-${n++}`);
+  const statuses: SyncServiceStatus[] = [];
+  let saved: SavedDevice | undefined;
+  const profile = {
+    store,
+    config,
+    key: undefined as CryptoKey | undefined,
+    statuses,
+    get saved() {
+      return saved;
+    },
+    service: undefined as unknown as SyncService,
+    /** Waits for the round under way (or the next) to end. */
+    async settled(): Promise<SyncServiceStatus> {
+      for (let i = 0; i < 500; i++) {
+        const status = profile.service.status;
+        if (status.state !== 'syncing' && statuses.length > 0 && statuses.at(-1)?.state !== 'syncing') return status;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('sync did not settle');
+    },
+  };
+  profile.service = new SyncService({
+    store,
+    loadConfig: async () => profile.config,
+    loadKey: async () => profile.key,
+    loadDevice: async () => saved,
+    saveDevice: async (device) => {
+      saved = structuredClone(device);
+    },
+    onStatus: (status) => statuses.push(status),
+  });
+  return profile;
+}
+
+describe('sync set up from the options page and run by the background, against Apache mod_dav', () => {
+  let server: WebDavServer;
+  const config = (folder: string, overrides: Partial<Extract<SyncConfig, { service: 'webdav' }>> = {}): SyncConfig => ({
+    service: 'webdav', address: server.address, username: server.username, password: server.password, folder, deviceId: newDeviceId(), syncSettings: false, ...overrides,
+  });
+  beforeAll(async () => {
+    server = await startWebDavServer();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('"Test sync" says the first device is first, names a refused password with its address and status, and an unreachable server', async () => {
+    const good = config('setup');
+    expect(await testSync(storageFor(good))).toEqual({ ok: true, firstDevice: true });
+    const refused = await testSync(storageFor(config('setup', { password: 'wrong' })));
+    expect(refused).toMatchObject({ ok: false, code: 'unauthorized', step: 'list', status: 401 });
+    expect(refused.ok === false && refused.address).toContain('/dav/');
+    expect(JSON.stringify(refused)).not.toContain(server.password);
+    const nowhere = await testSync(storageFor(config('setup', { address: 'http://127.0.0.1:9/dav/' })));
+    expect(nowhere).toMatchObject({ ok: false, code: 'unreachable', step: 'list' });
+
+    const first = await joinSync(storageFor(good), 'correct horse', true);
+    expect(first.ok).toBe(true);
+    expect(await testSync(storageFor(good))).toEqual({ ok: true, firstDevice: false });
+    expect(await joinSync(storageFor(good), 'wrong horse', false)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
+    expect(await joinSync(storageFor(good), '', false)).toMatchObject({ ok: false, code: 'empty_passphrase' });
+    expect((await joinSync(storageFor(good), 'correct horse', false)).ok).toBe(true);
+  }, 60_000);
+
+  it('two backgrounds sync a conversation both ways, say when they synced, and "Erase" leaves nothing on the server', async () => {
+    const laptop = backgroundOf(config('service'));
+    const desktop = backgroundOf(config('service'));
+    const storage = storageFor(laptop.config!);
+    const joined = await joinSync(storage, 'pass phrase', true);
+    const joinedToo = await joinSync(storage, 'pass phrase', false);
+    if (!joined.ok || !joinedToo.ok) throw new Error('could not join');
+    laptop.key = joined.key;
+    desktop.key = joinedToo.key;
+
+    await laptop.store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'popup', title: 'From the laptop' });
+    await laptop.store.addMessage(message('m1', 'c1', null, 1, 'hello'));
+    await laptop.service.start();
+    expect(await laptop.settled()).toMatchObject({ state: 'idle', lastSyncedAt: expect.any(Number) });
+    expect(laptop.statuses.map((s) => s.state)).toEqual(['syncing', 'idle']);
+    expect(laptop.service.lastRound).toMatchObject({ sent: expect.any(Number), received: 0 });
+
+    await desktop.service.start();
+    await desktop.settled();
+    expect((await desktop.store.getConversation('c1'))?.title).toBe('From the laptop');
+    expect((await desktop.store.messages('c1')).map((m) => m.text)).toEqual(['hello']);
+
+    await desktop.store.renameConversation('c1', 'Renamed on the desktop');
+    desktop.service.now();
+    await desktop.settled();
+    laptop.service.now();
+    await laptop.settled();
+    expect((await laptop.store.getConversation('c1'))?.title).toBe('Renamed on the desktop');
+    // Saved with where it belongs: a restarted background goes on from it (nothing sent again).
+    expect(laptop.saved?.destination).toContain(server.address);
+
+    const ours = (): string[] => [...serverFiles(server.files).keys()].filter((f) => f.startsWith('service/'));
+    expect(ours().length).toBeGreaterThan(3);
+    const erased = await eraseSyncData(storage);
+    expect(erased).toEqual({ ok: true });
+    expect(ours()).toEqual([]);
+  }, 120_000);
+
+  it('without its key a device pauses and says so; without a config it is off; pointed elsewhere it starts over there', async () => {
+    const device = backgroundOf(config('nokey'));
+    await device.service.start();
+    expect(await device.settled()).toMatchObject({ state: 'paused', code: 'no_key' });
+
+    const off = backgroundOf(undefined);
+    await off.service.start();
+    expect(off.service.status).toEqual({ state: 'off' });
+    expect(off.statuses).toEqual([{ state: 'off' }]);
+
+    const moving = backgroundOf(config('first-place'));
+    const first = await joinSync(storageFor(moving.config!), 'p', true);
+    if (!first.ok) throw new Error('could not join');
+    moving.key = first.key;
+    await moving.store.createConversation({ id: 'c9', profileId: 'p', model: 'm', surface: 'popup', title: 'Moves along' });
+    await moving.service.start();
+    await moving.settled();
+    moving.config = { ...moving.config!, folder: 'second-place' };
+    const second = await joinSync(storageFor(moving.config), 'p', true);
+    if (!second.ok) throw new Error('could not join');
+    moving.key = second.key;
+    await moving.service.settingsChanged();
+    await moving.settled();
+    // Everything this device has is published to the new place too.
+    const reader = backgroundOf({ ...moving.config, deviceId: newDeviceId() });
+    reader.key = second.key;
+    await reader.service.start();
+    await reader.settled();
+    expect((await reader.store.getConversation('c9'))?.title).toBe('Moves along');
+  }, 120_000);
+});
