@@ -63,8 +63,8 @@ export default defineConfig({
     },
     // activeTab + scripting: the right-click actions, "Ask about this page", their shortcuts and
     // "capture visible tab" reach the page the user is looking at only when the user asks; no
-    // content script is injected into every page.
-    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting'],
+    // content script is injected into every page. alarms: sync's periodic round (issue 31).
+    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms'],
     commands: {
       ...(browser === 'firefox'
         ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: '__MSG_manifest_openSidebar__' } }

@@ -9,6 +9,7 @@ import { fromOwnPage } from '@/lib/protocol/senders';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
+import { runSyncInBackground } from '@/lib/sync/background.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
 import { keepGatewayAccess } from '@/lib/settings/permissions.adapter';
 import { loadCatalogue, loadPricing, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
@@ -55,6 +56,9 @@ export default defineBackground(() => {
     if (command === 'open-side-panel' && tab?.windowId !== undefined) void openInSidePanel(undefined, tab.windowId);
   });
 
+  // Sync (issue 31): off until the options page sets it up.
+  const sync = runSyncInBackground(store);
+
   const actions = wireActions({
     runs,
     store,
@@ -66,7 +70,7 @@ export default defineBackground(() => {
   // Only the extension's own pages command it (never a script injected into a page, whose id is ours too).
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!fromOwnPage(sender, own)) return false;
-    void handleRequest(runs, message, { askPage: actions.askPage }).then(sendResponse);
+    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now() }).then(sendResponse);
     return true;
   });
 

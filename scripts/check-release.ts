@@ -45,6 +45,7 @@ const USED_BY: Record<string, RegExp> = {
   activeTab: /captureVisibleTab|scripting\.executeScript/,
   scripting: /scripting\.executeScript/,
   contextMenus: /contextMenus\.(create|removeAll|onClicked)/,
+  alarms: /alarms\.(create|onAlarm)/,
   sidePanel: /sidePanel/,
 };
 

@@ -813,6 +813,21 @@ export class ConversationStore {
     return this.live(() => this.readMessages(conversationId), (r) => onChange(r.items, r.unreadable), onError);
   }
 
+  /**
+   * Calls `onChange` when anything sync carries may have changed, from any surface: a
+   * conversation or message written or deleted, a deletion logged.
+   */
+  watchSyncChanges(onChange: () => void, _onError: (error: unknown) => void): () => void {
+    // Dexie tells of every write to this database, here or in any other page or worker of the
+    // extension (it relays them over a BroadcastChannel).
+    const tables = ['conversations', 'messages', 'packs', 'syncDeletions'].map((table) => `idb://${this.db.name}/${table}/`);
+    const listener = (parts: Record<string, unknown>): void => {
+      if (Object.keys(parts).some((part) => tables.some((table) => part.startsWith(table)))) onChange();
+    };
+    Dexie.on.storagemutated.subscribe(listener);
+    return () => Dexie.on.storagemutated.unsubscribe(listener);
+  }
+
   /** Live view of one conversation's record (model, title), undefined once deleted. */
   watchConversation(id: string, onChange: (conversation: Conversation | undefined) => void, onError: (error: unknown) => void): () => void {
     return this.live(() => this.getConversation(id), onChange, onError);

@@ -11,6 +11,8 @@ import { AccessHoldSchema, PortRequestSchema, RequestSchema, type ResponseFor, t
 /** What the background adds to the runs (reading pages needs the browser: an adapter passes it). */
 export interface RequestExtras {
   askPage?(input: Extract<Request, { type: 'page.ask' }>['input']): Promise<{ conversationId: string; messageId: string }>;
+  /** "Sync now" (lib/sync/service.ts). */
+  syncNow?(): void;
 }
 
 export async function handleRequest(runs: RunManager, raw: unknown, extras: RequestExtras = {}): Promise<ResponseFor<Request['type']>> {
@@ -34,6 +36,10 @@ export async function handleRequest(runs: RunManager, raw: unknown, extras: Requ
         return { ok: true, stopped: runs.stop(request.messageId) };
       case 'conversation.stop':
         return { ok: true, stopped: await runs.stopConversation(request.conversationId) };
+      case 'sync.now':
+        if (extras.syncNow === undefined) return { ok: false, problem: 'internal' };
+        extras.syncNow();
+        return { ok: true };
     }
   } catch (error) {
     if (error instanceof RunError) return { ok: false, problem: error.problem, params: error.params };

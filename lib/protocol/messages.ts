@@ -65,6 +65,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.stop'), messageId: z.string() }),
   /** Stop a conversation's run and answer once its end is saved (before deleting it). */
   z.object({ type: z.literal('conversation.stop'), conversationId: z.string() }),
+  /** "Sync now" (issue 31); the status follows in storage (lib/sync/sync.adapter.ts). */
+  z.object({ type: z.literal('sync.now') }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 
@@ -91,6 +93,8 @@ export const CompareStartedSchema = z.union([
 
 export const StoppedSchema = z.union([z.object({ ok: z.literal(true), stopped: z.boolean() }), Refusal]);
 
+export const AcceptedSchema = z.union([z.object({ ok: z.literal(true) }), Refusal]);
+
 /** The response schema of each request type. */
 export const RESPONSES = {
   'run.start': RunStartedSchema,
@@ -100,6 +104,7 @@ export const RESPONSES = {
   'run.edit': RunStartedSchema,
   'run.stop': StoppedSchema,
   'conversation.stop': StoppedSchema,
+  'sync.now': AcceptedSchema,
 } as const;
 export type ResponseFor<T extends Request['type']> = z.infer<(typeof RESPONSES)[T]>;
 

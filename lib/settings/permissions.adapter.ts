@@ -7,6 +7,8 @@ import { browser } from 'wxt/browser';
 import { AccessKeeper } from './access-keeper';
 import { originPattern as patternFor } from './origins';
 import { loadSettings, watchSettings } from './storage.adapter';
+import { syncOrigin } from '../sync/config';
+import { loadSyncConfig, watchSyncConfig } from '../sync/sync.adapter';
 
 /** Firefox's match patterns take no port. */
 const WITH_PORT = !import.meta.env.FIREFOX;
@@ -37,14 +39,18 @@ export async function requestGatewayAccess(baseUrl: string): Promise<boolean> {
  */
 export function keepGatewayAccess(): AccessKeeper {
   const keeper = new AccessKeeper({
+    // The gateways' addresses, and sync's storage (issue 31) when sync is set up.
     savedAddresses: async () => {
       const loaded = await loadSettings();
-      return loaded.ok ? loaded.settings.profiles.map((p) => p.baseUrl) : undefined;
+      if (!loaded.ok) return undefined;
+      const sync = await loadSyncConfig();
+      return [...loaded.settings.profiles.map((p) => p.baseUrl), ...(sync === undefined ? [] : [syncOrigin(sync)])];
     },
     granted: async () => (await browser.permissions.getAll()).origins ?? [],
     release: (pattern) => browser.permissions.remove({ origins: [pattern] }),
   });
   watchSettings(() => void keeper.reconcile());
+  watchSyncConfig(() => void keeper.reconcile());
   setTimeout(() => void keeper.reconcile(), START_GRACE_MS);
   return keeper;
 }

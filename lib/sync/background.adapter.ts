@@ -1,0 +1,37 @@
+/**
+ * Sync in the background worker (issue 31): the service fed from storage (sync.adapter.ts), a
+ * round when the worker starts, when the settings change, a minute after the database changes
+ * (from any page: Dexie relays writes), on "Sync now", and every 15 minutes (an alarm, which
+ * also wakes a stopped worker). The worker is kept up while a round runs.
+ */
+import { browser } from 'wxt/browser';
+import type { ConversationStore } from '@/lib/conversations/store';
+import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
+import { SyncService } from './service';
+import { loadDeviceSync, loadSyncConfig, loadSyncKey, saveDeviceSync, saveSyncStatus, watchSyncConfig } from './sync.adapter';
+
+const ALARM = 'sync';
+const PERIOD_MINUTES = 15;
+
+export function runSyncInBackground(store: ConversationStore): SyncService {
+  const keepAlive = createKeepAlive();
+  const service = new SyncService({
+    store,
+    loadConfig: loadSyncConfig,
+    loadKey: loadSyncKey,
+    loadDevice: loadDeviceSync,
+    saveDevice: saveDeviceSync,
+    onStatus: (status) => void saveSyncStatus(status).catch(() => undefined),
+    busy: (running) => keepAlive(running ? 1 : 0),
+  });
+  watchSyncConfig(() => void service.settingsChanged());
+  store.watchSyncChanges(() => service.changed(), () => undefined);
+  void browser.alarms.get(ALARM).then((alarm) => {
+    if (alarm === undefined) void browser.alarms.create(ALARM, { periodInMinutes: PERIOD_MINUTES });
+  });
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === ALARM) service.alarm();
+  });
+  void service.start();
+  return service;
+}
