@@ -40,6 +40,9 @@ export interface RoundResult {
   problems: SyncProblem[];
 }
 
+/** Changes per segment at most (a message is one change): a few MB. */
+export const SEGMENT_CHANGES = 5_000;
+
 // The manifest is rewritten: its version is inside it (authenticated), and only grows.
 const MANIFEST_PLACE_VERSION = 0;
 const SEGMENT_PLACE_VERSION = 1;
@@ -83,11 +86,13 @@ const isProblem = (value: unknown): value is SyncProblem => typeof value === 'ob
 export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], label?: string): Promise<RoundResult> {
   const device = memory.device;
   let segments = memory.segments;
-  // 1. This device's changes: the segment written whole first; only the manifest publishes it.
-  if (pending.length > 0) {
+  // 1. This device's changes: each segment written whole first; only the manifest publishes them.
+  // A first sync of a long history is many segments of a bounded size (memory, and a request
+  // that a proxy or a slow link does not cut off).
+  for (let from = 0; from < pending.length; from += SEGMENT_CHANGES) {
     const n = segments + 1;
     const path = syncPaths.segment(device, n);
-    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: pending }, { path, version: SEGMENT_PLACE_VERSION }));
+    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: pending.slice(from, from + SEGMENT_CHANGES) }, { path, version: SEGMENT_PLACE_VERSION }));
     segments = n;
   }
   // 2. Everyone else's.

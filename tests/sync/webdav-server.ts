@@ -19,6 +19,8 @@ export interface WebDavServer {
   password: string;
   /** Where the server keeps what is written to it. */
   files: string;
+  /** Every request served so far, as "METHOD /path status" lines. */
+  requests(): string[];
   /** Stops the server at once (SIGKILL: as a crash would). */
   kill(): Promise<void>;
   /** Starts it again, on the same port and files. */
@@ -77,6 +79,8 @@ export async function startWebDavServer(username = 'sync-user', password = 'sync
     `PidFile "${join(dir, 'httpd.pid')}"`,
     `ErrorLog "${join(dir, 'error.log')}"`,
     'LogLevel warn',
+    // Every request, for counting: method, path, status (mod_log_config is built into Debian's Apache).
+    `CustomLog "${join(dir, 'access.log')}" "%m %U %>s"`,
     `DocumentRoot "${files}"`,
     `DAVLockDB "${join(locks, 'DavLock')}"`,
     `<Directory "${dav}">`,
@@ -120,6 +124,7 @@ export async function startWebDavServer(username = 'sync-user', password = 'sync
     username,
     password,
     files: dav,
+    requests: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter((line) => line !== '') : []),
     kill: () => stop('SIGKILL'),
     restart: start,
     close: async () => {

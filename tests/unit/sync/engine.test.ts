@@ -5,7 +5,7 @@ import type { Message } from '@/lib/conversations/records';
 import type { Change } from '@/lib/sync/changes';
 import { HybridClock } from '@/lib/sync/clock';
 import { SyncCryptoError } from '@/lib/sync/crypto';
-import { newMemory, openSyncKey, syncRound, type SyncMemory } from '@/lib/sync/engine';
+import { newMemory, openSyncKey, SEGMENT_CHANGES, syncRound, type SyncMemory } from '@/lib/sync/engine';
 import { applyChanges, emptyState, mergedView, type SyncState } from '@/lib/sync/merge';
 import type { SyncStorageError} from '@/lib/sync/storage';
 import { type SyncStorage } from '@/lib/sync/storage';
@@ -98,6 +98,29 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
       expect(bytes.toString('latin1'), name).not.toContain('From the laptop');
     }
   });
+
+  it("a long history goes up as segments of a bounded size, published together; one new message is four requests (its segment, the devices listed, the other device's manifest, its own)", async () => {
+    const storage = new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder: 'segments' });
+    const key = await openSyncKey(storage, PASSPHRASE, true);
+    const big = new Device('bigone01', storage, key);
+    const reader = new Device('reader01', storage, key);
+    const count = SEGMENT_CHANGES * 2 + 10;
+    for (let i = 0; i < count; i++) big.change((stamp) => ({ type: 'message', stamp, message: message(`m${i}`, i === 0 ? null : `m${i - 1}`, i + 1, `text ${i}`) }));
+    const before = server.requests().length;
+    await big.sync();
+    expect(big.memory.segments).toBe(3);
+    expect(server.requests().slice(before).filter((r) => r.startsWith('PUT ') && r.includes('/seg-') && r.endsWith(' 201'))).toHaveLength(3);
+    const read = await reader.sync();
+    expect(read.problems).toEqual([]);
+    expect(read.changes).toHaveLength(count);
+
+    // One new message: its segment, the list of devices, the other's manifest, this one's manifest.
+    big.change((stamp) => ({ type: 'message', stamp, message: message('one-more', `m${count - 1}`, count + 1, 'one more') }));
+    const start = server.requests().length;
+    await big.sync();
+    const requests = server.requests().slice(start).filter((r) => !r.startsWith('MKCOL '));
+    expect(requests.map((r) => r.split(' ')[0])).toEqual(['PUT', 'PROPFIND', 'GET', 'PUT']);
+  }, 60_000);
 
   it('a wrong passphrase is said before anything is read or written; a wrong password is a 401 with the address', async () => {
     const before = serverFiles(server.files);
