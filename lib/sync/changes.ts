@@ -59,7 +59,9 @@ export function isDeviceId(id: string): boolean {
 /** Where each object lives, under the user's folder. */
 export const syncPaths = {
   keyCheck: (): string => 'gateway-chat/keycheck.json',
-  manifest: (device: string): string => `gateway-chat/devices/${device}/manifest`,
+  /** Every device's manifest in one folder: one listing says which changed (`SyncStorage.tags`). */
+  manifests: (): string => 'gateway-chat/manifests/',
+  manifest: (device: string): string => `gateway-chat/manifests/${device}`,
   segment: (device: string, n: number): string => `gateway-chat/devices/${device}/seg-${n}`,
   snapshot: (device: string, n: number): string => `gateway-chat/devices/${device}/snap-${n}`,
 };

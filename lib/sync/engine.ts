@@ -20,11 +20,13 @@ export interface SyncMemory {
   merged: Record<string, number>;
   /** The newest manifest version read from each other device (an older one is a rollback). */
   seenVersions: Record<string, number>;
+  /** Each other device's manifest tag when it was last read whole: unchanged, it is not read again. */
+  seenTags: Record<string, string>;
 }
 
 export function newMemory(device: string): SyncMemory {
   if (!isDeviceId(device)) throw new Error('a device id is 8 to 64 letters, digits, - or _');
-  return { device, segments: 0, manifestVersion: 0, merged: {}, seenVersions: {} };
+  return { device, segments: 0, manifestVersion: 0, merged: {}, seenVersions: {}, seenTags: {} };
 }
 
 /** Something this round could not read (read again next round): a code and where. */
@@ -100,13 +102,16 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
   const seenVersions = { ...memory.seenVersions };
   const changes: Change[] = [];
   const problems: SyncProblem[] = [];
-  const devices = (await storage.list('gateway-chat/devices/')).filter((name) => name.endsWith('/')).map((name) => name.slice(0, -1));
-  for (const other of devices) {
+  const seenTags = { ...memory.seenTags };
+  const manifests = await storage.tags(syncPaths.manifests());
+  for (const [other, tag] of manifests) {
     if (other === device || !isDeviceId(other)) continue;
+    // Not rewritten since it was last read whole: nothing new from that device.
+    if (seenTags[other] === tag) continue;
     const manifestPath = syncPaths.manifest(other);
     const manifest = await readSealed(storage, key, manifestPath, MANIFEST_PLACE_VERSION, ManifestSchema, (m) => m.device === other);
     if (isProblem(manifest)) {
-      // A device folder with no manifest yet published nothing (a first upload cut off).
+      // Gone since the listing (erased, say): nothing to read.
       if (manifest.reason !== 'missing') problems.push(manifest);
       continue;
     }
@@ -128,12 +133,14 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
       changes.push(...segment.changes);
       if (contiguous) merged[other] = n;
     }
+    // Read whole: skipped until it changes. (A segment that failed keeps it to be read again.)
+    if (contiguous) seenTags[other] = tag;
   }
   // 3. The manifest last: it publishes the segment, and says how far this device has read.
   const version = memory.manifestVersion + 1;
   const manifest: Manifest = { format: SYNC_FORMAT, device, version, segments, merged, ...(label === undefined ? {} : { label }) };
   const manifestPath = syncPaths.manifest(device);
   await storage.write(manifestPath, await sealJson(key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
-  return { memory: { device, segments, manifestVersion: version, merged, seenVersions }, changes, problems };
+  return { memory: { device, segments, manifestVersion: version, merged, seenVersions, seenTags }, changes, problems };
 }
 

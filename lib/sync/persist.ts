@@ -19,6 +19,7 @@ const SavedSyncSchema = z.object({
     manifestVersion: z.number(),
     merged: z.record(z.string(), z.number()),
     seenVersions: z.record(z.string(), z.number()),
+    seenTags: z._default(z.record(z.string(), z.string()), {}),
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   state: z.object({

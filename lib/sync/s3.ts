@@ -4,8 +4,8 @@
  * hand-written signing).
  */
 import { AwsClient } from 'aws4fetch';
-import { encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
-import { textsAt, xmlTexts } from './xml';
+import { withOneRetry, encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
+import { groupsAt, textsAt, xmlTexts } from './xml';
 
 export interface S3Account {
   /** The service's address (https://s3.us-east-1.amazonaws.com, https://{account}.r2.cloudflarestorage.com, a MinIO server). */
@@ -58,7 +58,7 @@ export class S3Storage implements SyncStorage {
       throw new SyncStorageError('unexpected', shownAddress(url));
     }
     try {
-      return await this.fetcher(signed, { credentials: 'omit', cache: 'no-store' });
+      return await withOneRetry(() => this.fetcher(signed.clone(), { credentials: 'omit', cache: 'no-store' }));
     } catch {
       throw new SyncStorageError('unreachable', shownAddress(url));
     }
@@ -93,8 +93,9 @@ export class S3Storage implements SyncStorage {
   }
 
   /** Keys (and, with `delimiter`, folders) under `prefix`, every page of them. */
-  private async listAll(prefix: string, delimiter: boolean): Promise<{ keys: string[]; folders: string[] }> {
+  private async listAll(prefix: string, delimiter: boolean): Promise<{ keys: string[]; folders: string[]; tags: Map<string, string> }> {
     const keys: string[] = [];
+    const tags = new Map<string, string>();
     const folders: string[] = [];
     let token: string | undefined;
     do {
@@ -106,16 +107,25 @@ export class S3Storage implements SyncStorage {
       if (!response.ok) await this.fail(response, url);
       const texts = xmlTexts(await response.text());
       keys.push(...textsAt(texts, 'Contents', 'Key'));
+      for (const entry of groupsAt(texts, 'Contents', ['Key', 'ETag', 'LastModified', 'Size'])) {
+        if (entry.key !== undefined) tags.set(entry.key, entry.etag || `${entry.lastmodified ?? ''} ${entry.size ?? ''}`);
+      }
       folders.push(...textsAt(texts, 'CommonPrefixes', 'Prefix'));
       token = textsAt(texts, 'ListBucketResult', 'IsTruncated')[0] === 'true' ? textsAt(texts, 'ListBucketResult', 'NextContinuationToken')[0] : undefined;
     } while (token !== undefined);
-    return { keys, folders };
+    return { keys, folders, tags };
   }
 
   async list(folder: string): Promise<string[]> {
     const prefix = this.prefix + (folder === '' || folder.endsWith('/') ? folder : `${folder}/`);
     const { keys, folders } = await this.listAll(prefix, true);
     return [...keys, ...folders].map((key) => key.slice(prefix.length)).filter((name) => name !== '').sort();
+  }
+
+  async tags(folder: string): Promise<Map<string, string>> {
+    const prefix = this.prefix + (folder === '' || folder.endsWith('/') ? folder : `${folder}/`);
+    const { tags } = await this.listAll(prefix, true);
+    return new Map([...tags].map(([key, tag]) => [key.slice(prefix.length), tag]));
   }
 
   async remove(path: string): Promise<void> {

@@ -34,8 +34,26 @@ export interface SyncStorage {
   write(path: string, bytes: Uint8Array<ArrayBuffer>): Promise<void>;
   /** The names directly in `folder` (sub-folders end with `/`); none when it is not there. */
   list(folder: string): Promise<string[]>;
+  /**
+   * The objects directly in `folder` (not its sub-folders), each with a tag that changes whenever
+   * it is written (an ETag, or its time and size): a round reads only what changed.
+   */
+  tags(folder: string): Promise<Map<string, string>>;
   /** Removes an object (or a folder, with what is in it); nothing when it is not there. */
   remove(path: string): Promise<void>;
+}
+
+/**
+ * `send()` once more when it fails without an answer: a kept-alive connection the server closed
+ * just as it was reused (Apache's default is 5 s idle) fails that way, and every request sync
+ * makes may be sent twice (PUT, DELETE, MKCOL and reads are idempotent).
+ */
+export async function withOneRetry(send: () => Promise<Response>): Promise<Response> {
+  try {
+    return await send();
+  } catch {
+    return send();
+  }
 }
 
 /** A `/`-separated path with each of its parts escaped for a URL. */

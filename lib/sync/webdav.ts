@@ -2,8 +2,8 @@
  * Sync's WebDAV storage (Nextcloud, Nutstore/坚果云, Synology, Apache mod_dav): GET, PUT, MKCOL,
  * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch.
  */
-import { textsAt, xmlTexts } from './xml';
-import { encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage } from './storage';
+import { groupsAt, textsAt, xmlTexts } from './xml';
+import { encodePath, failureOf, shownAddress, SyncStorageError, withOneRetry, type SyncStorage } from './storage';
 
 export interface WebDavAccount {
   /** The server's WebDAV address (Nextcloud: …/remote.php/dav/files/{user}/). */
@@ -47,14 +47,14 @@ export class WebDavStorage implements SyncStorage {
   private async request(method: string, path: string, init: { body?: Uint8Array<ArrayBuffer>; headers?: Record<string, string>; url?: string } = {}): Promise<Response> {
     const url = init.url ?? this.url(path);
     try {
-      return await this.fetcher(url, {
+      return await withOneRetry(() => this.fetcher(url, {
         method,
         headers: { authorization: this.authorization, ...init.headers },
         ...(init.body === undefined ? {} : { body: init.body }),
         credentials: 'omit',
         cache: 'no-store',
         redirect: 'follow',
-      });
+      }));
     } catch {
       throw new SyncStorageError('unreachable', shownAddress(url));
     }
@@ -96,34 +96,47 @@ export class WebDavStorage implements SyncStorage {
     }
   }
 
-  async list(folder: string): Promise<string[]> {
+  /** A PROPFIND of `folder` (depth 1): its entries by name (sub-folders end with `/`), with the properties asked for. */
+  private async propfind(folder: string, props: readonly string[]): Promise<Map<string, Record<string, string>>> {
     const path = folder === '' || folder.endsWith('/') ? folder : `${folder}/`;
     const response = await this.request('PROPFIND', path, {
       headers: { depth: '1', 'content-type': 'application/xml; charset=utf-8' },
-      body: new TextEncoder().encode('<?xml version="1.0" encoding="utf-8"?><propfind xmlns="DAV:"><prop><resourcetype/></prop></propfind>'),
+      body: new TextEncoder().encode(`<?xml version="1.0" encoding="utf-8"?><propfind xmlns="DAV:"><prop><resourcetype/>${props.map((p) => `<${p}/>`).join('')}</prop></propfind>`),
     });
-    if (response.status === 404) return [];
+    const entries = new Map<string, Record<string, string>>();
+    if (response.status === 404) return entries;
     if (response.status !== 207) {
       if (response.ok) throw new SyncStorageError('not_storage', shownAddress(this.url(path)), response.status);
       this.fail(response, path);
     }
-    const own = new URL(this.url(path)).pathname;
-    const names: string[] = [];
-    for (const href of multistatusHrefs(await response.text())) {
+    const own = decodeURIComponent(new URL(this.url(path)).pathname);
+    for (const entry of groupsAt(xmlTexts(await response.text()), 'response', ['href', ...props])) {
       // Hrefs may be absolute addresses or paths; both are read as paths on this server.
       let pathname: string;
       try {
-        pathname = decodeURIComponent(new URL(href, this.base).pathname);
+        pathname = decodeURIComponent(new URL(entry.href ?? '', this.base).pathname);
       } catch {
         continue;
       }
-      const ownDecoded = decodeURIComponent(own);
-      if (!pathname.startsWith(ownDecoded)) continue;
-      const name = pathname.slice(ownDecoded.length);
+      if (!pathname.startsWith(own)) continue;
+      const name = pathname.slice(own.length);
       if (name === '' || name === '/') continue;
-      names.push(name);
+      entries.set(name, entry);
     }
-    return names.sort();
+    return entries;
+  }
+
+  async list(folder: string): Promise<string[]> {
+    return [...(await this.propfind(folder, [])).keys()].sort();
+  }
+
+  async tags(folder: string): Promise<Map<string, string>> {
+    const tags = new Map<string, string>();
+    for (const [name, props] of await this.propfind(folder, ['getetag', 'getlastmodified', 'getcontentlength'])) {
+      if (name.endsWith('/')) continue;
+      tags.set(name, props.getetag || `${props.getlastmodified ?? ''} ${props.getcontentlength ?? ''}`);
+    }
+    return tags;
   }
 
   async remove(path: string): Promise<void> {

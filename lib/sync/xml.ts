@@ -39,3 +39,25 @@ export function xmlTexts(xml: string): XmlText[] {
 export function textsAt(texts: readonly XmlText[], ...tail: string[]): string[] {
   return texts.filter((t) => t.path.length >= tail.length && tail.every((name, i) => t.path[t.path.length - tail.length + i]!.toLowerCase() === name.toLowerCase())).map((t) => t.text);
 }
+
+/**
+ * Each `container` element's descendants named in `fields`, by local name (lower case), in order:
+ * a PROPFIND answer's responses, an S3 listing's Contents.
+ */
+export function groupsAt(texts: readonly XmlText[], container: string, fields: readonly string[]): Record<string, string>[] {
+  const wanted = new Set(fields.map((f) => f.toLowerCase()));
+  const target = container.toLowerCase();
+  const groups: Record<string, string>[] = [];
+  let current: Record<string, string> = {};
+  for (const t of texts) {
+    const names = t.path.map((n) => n.toLowerCase());
+    const last = names.at(-1)!;
+    if (last === target) {
+      groups.push(current);
+      current = {};
+    } else if (names.slice(0, -1).includes(target) && wanted.has(last)) {
+      current[last] = t.text;
+    }
+  }
+  return groups;
+}
