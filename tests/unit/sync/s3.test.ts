@@ -39,6 +39,21 @@ describe('sync storage over S3, against @20minutes/s3rver (SigV4 signatures chec
     expect(await storage.read('gateway-chat/keycheck.json')).toBeUndefined();
   });
 
+  it('tags each object in a folder (not its sub-folders); a rewritten object gets a new tag', async () => {
+    const storage = new S3Storage(account);
+    await storage.write('gateway-chat/manifests/laptop01', bytes('one'));
+    await storage.write('gateway-chat/manifests/desktop1', bytes('two'));
+    await storage.write('gateway-chat/manifests/sub/other', bytes('deeper'));
+    const first = await storage.tags('gateway-chat/manifests/');
+    expect([...first.keys()].sort()).toEqual(['desktop1', 'laptop01']);
+    await storage.write('gateway-chat/manifests/laptop01', bytes('one, rewritten'));
+    const second = await storage.tags('gateway-chat/manifests/');
+    expect(second.get('laptop01')).not.toBe(first.get('laptop01'));
+    expect(second.get('desktop1')).toBe(first.get('desktop1'));
+    expect(await storage.tags('gateway-chat/nothing-here/')).toEqual(new Map());
+    await storage.remove('gateway-chat/');
+  });
+
   it('"Test sync" passes; a wrong secret is refused by the signature check; a missing bucket is named', async () => {
     expect(await probeStorage(new S3Storage(account))).toBeUndefined();
     const wrong = await probeStorage(new S3Storage({ ...account, secretAccessKey: 'not-the-secret' }));
