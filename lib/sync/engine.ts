@@ -136,7 +136,12 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
     // Read whole: skipped until it changes. (A segment that failed keeps it to be read again.)
     if (contiguous) seenTags[other] = tag;
   }
-  // 3. The manifest last: it publishes the segment, and says how far this device has read.
+  // 3. The manifest last: it publishes the segments, and says how far this device has read.
+  // Nothing published and nothing more read: left as it is (other devices then skip it too).
+  const same = (a: Record<string, number>, b: Record<string, number>): boolean => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+  if (segments === memory.segments && same(merged, memory.merged) && memory.manifestVersion > 0) {
+    return { memory: { ...memory, seenVersions, seenTags }, changes, problems };
+  }
   const version = memory.manifestVersion + 1;
   const manifest: Manifest = { format: SYNC_FORMAT, device, version, segments, merged, ...(label === undefined ? {} : { label }) };
   const manifestPath = syncPaths.manifest(device);
