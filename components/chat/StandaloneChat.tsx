@@ -14,6 +14,7 @@ import { activeProfile } from '@/lib/settings/schema';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { NoGateway } from '@/components/surface/NoGateway';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
+import { SyncIndicator } from '@/components/sync/SyncIndicator';
 import { ConversationList } from '@/components/conversations/ConversationList';
 import { useConversationList } from '@/components/stores/conversations';
 import { Waypoints } from 'lucide-react';
@@ -139,7 +140,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
           // The rail is drawn meanwhile: the conversation waits for the one to reopen.
           : !restored ? <div aria-busy="true" className="flex-1" /> : showImages
             ? <Suspense fallback={<div aria-busy="true" className="flex-1" />}><ImagesView onOpen={open} /></Suspense>
-            : <ChatView surface={surface} canCompare profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<SurfaceMenu settings={parsed.settings} />} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
+            : <ChatView surface={surface} canCompare profile={profile} profiles={parsed.settings.profiles} conversationId={conversationId} onConversationChange={change} actions={<><SyncIndicator /><SurfaceMenu settings={parsed.settings} /></>} {...(focus === undefined ? {} : { focus })} {...(pickedModel === undefined ? {} : { pickedModel })} />}
       </main>
       <palette.View open={paletteOpen} onOpenChange={setPaletteOpen} onOpenConversation={open} commands={commands} models={models} onModel={(model) => setPickedModel({ model, nonce: Date.now() })} />
       <Dialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} title={w.t('shortcuts.title')}>

@@ -1,4 +1,4 @@
-import { BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plus, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
+import { BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plus, RefreshCw, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
@@ -20,6 +20,7 @@ import { ConnectionForm } from './ConnectionForm';
 import { PresetsEditor } from './PresetsEditor';
 import { PromptsTransfer } from './PromptsTransfer';
 import { About } from './About';
+import { SyncSection } from './SyncSection';
 import { LanguageSelect } from './LanguageSelect';
 import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
@@ -142,6 +143,7 @@ const SECTIONS = [
   { id: 'presets', icon: <BookMarked aria-hidden /> },
   { id: 'actions', icon: <MousePointerClick aria-hidden /> },
   { id: 'appearance', icon: <Palette aria-hidden /> },
+  { id: 'sync', icon: <RefreshCw aria-hidden /> },
   { id: 'data', icon: <Database aria-hidden /> },
   { id: 'about', icon: <Info aria-hidden /> },
 ] as const;
@@ -299,6 +301,7 @@ export function OptionsApp() {
               {(control) => <LanguageSelect settings={settings} id={control.id} />}
             </Field>
           </Section>
+          <SyncSection />
           <Section id="data" title={w.t('options.section.data')} intro={w.t('options.data.intro')}>
             <ul className="flex list-disc flex-col gap-1.5 pl-5 text-sm">
               <li>{w.t('options.data.conversations')}</li>

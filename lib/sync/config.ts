@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { isDeviceId } from './changes';
 import { S3Storage } from './s3';
-import type { SyncStorage } from './storage';
+import { globalFetch, type SyncStorage } from './storage';
 import { WebDavStorage } from './webdav';
 
 const Common = {
@@ -32,7 +32,7 @@ export const SyncConfigSchema = z.discriminatedUnion('service', [
 export type SyncConfig = z.infer<typeof SyncConfigSchema>;
 
 /** The storage a config names. */
-export function storageFor(config: SyncConfig, fetcher: typeof fetch = fetch): SyncStorage {
+export function storageFor(config: SyncConfig, fetcher: typeof fetch = globalFetch): SyncStorage {
   if (config.service === 'webdav') return new WebDavStorage({ address: config.address, username: config.username, password: config.password, folder: config.folder }, fetcher);
   return new S3Storage({ endpoint: config.endpoint, bucket: config.bucket, region: config.region, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, folder: config.folder }, fetcher);
 }

@@ -4,7 +4,7 @@
  * hand-written signing).
  */
 import { AwsClient } from 'aws4fetch';
-import { withOneRetry, encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
+import { globalFetch, withOneRetry, encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
 import { groupsAt, textsAt, xmlTexts } from './xml';
 
 export interface S3Account {
@@ -43,7 +43,7 @@ export class S3Storage implements SyncStorage {
   private readonly bucketUrl: string;
   private readonly prefix: string;
 
-  constructor(account: S3Account, private readonly fetcher: typeof fetch = fetch) {
+  constructor(account: S3Account, private readonly fetcher: typeof fetch = globalFetch) {
     this.client = new AwsClient({ accessKeyId: account.accessKeyId, secretAccessKey: account.secretAccessKey, service: 's3', region: account.region });
     this.bucketUrl = `${account.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(account.bucket)}`;
     const folder = account.folder.split('/').filter((part) => part !== '').join('/');

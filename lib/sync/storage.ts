@@ -44,6 +44,12 @@ export interface SyncStorage {
 }
 
 /**
+ * The global fetch, called as a plain function: a browser refuses `fetch` called as a method of
+ * another object ("Illegal invocation"), which is how the clients below hold it.
+ */
+export const globalFetch: typeof fetch = (input, init) => fetch(input, init);
+
+/**
  * `send()` once more when it fails without an answer: a kept-alive connection the server closed
  * just as it was reused (Apache's default is 5 s idle) fails that way, and every request sync
  * makes may be sent twice (PUT, DELETE, MKCOL and reads are idempotent).

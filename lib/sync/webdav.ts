@@ -3,7 +3,7 @@
  * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch.
  */
 import { groupsAt, textsAt, xmlTexts } from './xml';
-import { encodePath, failureOf, shownAddress, SyncStorageError, withOneRetry, type SyncStorage } from './storage';
+import { encodePath, failureOf, globalFetch, shownAddress, SyncStorageError, withOneRetry, type SyncStorage } from './storage';
 
 export interface WebDavAccount {
   /** The server's WebDAV address (Nextcloud: …/remote.php/dav/files/{user}/). */
@@ -31,7 +31,7 @@ export class WebDavStorage implements SyncStorage {
   private readonly folders: string[];
   private readonly authorization: string;
 
-  constructor(account: WebDavAccount, private readonly fetcher: typeof fetch = fetch) {
+  constructor(account: WebDavAccount, private readonly fetcher: typeof fetch = globalFetch) {
     const base = new URL(account.address.endsWith('/') ? account.address : `${account.address}/`);
     const parts = account.folder.split('/').filter((part) => part !== '');
     this.folders = parts.map((_, i) => new URL(`${encodePath(parts.slice(0, i + 1).join('/'))}/`, base).toString());

@@ -1,0 +1,206 @@
+import { Cloud, CloudAlert, CloudCheck, CloudOff, LoaderCircle, RefreshCw, Trash2, Unplug } from 'lucide-react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import { ConfirmDialog, Dialog } from '@/components/ui/Dialog';
+import { Field } from '@/components/ui/Field';
+import { Input } from '@/components/ui/Input';
+import { useNow } from '@/components/hooks/useNow';
+import { useWords } from '@/components/i18n/words';
+import { needsPassphrase, serviceName, syncedWhen, syncFailureText, syncStatusText } from '@/components/i18n/sync';
+import { useSync, type SyncSummary } from '@/components/stores/sync';
+import { askBackground } from '@/lib/protocol/background.adapter';
+import { storageFor, type SyncConfig } from '@/lib/sync/config';
+import type { SyncServiceStatus } from '@/lib/sync/service';
+import { eraseSyncData, type SyncFailure } from '@/lib/sync/setup';
+import { loadSyncConfig, stopSyncHere } from '@/lib/sync/sync.adapter';
+import { Section } from './Section';
+import { SyncSetup } from './SyncSetup';
+
+/** What happened last in this section, said above it until the next action. */
+type Note = { ok: true; text: 'erased' | 'stopped' } | { ok: false; text: 'nowFailed' };
+
+function StatusIcon({ status }: { status: SyncServiceStatus }) {
+  const icon = 'size-4 shrink-0';
+  switch (status.state) {
+    case 'syncing': return <RefreshCw aria-hidden className={`${icon} animate-spin text-accent motion-reduce:animate-none`} />;
+    case 'paused': return <CloudOff aria-hidden className={`${icon} text-warning`} />;
+    case 'retrying': return <CloudAlert aria-hidden className={`${icon} text-warning`} />;
+    case 'idle': return status.lastSyncedAt === undefined ? <Cloud aria-hidden className={`${icon} text-muted`} /> : <CloudCheck aria-hidden className={`${icon} text-success`} />;
+    case 'off': return <Cloud aria-hidden className={`${icon} text-muted`} />;
+  }
+}
+
+function Summary({ summary }: { summary: SyncSummary }) {
+  const w = useWords();
+  const rows: [string, ReactNode][] = [
+    [w.t('sync.summary.service'), serviceName(w, summary.service)],
+    ...(summary.service === 'webdav'
+      ? [[w.t('sync.summary.address'), <code key="a" className="text-xs">{summary.address}</code>] as [string, ReactNode]]
+      : [[w.t('sync.summary.endpoint'), <code key="e" className="text-xs">{summary.endpoint}</code>], [w.t('sync.summary.bucket'), <code key="b" className="text-xs">{summary.bucket}</code>]] as [string, ReactNode][]),
+    [w.t('sync.summary.folder'), summary.folder === '' ? w.t('sync.summary.noFolder') : summary.folder],
+  ];
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="text-muted">{term}</dt>
+          <dd className="min-w-0 [overflow-wrap:anywhere]">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** "Erase synced data on the server": the folder's name typed, then every device's synced files go. */
+function EraseDialog({ folder, open, onOpenChange, onErased }: { folder: string; open: boolean; onOpenChange(open: boolean): void; onErased(): void }) {
+  const w = useWords();
+  const [typed, setTyped] = useState('');
+  const [erasing, setErasing] = useState(false);
+  const [failure, setFailure] = useState<{ failure: SyncFailure; service: SyncConfig['service'] } | undefined>();
+  const close = (next: boolean): void => {
+    if (erasing) return;
+    if (!next) {
+      setTyped('');
+      setFailure(undefined);
+    }
+    onOpenChange(next);
+  };
+  const erase = async (): Promise<void> => {
+    setErasing(true);
+    setFailure(undefined);
+    try {
+      // The credentials are read only now: no view keeps them.
+      const config = await loadSyncConfig();
+      if (config === undefined) {
+        onOpenChange(false);
+        return;
+      }
+      const result = await eraseSyncData(storageFor(config));
+      if (!result.ok) {
+        setFailure({ failure: result, service: config.service });
+        return;
+      }
+      setTyped('');
+      onOpenChange(false);
+      onErased();
+      await stopSyncHere();
+    } finally {
+      setErasing(false);
+    }
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={w.t('sync.eraseTitle')}
+      description={w.t('sync.eraseText', { folder })}
+      footer={
+        <>
+          <Button onClick={() => close(false)} disabled={erasing}>{w.t('common.cancel')}</Button>
+          <Button variant="danger" disabled={typed !== folder || erasing} onClick={() => void erase()}>
+            {erasing ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <Trash2 aria-hidden />}{w.t('sync.eraseConfirm')}
+          </Button>
+        </>
+      }
+    >
+      <Field label={w.t('sync.eraseType')}>
+        {(control) => <Input {...control} value={typed} onChange={(e) => setTyped(e.target.value)} spellCheck={false} autoComplete="off" />}
+      </Field>
+      {failure !== undefined && <Callout role="alert" tone="danger">{syncFailureText(w, failure.failure, failure.service)}</Callout>}
+    </Dialog>
+  );
+}
+
+/** Sync is on here: where to, how it goes, and what the user can do about it. */
+function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: SyncSummary; status: SyncServiceStatus; seenAt: number; onNote(note: Note | undefined): void; onSetUpAgain(config: SyncConfig | undefined): void }) {
+  const w = useWords();
+  const now = Math.max(useNow(30_000), seenAt);
+  const [stopping, setStopping] = useState(false);
+  const [erasing, setErasing] = useState(false);
+  const paused = status.state === 'paused' ? status : undefined;
+  const last = status.state !== 'off' && status.state !== 'idle' ? status.lastSyncedAt : undefined;
+
+  const syncNow = async (): Promise<void> => {
+    onNote(undefined);
+    const answer = await askBackground({ type: 'sync.now' });
+    if (!answer.ok) onNote({ ok: false, text: 'nowFailed' });
+  };
+  // The note shows once sync is off (the form is back).
+  const stop = async (): Promise<void> => {
+    onNote({ ok: true, text: 'stopped' });
+    await stopSyncHere();
+  };
+  const setUpAgain = async (): Promise<void> => {
+    // The details go to the form (this page's memory only), which shows once they are gone from
+    // storage with the key and the device's state.
+    onSetUpAgain(await loadSyncConfig());
+    await stopSyncHere();
+  };
+
+  return (
+    <>
+      <Summary summary={summary} />
+      <div className="flex flex-col gap-1 rounded-md border border-line bg-surface px-3 py-2.5">
+        <div className="flex items-center gap-2">
+          <StatusIcon status={status} />
+          <p role="status" aria-label={w.t('sync.status.label')} className="min-w-0 text-sm font-medium [overflow-wrap:anywhere]">{syncStatusText(w, status, now)}</p>
+        </div>
+        {last !== undefined && <p className="pl-6 text-xs text-muted">{w.t('sync.lastSynced', { when: syncedWhen(w, last, now) })}</p>}
+      </div>
+      {paused !== undefined && (
+        <Callout role="note" tone="warning">
+          <p>{needsPassphrase(paused.code) ? w.t('sync.passphraseAgain') : w.t('sync.pausedHint')}</p>
+          <p><Button size="sm" onClick={() => void setUpAgain()}>{w.t('sync.setUpAgain')}</Button></p>
+        </Callout>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button variant="primary" onClick={() => void syncNow()}><RefreshCw aria-hidden />{w.t('sync.now')}</Button>
+        <Button onClick={() => setStopping(true)}><Unplug aria-hidden />{w.t('sync.stop')}</Button>
+        <Button variant="danger" onClick={() => setErasing(true)}><Trash2 aria-hidden />{w.t('sync.erase')}</Button>
+      </div>
+      <ConfirmDialog
+        open={stopping}
+        onOpenChange={setStopping}
+        title={w.t('sync.stopTitle')}
+        description={w.t('sync.stopText')}
+        confirm={w.t('sync.stopConfirm')}
+        onConfirm={() => void stop()}
+      />
+      <EraseDialog folder={summary.folder} open={erasing} onOpenChange={setErasing} onErased={() => onNote({ ok: true, text: 'erased' })} />
+    </>
+  );
+}
+
+/**
+ * The options page's "Sync" section (issue 31): the setup form while sync is off on this device,
+ * its summary, status and controls while it is on. End-to-end encrypted; API keys never sync.
+ */
+export function SyncSection() {
+  const w = useWords();
+  const { loaded, summary, status, seenAt } = useSync();
+  const [note, setNote] = useState<Note | undefined>();
+  // "Set up again": the old details, to start the form from (its remount starts it afresh).
+  const [again, setAgain] = useState<{ config: SyncConfig | undefined; n: number }>({ config: undefined, n: 0 });
+
+  // Opened at #sync (the chat page's indicator links here): the section is drawn after the page
+  // loaded, too late for the browser's own jump.
+  useEffect(() => {
+    if (loaded && location.hash === '#sync') document.getElementById('sync')?.scrollIntoView();
+  }, [loaded]);
+
+  // Stopping and erasing are news while sync is off; a failed "Sync now" while it is on.
+  const shown = note !== undefined && note.ok === (summary === undefined) ? note : undefined;
+  return (
+    <Section id="sync" title={w.t('options.section.sync')} intro={w.t('sync.intro')}>
+      {shown !== undefined && (
+        <Callout role={shown.ok ? 'status' : 'alert'} tone={shown.ok ? 'success' : 'danger'}>{w.t(`sync.note.${shown.text}`)}</Callout>
+      )}
+      {!loaded
+        ? <div aria-busy="true" className="h-24" />
+        : summary === undefined
+          ? <SyncSetup key={again.n} {...(again.config === undefined ? {} : { initial: again.config })} />
+          : <SyncOn summary={summary} status={status} seenAt={seenAt} onNote={setNote} onSetUpAgain={(config) => { setNote(undefined); setAgain((a) => ({ config, n: a.n + 1 })); }} />}
+    </Section>
+  );
+}
