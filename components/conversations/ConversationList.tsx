@@ -1,5 +1,5 @@
 import { Globe, MessageSquarePlus, MessagesSquare, Pencil, Pin, PinOff, Search, Trash2 } from 'lucide-react';
-import { memo, useCallback, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { Button } from '@/components/ui/Button';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -218,7 +218,10 @@ export function ConversationList({ activeId, catalogueIds, onOpen, onNew, search
   const [query, setQuery] = useState('');
   const { results, searching } = useConversationSearchState(query);
   const indexPending = useSearchIndex((s) => s.pending);
-  const list = useMemo(() => conversations ?? [], [conversations]);
+  // Drawn as a transition: when thousands arrive at once (the first read, an import, a first
+  // sync), React draws the rows in slices between which the page may paint and take input.
+  const deferredConversations = useDeferredValue(conversations);
+  const list = useMemo(() => deferredConversations ?? [], [deferredConversations]);
   const rows = useMemo((): Row[] => groupConversations(list).flatMap(({ group, conversations: items }) => [{ kind: 'group' as const, group }, ...items.map((conversation) => ({ kind: 'conversation' as const, conversation }))]), [list]);
 
   useEffect(() => watchConversationList(), []);
