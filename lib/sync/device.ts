@@ -14,6 +14,8 @@ export interface DeviceSync {
   memory: SyncMemory;
   state: SyncState;
   clock: HybridClock;
+  /** Conversations whose merged record waited for a reply streaming here (`LocalUpdates.deferred`). */
+  deferred?: string[];
 }
 
 export interface DeviceRound {
@@ -31,14 +33,16 @@ export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions
 export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync): Promise<DeviceRound> {
   const local = await store.syncRecords();
   const deletedHere = await store.syncDeletions();
-  const outgoing = planLocalChanges(local, device.state, () => device.clock.tick(), deletedHere);
+  const outgoing = planLocalChanges(local, device.state, () => device.clock.tick(), deletedHere, device.deferred);
   const result = await syncRound(storage, key, device.memory, outgoing);
   // Published: now part of the state, as what arrived is.
   applyChanges(device.state, outgoing);
   for (const change of result.changes) device.clock.observe(change.stamp);
   applyChanges(device.state, result.changes);
   device.memory = result.memory;
-  await store.applySyncUpdates(planLocalUpdates(mergedView(device.state), local), local.conversations);
+  const updates = planLocalUpdates(mergedView(device.state), local);
+  await store.applySyncUpdates(updates, local.conversations);
+  device.deferred = updates.deferred;
   settle(device.state);
   await store.forgetSyncDeletions(deletedHere);
   return { sent: outgoing.length, received: result.changes.length, problems: result.problems };

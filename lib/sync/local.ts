@@ -26,22 +26,30 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
  * The changes that bring the merged state up to this device's records (and its deletions since the
  * last round, `deletedHere`), each stamped by `stamp()`.
  */
-export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: () => string, deletedHere: readonly string[] = []): Change[] {
+export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: () => string, deletedHere: readonly string[] = [], deferred: readonly string[] = []): Change[] {
   const changes: Change[] = [];
   const localIds = new Set<string>();
+  const busy = streamingConversations(local);
+  const behind = new Set(deferred);
   for (const conversation of local.conversations) {
     localIds.add(conversation.id);
+    // A conversation whose reply is still streaming waits (its title, branch and time are about
+    // to change with it): it syncs, whole, once the reply ends.
+    if (busy.has(conversation.id)) continue;
     const fields = state.fields.get(`conversation:${conversation.id}`);
     for (const field of SYNCED_CONVERSATION_FIELDS) {
       const value = conversation[field];
       const known = fields?.get(field);
       if (known === undefined ? value === undefined : same(value, known.value)) continue;
+      // Held back while its reply streamed (`LocalUpdates.deferred`): a value the state has since
+      // replaced is not an edit made here, it is what the database still holds.
+      if (behind.has(conversation.id) && known !== undefined && known.history.some((h) => same(h.value, value))) continue;
       changes.push({ type: 'field', stamp: stamp(), kind: 'conversation', id: conversation.id, field, value: value ?? null });
     }
   }
-  // A message syncs once it is final (a streaming reply syncs when it ends).
+  // A message syncs once its conversation has no reply streaming.
   for (const message of local.messages) {
-    if (message.status === 'streaming' || state.messages.has(message.id)) continue;
+    if (busy.has(message.conversationId) || state.messages.has(message.id)) continue;
     changes.push({ type: 'message', stamp: stamp(), message });
   }
   for (const id of new Set(deletedHere)) {
@@ -51,10 +59,20 @@ export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: (
   return changes;
 }
 
+/** The conversations with a reply still streaming on this device. */
+function streamingConversations(local: LocalRecords): Set<string> {
+  return new Set(local.messages.filter((m) => m.status === 'streaming').map((m) => m.conversationId));
+}
+
 export interface LocalUpdates {
   putConversations: Conversation[];
   putMessages: Message[];
   deleteConversations: string[];
+  /**
+   * Conversations streaming here whose merged record differs from the database's: left as they
+   * are this round; the next round's `planLocalChanges` is told (they are behind, not edited).
+   */
+  deferred: string[];
 }
 
 /** What the local database must change to hold the merged state. */
@@ -62,6 +80,9 @@ export function planLocalUpdates(view: MergedView, local: LocalRecords): LocalUp
   const conversations = new Map(local.conversations.map((c) => [c.id, c]));
   const messageIds = new Set(local.messages.map((m) => m.id));
   const putConversations: Conversation[] = [];
+  const deferred: string[] = [];
+  // A conversation streaming here is left alone until its reply ends (what arrived for it waits in the state).
+  const busy = streamingConversations(local);
   for (const record of view.records) {
     if (record.kind !== 'conversation') continue;
     const here = conversations.get(record.id);
@@ -75,10 +96,14 @@ export function planLocalUpdates(view: MergedView, local: LocalRecords): LocalUp
     // Not whole yet (its fields are in a segment still to come): left as it is until they are.
     const parsed = ConversationSchema.safeParse(merged);
     if (!parsed.success) continue;
-    if (here === undefined || !same(here, parsed.data)) putConversations.push(parsed.data);
+    if (here !== undefined && same(here, parsed.data)) continue;
+    if (busy.has(record.id)) deferred.push(record.id);
+    else putConversations.push(parsed.data);
   }
   const putMessages: Message[] = [];
+  // Messages from elsewhere are written even to a conversation streaming here: they are new
+  // versions beside what streams, and the state keeps no copy once the database has them.
   for (const list of view.messages.values()) for (const message of list) if (!messageIds.has(message.id)) putMessages.push(message);
-  const deleteConversations = view.deleted.filter((d) => d.kind === 'conversation' && conversations.has(d.id)).map((d) => d.id);
-  return { putConversations, putMessages, deleteConversations };
+  const deleteConversations = view.deleted.filter((d) => d.kind === 'conversation' && conversations.has(d.id) && !busy.has(d.id)).map((d) => d.id);
+  return { putConversations, putMessages, deleteConversations, deferred };
 }

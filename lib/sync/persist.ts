@@ -22,6 +22,7 @@ const SavedSyncSchema = z.object({
     seenTags: z._default(z.record(z.string(), z.string()), {}),
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
+  deferred: z._default(z.array(z.string()), []),
   state: z.object({
     messages: z.array(z.tuple([z.string(), z.object({ conversationId: z.string(), stamp: StampSchema })])),
     bodies: z.array(MessageSchema),
@@ -36,6 +37,7 @@ export function saveDeviceSync(device: DeviceSync): SavedSync {
     format: 1,
     memory: device.memory,
     clock: device.clock.position(),
+    deferred: device.deferred ?? [],
     state: {
       messages: [...device.state.messages],
       bodies: [...device.state.bodies.values()],
@@ -49,7 +51,7 @@ export function saveDeviceSync(device: DeviceSync): SavedSync {
 export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
   const parsed = SavedSyncSchema.safeParse(saved);
   if (!parsed.success) return undefined;
-  const { memory, clock: position, state } = parsed.data;
+  const { memory, clock: position, state, deferred } = parsed.data;
   const clock = new HybridClock(memory.device);
   clock.restore(position);
   const restored: SyncState = {
@@ -58,5 +60,5 @@ export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
     fields: new Map(state.fields.map(([key, fields]) => [key, new Map(fields.map(([name, register]) => [name, { value: register.value, stamp: register.stamp, history: register.history.map((h) => ({ value: h.value, stamp: h.stamp })) }]))])),
     tombstones: new Map(state.tombstones),
   };
-  return { memory, state: restored, clock };
+  return { memory, state: restored, clock, deferred };
 }

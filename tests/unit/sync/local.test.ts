@@ -12,15 +12,17 @@ const message = (id: string, conversationId: string, seq: number, status: Messag
 class Device {
   state: SyncState = emptyState();
   deletedHere: string[] = [];
+  deferred: string[] = [];
   constructor(public local: LocalRecords, readonly clock: HybridClock) {}
   /** One round without a server: what changed here, then what arrived, then the database updated. */
   round(arrived: readonly Change[]) {
-    const outgoing = planLocalChanges(this.local, this.state, () => this.clock.tick(), this.deletedHere);
+    const outgoing = planLocalChanges(this.local, this.state, () => this.clock.tick(), this.deletedHere, this.deferred);
     this.deletedHere = [];
     applyChanges(this.state, outgoing);
     for (const change of arrived) this.clock.observe(change.stamp);
     applyChanges(this.state, arrived);
     const updates = planLocalUpdates(mergedView(this.state), this.local);
+    this.deferred = updates.deferred;
     const deleted = new Set(updates.deleteConversations);
     const putIds = new Set(updates.putConversations.map((c) => c.id));
     this.local = {
@@ -32,15 +34,35 @@ class Device {
 }
 
 describe('between the local database and the sync state', () => {
-  it('sends a conversation\'s fields and its final messages, not a reply still streaming; then nothing until something changes', () => {
-    const laptop = new Device({ conversations: [conversation('c1', 'Trip')], messages: [message('m1', 'c1', 1), message('m2', 'c1', 2, 'streaming')] }, new HybridClock('laptop01'));
+  it('sends a conversation\'s fields and its final messages; a conversation with a reply streaming waits until it ends; then nothing until something changes', () => {
+    const laptop = new Device({ conversations: [conversation('c1', 'Trip'), conversation('c2', 'Busy')], messages: [message('m1', 'c1', 1), message('m2', 'c2', 1), message('m3', 'c2', 2, 'streaming')] }, new HybridClock('laptop01'));
     const { outgoing } = laptop.round([]);
     expect(outgoing.filter((c) => c.type === 'message').map((c) => c.type === 'message' && c.message.id)).toEqual(['m1']);
-    expect(outgoing.filter((c) => c.type === 'field').map((c) => c.type === 'field' && c.field).sort()).toEqual(['createdAt', 'model', 'profileId', 'surface', 'title', 'updatedAt']);
+    expect(outgoing.filter((c) => c.type === 'field').map((c) => c.type === 'field' && `${c.id}.${c.field}`).sort()).toEqual(['c1.createdAt', 'c1.model', 'c1.profileId', 'c1.surface', 'c1.title', 'c1.updatedAt']);
     expect(laptop.round([]).outgoing).toEqual([]);
-    laptop.local = { conversations: [{ ...conversation('c1', 'Trip to Kyoto'), pinned: true }], messages: laptop.local.messages.map((m) => (m.id === 'm2' ? { ...m, status: 'complete' as const } : m)) };
+    laptop.local = { conversations: [{ ...conversation('c1', 'Trip to Kyoto'), pinned: true }, conversation('c2', 'Busy')], messages: laptop.local.messages.map((m) => (m.id === 'm3' ? { ...m, status: 'complete' as const } : m)) };
     const next = laptop.round([]).outgoing;
-    expect(next.map((c) => (c.type === 'field' ? c.field : c.type === 'message' ? c.message.id : c.type)).sort()).toEqual(['m2', 'pinned', 'title']);
+    expect(next.map((c) => (c.type === 'field' ? `${c.id}.${c.field}` : c.type === 'message' ? c.message.id : c.type)).sort()).toEqual(['c1.pinned', 'c1.title', 'c2.createdAt', 'c2.model', 'c2.profileId', 'c2.surface', 'c2.title', 'c2.updatedAt', 'm2', 'm3']);
+  });
+
+  it('leaves a conversation streaming here as it is until its reply ends: what arrived for it is applied after', () => {
+    const desktop = new Device({ conversations: [conversation('c1', 'Trip')], messages: [message('m1', 'c1', 1)] }, new HybridClock('desktop1'));
+    const laptop = new Device({ conversations: [], messages: [] }, new HybridClock('laptop01'));
+    laptop.round(desktop.round([]).outgoing);
+    // The laptop is streaming a reply in c1 when the desktop's rename arrives.
+    laptop.local = { ...laptop.local, messages: [...laptop.local.messages, message('m2', 'c1', 2, 'streaming')] };
+    desktop.local = { ...desktop.local, conversations: [conversation('c1', 'Renamed on the desktop')] };
+    desktop.local = { ...desktop.local, messages: [...desktop.local.messages, message('d2', 'c1', 2)] };
+    const rename = desktop.round([]).outgoing;
+    const during = laptop.round(rename).updates;
+    expect(during.putConversations).toEqual([]);
+    expect(during.deferred).toEqual(['c1']);
+    // A turn from elsewhere is written at once: a version beside the reply that streams.
+    expect(during.putMessages.map((m) => m.id)).toEqual(['d2']);
+    laptop.local = { ...laptop.local, messages: laptop.local.messages.map((m) => (m.id === 'm2' ? { ...m, status: 'complete' as const } : m)) };
+    const after = laptop.round([]);
+    expect(after.updates.putConversations.map((c) => c.title)).toEqual(['Renamed on the desktop']);
+    expect(after.outgoing.filter((c) => c.type === 'message').map((c) => c.type === 'message' && c.message.id)).toEqual(['m2']);
   });
 
   it('brings another device\'s conversations in whole, and a deletion made here out to it', () => {
