@@ -6,6 +6,7 @@
  * the passphrase, and a clear refusal (nothing changed) with a wrong one. The server's files
  * hold no plaintext.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchExtension, lastReply, openChatPage, profileFor, send, writeSettings, type LaunchedExtension } from './harness';
@@ -153,4 +154,50 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
       }
     }
   }, 240_000);
+
+  it('the Sync section and the chat page\'s indicator look designed in light and dark, and pass axe', async () => {
+    const ext = await newProfile();
+    const found: string[] = [];
+    const check = async (page: Page, name: string, theme: string): Promise<void> => {
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+      await page.screenshot({ path: `test-results/screens/${theme}-${name}.png` });
+      const result = await new AxeBuilder({ page }).analyze();
+      for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) found.push(`${theme} ${name}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    const setTheme = async (theme: string): Promise<void> => {
+      await (await ext.worker()).evaluate(`chrome.storage.local.get('settings').then(({ settings }) => chrome.storage.local.set({ settings: { ...settings, appearance: { ...settings.appearance, theme: ${JSON.stringify(theme)} } } }))`);
+    };
+    // Before setup: the form, tested, waiting for the passphrase (this storage has data already).
+    for (const theme of ['light', 'dark']) {
+      await setTheme(theme);
+      const options = await fillSync(ext, server);
+      const section = options.getByRole('region', { name: 'Sync' });
+      await expect.poll(() => options.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await section.getByText('Synced data found here', { exact: false }).waitFor();
+      await section.scrollIntoViewIfNeeded();
+      await check(options, 'options-sync-setup', theme);
+      if (theme === 'dark') {
+        await section.getByLabel('Encryption passphrase').fill(PASSPHRASE);
+        await section.getByRole('button', { name: 'Start syncing' }).click();
+        await expect.poll(async () => (await storedStatus(ext))?.state, { timeout: 30_000 }).toBe('idle');
+      }
+      await options.close();
+    }
+    // Syncing: the section's status and actions, and the chat page's indicator.
+    for (const theme of ['light', 'dark']) {
+      await setTheme(theme);
+      const options = await ext.open('options.html#sync');
+      await options.setViewportSize({ width: 1100, height: 900 });
+      await expect.poll(() => options.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await options.getByRole('region', { name: 'Sync' }).getByRole('status', { name: 'Sync status' }).filter({ hasText: /^Synced/ }).waitFor();
+      await options.getByRole('region', { name: 'Sync' }).scrollIntoViewIfNeeded();
+      await check(options, 'options-sync-on', theme);
+      await options.close();
+      const chat = await openChatPage(ext);
+      await chat.getByRole('status', { name: 'Sync status' }).filter({ hasText: /Synced/ }).waitFor();
+      await check(chat, 'chat-page-sync-indicator', theme);
+      await chat.close();
+    }
+    expect(found).toEqual([]);
+  }, 120_000);
 });
