@@ -1,12 +1,13 @@
 /**
  * Sync in the background worker (issue 31): the service fed from storage (sync.adapter.ts), a
  * round when the worker starts, when the settings change, a minute after the database changes
- * (from any page: Dexie relays writes), on "Sync now", and every 15 minutes (an alarm, which
+ * or the settings change (from any page: Dexie relays writes), on "Sync now", and every 15 minutes (an alarm, which
  * also wakes a stopped worker). The worker is kept up while a round runs.
  */
 import { browser } from 'wxt/browser';
 import type { ConversationStore } from '@/lib/conversations/store';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
+import { loadSettings, updateSettings, watchSettings } from '@/lib/settings/storage.adapter';
 import { SyncService } from './service';
 import { loadDeviceSync, loadSyncConfig, loadSyncKey, saveDeviceSync, saveSyncStatus, watchSyncConfig } from './sync.adapter';
 
@@ -20,12 +21,24 @@ export function runSyncInBackground(store: ConversationStore): SyncService {
     loadConfig: loadSyncConfig,
     loadKey: loadSyncKey,
     loadDevice: loadDeviceSync,
+    settings: {
+      read: async () => {
+        const loaded = await loadSettings();
+        return loaded.ok ? loaded.settings : undefined;
+      },
+      write: async (change) => {
+        // Refused (full disk, say): the merged state keeps what arrived, and the next round tries again.
+        await updateSettings(change);
+      },
+    },
     saveDevice: saveDeviceSync,
     onStatus: (status) => void saveSyncStatus(status).catch(() => undefined),
     busy: (running) => keepAlive(running ? 1 : 0),
   });
   watchSyncConfig(() => void service.settingsChanged());
   store.watchSyncChanges(() => service.changed(), () => undefined);
+  // Presets, actions and settings changed on any page (and by sync itself: the next round then finds nothing to send).
+  watchSettings(() => service.changed());
   void browser.alarms.get(ALARM).then((alarm) => {
     if (alarm === undefined) void browser.alarms.create(ALARM, { periodInMinutes: PERIOD_MINUTES });
   });

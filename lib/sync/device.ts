@@ -9,6 +9,18 @@ import { syncRound, type SyncMemory, type SyncProblem } from './engine';
 import { planLocalChanges, planLocalUpdates } from './local';
 import { applyChanges, mergedView, settle, type SyncState } from './merge';
 import type { SyncStorage } from './storage';
+import { planSettingsChanges, planSettingsUpdate, type SettingsMemory } from './settings';
+import type { Settings } from '@/lib/settings/schema';
+
+/** The device's settings, for presets, actions and (when the user ticks it) settings to sync. */
+export interface SettingsSide {
+  /** The settings as stored, or undefined when they cannot be read (then they do not sync this round). */
+  read(): Promise<Settings | undefined>;
+  /** Applies a change to the settings as stored when it is written. */
+  write(change: (now: Settings) => Settings): Promise<void>;
+  /** The non-secret settings sync too ("Sync settings"). */
+  withSettings: boolean;
+}
 
 export interface DeviceSync {
   memory: SyncMemory;
@@ -16,6 +28,8 @@ export interface DeviceSync {
   clock: HybridClock;
   /** Conversations whose merged record waited for a reply streaming here (`LocalUpdates.deferred`). */
   deferred?: string[];
+  /** The presets' and actions' ids when the settings last matched the state. */
+  settingsKnown?: SettingsMemory;
 }
 
 export interface DeviceRound {
@@ -30,19 +44,28 @@ export interface DeviceRound {
 /** The part of the conversation store a round uses. */
 export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions' | 'applySyncUpdates' | 'forgetSyncDeletions'>;
 
-export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync): Promise<DeviceRound> {
+export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide): Promise<DeviceRound> {
   const local = await store.syncRecords();
   const deletedHere = await store.syncDeletions();
-  const outgoing = planLocalChanges(local, device.state, () => device.clock.tick(), deletedHere, device.deferred);
+  const stamp = (): string => device.clock.tick();
+  const outgoing = planLocalChanges(local, device.state, stamp, deletedHere, device.deferred);
+  const localSettings = await settings?.read();
+  if (settings !== undefined && localSettings !== undefined) outgoing.push(...planSettingsChanges(localSettings, device.state, stamp, device.settingsKnown, settings.withSettings));
   const result = await syncRound(storage, key, device.memory, outgoing);
   // Published: now part of the state, as what arrived is.
   applyChanges(device.state, outgoing);
   for (const change of result.changes) device.clock.observe(change.stamp);
   applyChanges(device.state, result.changes);
   device.memory = result.memory;
-  const updates = planLocalUpdates(mergedView(device.state), local);
+  const view = mergedView(device.state);
+  const updates = planLocalUpdates(view, local);
   await store.applySyncUpdates(updates, local.conversations);
   device.deferred = updates.deferred;
+  if (settings !== undefined && localSettings !== undefined) {
+    const { update, known } = planSettingsUpdate(view, localSettings, settings.withSettings);
+    if (update !== undefined) await settings.write(update);
+    device.settingsKnown = known;
+  }
   settle(device.state);
   await store.forgetSyncDeletions(deletedHere);
   return { sent: outgoing.length, received: result.changes.length, problems: result.problems };

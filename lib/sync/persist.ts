@@ -23,6 +23,7 @@ const SavedSyncSchema = z.object({
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   deferred: z._default(z.array(z.string()), []),
+  settingsKnown: z.optional(z.object({ preset: z.array(z.string()), action: z.array(z.string()) })),
   state: z.object({
     messages: z.array(z.tuple([z.string(), z.object({ conversationId: z.string(), stamp: StampSchema })])),
     bodies: z.array(MessageSchema),
@@ -38,6 +39,7 @@ export function saveDeviceSync(device: DeviceSync): SavedSync {
     memory: device.memory,
     clock: device.clock.position(),
     deferred: device.deferred ?? [],
+    ...(device.settingsKnown === undefined ? {} : { settingsKnown: device.settingsKnown }),
     state: {
       messages: [...device.state.messages],
       bodies: [...device.state.bodies.values()],
@@ -51,7 +53,7 @@ export function saveDeviceSync(device: DeviceSync): SavedSync {
 export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
   const parsed = SavedSyncSchema.safeParse(saved);
   if (!parsed.success) return undefined;
-  const { memory, clock: position, state, deferred } = parsed.data;
+  const { memory, clock: position, state, deferred, settingsKnown } = parsed.data;
   const clock = new HybridClock(memory.device);
   clock.restore(position);
   const restored: SyncState = {
@@ -60,5 +62,5 @@ export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
     fields: new Map(state.fields.map(([key, fields]) => [key, new Map(fields.map(([name, register]) => [name, { value: register.value, stamp: register.stamp, history: register.history.map((h) => ({ value: h.value, stamp: h.stamp })) }]))])),
     tombstones: new Map(state.tombstones),
   };
-  return { memory, state: restored, clock, deferred };
+  return { memory, state: restored, clock, deferred, ...(settingsKnown === undefined ? {} : { settingsKnown }) };
 }

@@ -8,7 +8,7 @@
 import { HybridClock } from './clock';
 import { storageFor, type SyncConfig } from './config';
 import { SyncCryptoError } from './crypto';
-import { syncDevice, type DeviceSync, type SyncedStore } from './device';
+import { syncDevice, type DeviceSync, type SettingsSide, type SyncedStore } from './device';
 import { newMemory } from './engine';
 import { emptyState } from './merge';
 import { restoreDeviceSync, saveDeviceSync, type SavedSync } from './persist';
@@ -28,6 +28,8 @@ export interface SyncServiceDeps {
   loadConfig(): Promise<SyncConfig | undefined>;
   loadKey(): Promise<CryptoKey | undefined>;
   loadDevice(): Promise<unknown>;
+  /** This device's settings (presets, actions, and the settings when the user syncs them). */
+  settings?: Omit<SettingsSide, 'withSettings'>;
   saveDevice(device: SavedDevice): Promise<void>;
   onStatus(status: SyncServiceStatus): void;
   /** Held while a round runs (the MV3 worker is kept up). */
@@ -108,7 +110,8 @@ export class SyncService {
     this.deps.busy?.(true);
     try {
       const device = await this.device(config);
-      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device);
+      const settings = this.deps.settings === undefined ? undefined : { ...this.deps.settings, withSettings: config.syncSettings };
+      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings);
       await this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(device) });
       this.lastRound = { sent: round.sent, received: round.received, problems: round.problems.length };
     } finally {

@@ -5,6 +5,7 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { newDeviceId, storageFor, type SyncConfig } from '@/lib/sync/config';
 import { SyncService, type SavedDevice, type SyncServiceStatus } from '@/lib/sync/service';
 import { eraseSyncData, joinSync, testSync } from '@/lib/sync/setup';
+import { defaultSettings } from '@/lib/settings/schema';
 import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
 
@@ -21,6 +22,7 @@ function backgroundOf(config: SyncConfig | undefined) {
   let saved: SavedDevice | undefined;
   const profile = {
     store,
+    settings: defaultSettings(),
     config,
     key: undefined as CryptoKey | undefined,
     statuses,
@@ -43,6 +45,12 @@ function backgroundOf(config: SyncConfig | undefined) {
     loadConfig: async () => profile.config,
     loadKey: async () => profile.key,
     loadDevice: async () => saved,
+    settings: {
+      read: async () => profile.settings,
+      write: async (change) => {
+        profile.settings = change(profile.settings);
+      },
+    },
     saveDevice: async (device) => {
       saved = structuredClone(device);
     },
@@ -92,6 +100,7 @@ describe('sync set up from the options page and run by the background, against A
     desktop.key = joinedToo.key;
 
     await laptop.store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'popup', title: 'From the laptop' });
+    laptop.settings = { ...laptop.settings, presets: [{ id: 'pr1', name: 'Reviewer', systemPrompt: 'Review it.' }], appearance: { theme: 'dark', language: 'browser' } };
     await laptop.store.addMessage(message('m1', 'c1', null, 1, 'hello'));
     await laptop.service.start();
     expect(await laptop.settled()).toMatchObject({ state: 'idle', lastSyncedAt: expect.any(Number) });
@@ -102,6 +111,9 @@ describe('sync set up from the options page and run by the background, against A
     await desktop.settled();
     expect((await desktop.store.getConversation('c1'))?.title).toBe('From the laptop');
     expect((await desktop.store.messages('c1')).map((m) => m.text)).toEqual(['hello']);
+    // Presets sync; settings only when "Sync settings" is ticked (it is not here).
+    expect(desktop.settings.presets.map((p) => p.name)).toEqual(['Reviewer']);
+    expect(desktop.settings.appearance.theme).toBe('system');
 
     await desktop.store.renameConversation('c1', 'Renamed on the desktop');
     desktop.service.now();

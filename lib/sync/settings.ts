@@ -1,0 +1,124 @@
+/**
+ * Presets, right-click actions (the prompt library is made of them) and, when the user ticks
+ * "Sync settings", the non-secret settings (issue 31), between this device's settings and the
+ * merged state. Each preset and action is a record whose one field `value` is the item (last
+ * writer wins); their order is a field of the `settings` record; the settings that sync are
+ * fields of it too. API keys and gateway profiles never sync.
+ *
+ * Deletions: the ids this device had when it last matched the state (`SettingsMemory`); one of
+ * them gone since was deleted here. Everything else missing here has simply not arrived yet.
+ */
+import { PresetSchema, type Settings } from '@/lib/settings/schema';
+import { ActionSchema } from '@/lib/actions/schema';
+import type { Change, RecordKind } from './changes';
+import { isAlive, type MergedView, type SyncState } from './merge';
+
+/** The settings that sync when the user says so (never profiles, keys or the active profile). */
+export const SYNCED_SETTINGS = ['chat', 'deadlines', 'largeSelection', 'appearance', 'language'] as const;
+
+const SETTINGS_ID = 'settings';
+const LISTS = [
+  { kind: 'preset', key: 'presets', order: 'presetOrder', schema: PresetSchema },
+  { kind: 'action', key: 'actions', order: 'actionOrder', schema: ActionSchema },
+] as const;
+
+/** The presets' and actions' ids when this device last matched the merged state. */
+export interface SettingsMemory {
+  preset: string[];
+  action: string[];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** This device's changes to its presets, actions and (`withSettings`) settings since the state last matched them. */
+export function planSettingsChanges(local: Settings, state: SyncState, stamp: () => string, known: SettingsMemory | undefined, withSettings: boolean): Change[] {
+  const changes: Change[] = [];
+  const settingsFields = state.fields.get(`settings:${SETTINGS_ID}`);
+  const field = (kind: RecordKind, id: string, name: string, value: unknown): void => {
+    changes.push({ type: 'field', stamp: stamp(), kind, id, field: name, value: value ?? null });
+  };
+  for (const list of LISTS) {
+    const items = local[list.key] as readonly { id: string }[];
+    const ids = new Set(items.map((item) => item.id));
+    for (const item of items) {
+      const known = state.fields.get(`${list.kind}:${item.id}`)?.get('value');
+      if (known === undefined || !same(item, known.value)) field(list.kind, item.id, 'value', item);
+    }
+    for (const id of known?.[list.kind] ?? []) {
+      if (!ids.has(id) && isAlive(state, list.kind, id)) changes.push({ type: 'delete', stamp: stamp(), kind: list.kind, id });
+    }
+    const order = items.map((item) => item.id);
+    const knownOrder = settingsFields?.get(list.order);
+    if (knownOrder === undefined || !same(order, knownOrder.value)) field('settings', SETTINGS_ID, list.order, order);
+  }
+  if (withSettings) {
+    for (const name of SYNCED_SETTINGS) {
+      const known = settingsFields?.get(name);
+      if (known === undefined ? local[name] !== undefined : !same(local[name], known.value)) field('settings', SETTINGS_ID, name, local[name]);
+    }
+  }
+  return changes;
+}
+
+/**
+ * The settings the merged state asks for (`undefined`: this device has them already), as a
+ * change to apply to the settings as stored when it is written: an item, an order or a setting
+ * changed here since `local` was read is left as it is now (it syncs next round).
+ */
+export function planSettingsUpdate(view: MergedView, local: Settings, withSettings: boolean): { update: ((now: Settings) => Settings) | undefined; known: SettingsMemory } {
+  const settingsRecord = view.records.find((r) => r.kind === 'settings' && r.id === SETTINGS_ID)?.fields ?? {};
+  const merged: Settings = { ...local };
+  const known: SettingsMemory = { preset: [], action: [] };
+  for (const list of LISTS) {
+    const items = new Map<string, unknown>();
+    for (const record of view.records) {
+      if (record.kind !== list.kind) continue;
+      const parsed = list.schema.safeParse(record.fields.value);
+      // Not whole (its value is in a segment to come), or from a newer build this one cannot read: left out.
+      if (parsed.success && parsed.data.id === record.id) items.set(record.id, parsed.data);
+    }
+    const deleted = new Set(view.deleted.filter((d) => d.kind === list.kind).map((d) => d.id));
+    // Local items the state has not seen yet stay (they are sent this round).
+    for (const item of local[list.key] as readonly { id: string }[]) if (!items.has(item.id) && !deleted.has(item.id)) items.set(item.id, item);
+    const order = Array.isArray(settingsRecord[list.order]) ? (settingsRecord[list.order] as unknown[]).filter((id): id is string => typeof id === 'string') : [];
+    const ids = [...new Set([...order.filter((id) => items.has(id)), ...(local[list.key] as readonly { id: string }[]).map((i) => i.id).filter((id) => items.has(id)), ...items.keys()])];
+    (merged as Record<string, unknown>)[list.key] = ids.map((id) => items.get(id));
+    known[list.kind] = ids;
+  }
+  if (withSettings) {
+    for (const name of SYNCED_SETTINGS) if (name in settingsRecord) (merged as Record<string, unknown>)[name] = settingsRecord[name] ?? undefined;
+  }
+  if (same(merged, local)) return { update: undefined, known };
+  const update = (now: Settings): Settings => {
+    const next: Record<string, unknown> = { ...now };
+    for (const list of LISTS) {
+      const before = new Map((local[list.key] as readonly { id: string }[]).map((i) => [i.id, i]));
+      const current = now[list.key] as readonly { id: string }[];
+      const currentById = new Map(current.map((i) => [i.id, i]));
+      const target = merged[list.key] as readonly { id: string }[];
+      const out: { id: string }[] = [];
+      for (const item of target) {
+        const was = before.get(item.id);
+        const is = currentById.get(item.id);
+        // Changed or removed here since it was read: kept as it is now.
+        if (was !== undefined && (is === undefined || !same(is, was))) {
+          if (is !== undefined) out.push(is);
+          continue;
+        }
+        out.push(item);
+      }
+      // Added here since, or deleted elsewhere but edited here since: kept.
+      for (const item of current) {
+        if (out.some((o) => o.id === item.id)) continue;
+        const was = before.get(item.id);
+        if (was === undefined || !same(item, was)) out.push(item);
+      }
+      next[list.key] = out;
+    }
+    if (withSettings) {
+      for (const name of SYNCED_SETTINGS) if (same(now[name], local[name])) next[name] = merged[name];
+    }
+    return next as Settings;
+  };
+  return { update, known };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Change } from '@/lib/sync/changes';
+import { HybridClock } from '@/lib/sync/clock';
+import { applyChanges, emptyState, mergedView, type SyncState } from '@/lib/sync/merge';
+import { planSettingsChanges, planSettingsUpdate, type SettingsMemory } from '@/lib/sync/settings';
+import { defaultSettings, type Preset, type Settings } from '@/lib/settings/schema';
+
+const preset = (id: string, name: string): Preset => ({ id, name, systemPrompt: `You are ${name}.` });
+
+/** A device's settings and its merged state, one round at a time, without a server. */
+class Device {
+  state: SyncState = emptyState();
+  known: SettingsMemory | undefined;
+  constructor(public settings: Settings, readonly clock: HybridClock, public withSettings = false) {}
+  round(arrived: readonly Change[], editMeanwhile?: (s: Settings) => Settings): Change[] {
+    const read = this.settings;
+    const outgoing = planSettingsChanges(read, this.state, () => this.clock.tick(), this.known, this.withSettings);
+    applyChanges(this.state, outgoing);
+    for (const change of arrived) this.clock.observe(change.stamp);
+    applyChanges(this.state, arrived);
+    if (editMeanwhile !== undefined) this.settings = editMeanwhile(this.settings);
+    const { update, known } = planSettingsUpdate(mergedView(this.state), read, this.withSettings);
+    if (update !== undefined) this.settings = update(this.settings);
+    this.known = known;
+    return outgoing;
+  }
+}
+
+const names = (s: Settings): string[] => s.presets.map((p) => p.name);
+
+describe('presets, actions and settings between devices', () => {
+  it('a preset made on one device arrives on the other; edits and reordering follow; a deletion is honoured', () => {
+    const laptop = new Device({ ...defaultSettings(), presets: [preset('p1', 'Editor'), preset('p2', 'Translator')] }, new HybridClock('laptop01'));
+    const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
+    desktop.round(laptop.round([]));
+    expect(names(desktop.settings)).toEqual(['Editor', 'Translator']);
+    // The desktop reorders and renames; the laptop deletes Translator… after the desktop's edit reached it.
+    desktop.settings = { ...desktop.settings, presets: [{ ...preset('p2', 'Translator'), name: 'Translator (zh)' }, preset('p1', 'Editor')] };
+    laptop.round(desktop.round([]));
+    expect(names(laptop.settings)).toEqual(['Translator (zh)', 'Editor']);
+    laptop.settings = { ...laptop.settings, presets: laptop.settings.presets.filter((p) => p.id !== 'p2') };
+    desktop.round(laptop.round([]));
+    expect(names(desktop.settings)).toEqual(['Editor']);
+    // Nothing more to send on either side.
+    expect(laptop.round([])).toEqual([]);
+    expect(desktop.round([])).toEqual([]);
+  });
+
+  it('right-click actions sync like presets; the settings only when the user ticks "Sync settings"; profiles and keys never', () => {
+    const base = defaultSettings();
+    const laptop = new Device({ ...base, profiles: [{ id: 'g1', name: 'Work', siteUrl: 'https://gw.example', baseUrl: 'https://gw.example/v1', apiKey: 'sk-secret-key-0001', apiStyle: 'chat', confirmedImageModels: [] }], appearance: { theme: 'dark', language: 'zh-CN' }, actions: [...base.actions, { ...base.actions[0]!, id: 'a-mine', name: 'Mine' }] }, new HybridClock('laptop01'));
+    const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
+    const sent = laptop.round([]);
+    expect(JSON.stringify(sent)).not.toContain('sk-secret-key-0001');
+    expect(JSON.stringify(sent)).not.toContain('gw.example');
+    desktop.round(sent);
+    expect(desktop.settings.actions.map((a) => a.name)).toContain('Mine');
+    expect(desktop.settings.appearance.theme).toBe('system');
+    expect(desktop.settings.profiles).toEqual([]);
+    // Both tick "Sync settings": the laptop's theme wins (newer), the desktop has it.
+    laptop.withSettings = true;
+    desktop.withSettings = true;
+    laptop.settings = { ...laptop.settings, appearance: { theme: 'dark', language: 'zh-CN' } };
+    desktop.round(laptop.round([]));
+    expect(desktop.settings.appearance).toEqual({ theme: 'dark', language: 'zh-CN' });
+    expect(desktop.settings.profiles).toEqual([]);
+  });
+
+  it('a preset edited on this device while a round ran is kept as edited, and sent next round', () => {
+    const laptop = new Device({ ...defaultSettings(), presets: [preset('p1', 'Editor')] }, new HybridClock('laptop01'));
+    const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
+    desktop.round(laptop.round([]));
+    laptop.settings = { ...laptop.settings, presets: [{ ...preset('p1', 'Editor'), name: 'Editor from the laptop' }] };
+    const fromLaptop = laptop.round([]);
+    // The desktop edits the same preset while its round runs.
+    desktop.round(fromLaptop, (s) => ({ ...s, presets: [{ ...preset('p1', 'Editor'), name: 'Editor from the desktop' }] }));
+    expect(names(desktop.settings)).toEqual(['Editor from the desktop']);
+    const next = desktop.round([]);
+    expect(next.some((c) => c.type === 'field' && c.kind === 'preset')).toBe(true);
+    laptop.round(next);
+    expect(names(laptop.settings)).toEqual(['Editor from the desktop']);
+  });
+});
