@@ -5,6 +5,7 @@ import { Callout } from '@/components/ui/Callout';
 import { ConfirmDialog, Dialog } from '@/components/ui/Dialog';
 import { Field } from '@/components/ui/Field';
 import { Input } from '@/components/ui/Input';
+import { Switch } from '@/components/ui/Switch';
 import { useNow } from '@/components/hooks/useNow';
 import { useWords } from '@/components/i18n/words';
 import { needsPassphrase, serviceName, syncedWhen, syncFailureText, syncStatusText } from '@/components/i18n/sync';
@@ -13,7 +14,7 @@ import { askBackground } from '@/lib/protocol/background.adapter';
 import { storageFor, type SyncConfig } from '@/lib/sync/config';
 import type { SyncServiceStatus } from '@/lib/sync/service';
 import { eraseSyncData, type SyncFailure } from '@/lib/sync/setup';
-import { loadSyncConfig, stopSyncHere } from '@/lib/sync/sync.adapter';
+import { loadSyncConfig, saveSyncConfig, stopSyncHere } from '@/lib/sync/sync.adapter';
 import { Section } from './Section';
 import { SyncSetup } from './SyncSetup';
 
@@ -138,9 +139,18 @@ function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: Sy
     await stopSyncHere();
   };
 
+  // "Sync settings": the config as stored now, with the switch's value (the background syncs on the change).
+  const syncSettings = async (on: boolean): Promise<void> => {
+    const config = await loadSyncConfig();
+    if (config !== undefined) await saveSyncConfig({ ...config, syncSettings: on });
+  };
+
   return (
     <>
       <Summary summary={summary} />
+      <Field label={w.t('sync.syncSettings')} hint={w.t('sync.syncSettingsHint')}>
+        {(control) => <Switch {...control} checked={summary.syncSettings} onCheckedChange={(on) => void syncSettings(on)} />}
+      </Field>
       <div className="flex flex-col gap-1 rounded-md border border-line bg-surface px-3 py-2.5">
         <div className="flex items-center gap-2">
           <StatusIcon status={status} />

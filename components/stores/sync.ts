@@ -5,13 +5,13 @@ import type { SyncServiceStatus } from '@/lib/sync/service';
 
 /** Where sync goes, as pages show it: never a credential (those stay in storage.local). */
 export type SyncSummary =
-  | { service: 'webdav'; address: string; folder: string }
-  | { service: 's3'; endpoint: string; bucket: string; folder: string };
+  | { service: 'webdav'; address: string; folder: string; syncSettings: boolean }
+  | { service: 's3'; endpoint: string; bucket: string; folder: string; syncSettings: boolean };
 
 export function summaryOf(config: SyncConfig): SyncSummary {
   return config.service === 'webdav'
-    ? { service: 'webdav', address: config.address, folder: config.folder }
-    : { service: 's3', endpoint: config.endpoint, bucket: config.bucket, folder: config.folder };
+    ? { service: 'webdav', address: config.address, folder: config.folder, syncSettings: config.syncSettings }
+    : { service: 's3', endpoint: config.endpoint, bucket: config.bucket, folder: config.folder, syncSettings: config.syncSettings };
 }
 
 interface SyncState {

@@ -269,6 +269,18 @@ describe('sync on', () => {
     expect(sync.queryByRole('alert')).toBeNull();
   });
 
+  it('"Sync settings" is off at first; switched on, the stored details say so (the background then syncs the settings too)', async () => {
+    await saveSyncConfig(webdav('Gateway Chat'));
+    await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
+    render(<SyncSection />);
+    const sync = within(await section());
+    const toggle = await sync.findByRole('switch', { name: 'Sync settings' });
+    expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await userEvent.click(toggle);
+    await waitFor(async () => expect((await loadSyncConfig())?.syncSettings).toBe(true));
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'true'));
+  });
+
   it('"Stop syncing on this device" says local conversations stay; confirmed, the details go and the form is back', async () => {
     await saveSyncConfig(webdav('Gateway Chat'));
     await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
