@@ -81,12 +81,18 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     await laptopChat.getByRole('button', { name: 'New chat' }).first().click();
     await send(laptopChat, SCRATCH);
     await lastReply(laptopChat).getByText(`Echo: ${SCRATCH}`).waitFor();
+    // And a preset of its own (presets sync; gateways and keys do not).
+    await (await laptop.worker()).evaluate(`chrome.storage.local.get('settings').then(({ settings }) => chrome.storage.local.set({ settings: { ...settings, presets: [{ id: 'preset-1', name: 'Travel planner', systemPrompt: 'Plan trips.' }] } }))`);
     const laptopOptions = await setUpSync(laptop, server, PASSPHRASE, true);
 
     // The desktop joins and gets them.
     const desktopOptions = await setUpSync(desktop, server, PASSPHRASE, false);
     const desktopChat = await openChatPage(desktop);
     await expect.poll(() => titles(desktopChat), { timeout: 15_000 }).toEqual([SCRATCH, TRIP].sort());
+    const desktopSettings = async (): Promise<{ presets: { name: string }[]; profiles: { baseUrl: string; apiKey: string }[] }> => (await (await desktop.worker()).evaluate('chrome.storage.local.get("settings").then((r) => r.settings)')) as never;
+    await expect.poll(async () => (await desktopSettings()).presets.map((p) => p.name)).toEqual(['Travel planner']);
+    // Its own gateway profile and key, untouched.
+    expect((await desktopSettings()).profiles.map((p) => p.apiKey)).toEqual([gateway.demoKey]);
 
     // Offline: both add a turn after the same reply; the desktop deletes Scratch; the laptop renames the trip.
     await server.kill();
