@@ -683,6 +683,11 @@ export class ConversationStore {
     return { conversations, messages: [...messages.values()].flat() };
   }
 
+  /** The ids of every image held, for sync to find the ones it has not sent. */
+  async syncImageIds(): Promise<string[]> {
+    return (await this.db.images.toCollection().primaryKeys()) as string[];
+  }
+
   /** The conversations deleted here since `takeSyncDeletions` was last followed by `forgetSyncDeletions`. */
   async syncDeletions(): Promise<string[]> {
     return (await this.db.syncDeletions.toCollection().primaryKeys()) as string[];
@@ -700,7 +705,7 @@ export class ConversationStore {
    * conversations as the updates were planned from; one changed here since (renamed meanwhile)
    * is left as it is now, and its change syncs next round.
    */
-  async applySyncUpdates(updates: { putConversations: readonly Conversation[]; putMessages: readonly Message[]; deleteConversations: readonly string[] }, readAs?: readonly Conversation[]): Promise<void> {
+  async applySyncUpdates(updates: { putConversations: readonly Conversation[]; putMessages: readonly Message[]; deleteConversations: readonly string[]; putImages?: readonly ImageRecord[] }, readAs?: readonly Conversation[]): Promise<void> {
     const touched = [...new Set([...updates.putConversations.map((c) => c.id), ...updates.putMessages.map((m) => m.conversationId), ...updates.deleteConversations])];
     const planned = readAs === undefined ? undefined : new Map(readAs.map((c) => [c.id, JSON.stringify(c)]));
     await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images, this.db.syncDeletions], async () => {
@@ -715,6 +720,12 @@ export class ConversationStore {
       }));
       for (const id of new Set(updates.putMessages.map((m) => m.conversationId))) await this.unpack(id);
       await this.db.messages.bulkPut(await this.notOthers(updates.putMessages));
+      // An image id another conversation holds here is never written over.
+      const images = updates.putImages ?? [];
+      if (images.length > 0) {
+        const held = await this.db.images.bulkGet(images.map((i) => i.id));
+        await this.db.images.bulkPut(images.filter((image, i) => held[i] === undefined || held[i]!.conversationId === image.conversationId));
+      }
     });
     if (touched.length > 0) await this.forgetRenderings((cache) => cache.forgetConversations(touched));
   }

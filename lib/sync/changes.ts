@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MessageSchema } from '@/lib/conversations/records';
+import { ExportedImageSchema } from '@/lib/transfer/history-file';
 
 export const SYNC_FORMAT = 1;
 
@@ -20,6 +21,8 @@ export const ChangeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('field'), stamp: Stamp, kind: z.enum(RECORD_KINDS), id: z.string(), field: z.string(), value: z.unknown() }),
   /** A record deleted. */
   z.object({ type: z.literal('delete'), stamp: Stamp, kind: z.enum(RECORD_KINDS), id: z.string() }),
+  /** An image a message holds, its bytes as base64 (as history files carry them): immutable, like a message. */
+  z.object({ type: z.literal('image'), stamp: Stamp, image: ExportedImageSchema }),
 ]);
 export type Change = z.infer<typeof ChangeSchema>;
 

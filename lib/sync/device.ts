@@ -10,6 +10,7 @@ import { planLocalChanges, planLocalUpdates } from './local';
 import { applyChanges, mergedView, settle, type SyncState } from './merge';
 import type { SyncStorage } from './storage';
 import { planSettingsChanges, planSettingsUpdate, type SettingsMemory } from './settings';
+import { imageForSync, imageFromSync } from './images';
 import type { Settings } from '@/lib/settings/schema';
 
 /** The device's settings, for presets, actions and (when the user ticks it) settings to sync. */
@@ -42,13 +43,22 @@ export interface DeviceRound {
 
 /** One round for `store` (the caller keeps `device` for the next, and saves it). */
 /** The part of the conversation store a round uses. */
-export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions' | 'applySyncUpdates' | 'forgetSyncDeletions'>;
+export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions' | 'applySyncUpdates' | 'forgetSyncDeletions' | 'syncImageIds'> & { images: Pick<ConversationStore['images'], 'getMany'> };
 
 export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide): Promise<DeviceRound> {
-  const local = await store.syncRecords();
+  const local = { ...(await store.syncRecords()), imageIds: new Set(await store.syncImageIds()) };
   const deletedHere = await store.syncDeletions();
   const stamp = (): string => device.clock.tick();
   const outgoing = planLocalChanges(local, device.state, stamp, deletedHere, device.deferred);
+  // Images not sent yet, with their bytes (not a partial one: the final one replaces it; not while their reply streams).
+  const busy = new Set(local.messages.filter((m) => m.status === 'streaming').map((m) => m.conversationId));
+  const unsent = [...local.imageIds].filter((id) => !device.state.images.has(id));
+  if (unsent.length > 0) {
+    for (const record of await store.images.getMany(unsent)) {
+      if (record.partial === true || busy.has(record.conversationId)) continue;
+      outgoing.push({ type: 'image', stamp: stamp(), image: await imageForSync(record) });
+    }
+  }
   const localSettings = await settings?.read();
   if (settings !== undefined && localSettings !== undefined) outgoing.push(...planSettingsChanges(localSettings, device.state, stamp, device.settingsKnown, settings.withSettings));
   const result = await syncRound(storage, key, device.memory, outgoing);
@@ -59,7 +69,8 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: 
   device.memory = result.memory;
   const view = mergedView(device.state);
   const updates = planLocalUpdates(view, local);
-  await store.applySyncUpdates(updates, local.conversations);
+  const putImages = updates.putImages.map(imageFromSync).filter((image) => image !== undefined);
+  await store.applySyncUpdates({ ...updates, putImages }, local.conversations);
   device.deferred = updates.deferred;
   if (settings !== undefined && localSettings !== undefined) {
     const { update, known } = planSettingsUpdate(view, localSettings, settings.withSettings);

@@ -8,6 +8,7 @@ import type * as z from 'zod/mini';
 import { isDeviceId, ManifestSchema, SegmentSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
 import { createKeyCheck, KEY_CHECK_PATH, openJson, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure } from './crypto';
 import type { SyncStorage } from './storage';
+import { changeWeight } from './images';
 
 /** What a device remembers between rounds (kept locally, never synced). */
 export interface SyncMemory {
@@ -44,6 +45,27 @@ export interface RoundResult {
 
 /** Changes per segment at most (a message is one change): a few MB. */
 export const SEGMENT_CHANGES = 5_000;
+/** About the most a segment holds (images make changes of megabytes): one more change starts another. */
+export const SEGMENT_BYTES = 8 * 1024 * 1024;
+
+/** `pending` cut into segments of at most SEGMENT_CHANGES changes and about SEGMENT_BYTES. */
+function segmentsOf(pending: readonly Change[]): Change[][] {
+  const out: Change[][] = [];
+  let batch: Change[] = [];
+  let bytes = 0;
+  for (const change of pending) {
+    const weight = changeWeight(change);
+    if (batch.length > 0 && (batch.length >= SEGMENT_CHANGES || bytes + weight > SEGMENT_BYTES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(change);
+    bytes += weight;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
 
 // The manifest is rewritten: its version is inside it (authenticated), and only grows.
 const MANIFEST_PLACE_VERSION = 0;
@@ -91,10 +113,10 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
   // 1. This device's changes: each segment written whole first; only the manifest publishes them.
   // A first sync of a long history is many segments of a bounded size (memory, and a request
   // that a proxy or a slow link does not cut off).
-  for (let from = 0; from < pending.length; from += SEGMENT_CHANGES) {
+  for (const batch of segmentsOf(pending)) {
     const n = segments + 1;
     const path = syncPaths.segment(device, n);
-    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: pending.slice(from, from + SEGMENT_CHANGES) }, { path, version: SEGMENT_PLACE_VERSION }));
+    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
     segments = n;
   }
   // 2. Everyone else's.

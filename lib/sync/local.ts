@@ -10,6 +10,7 @@
  */
 import { ConversationSchema, type Conversation, type Message } from '@/lib/conversations/records';
 import type { Change } from './changes';
+import type { ExportedImage } from '@/lib/transfer/history-file';
 import { isAlive, type MergedView, type SyncState } from './merge';
 
 /** The conversation fields that sync (the rest is this device's own: the reply status). */
@@ -18,6 +19,8 @@ export const SYNCED_CONVERSATION_FIELDS = ['title', 'createdAt', 'updatedAt', 'p
 export interface LocalRecords {
   conversations: readonly Conversation[];
   messages: readonly Message[];
+  /** The images the database holds (their ids), when images sync. */
+  imageIds?: ReadonlySet<string>;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -73,6 +76,8 @@ export interface LocalUpdates {
    * are this round; the next round's `planLocalChanges` is told (they are behind, not edited).
    */
   deferred: string[];
+  /** Images from elsewhere the database does not have. */
+  putImages: ExportedImage[];
 }
 
 /** What the local database must change to hold the merged state. */
@@ -105,5 +110,6 @@ export function planLocalUpdates(view: MergedView, local: LocalRecords): LocalUp
   // versions beside what streams, and the state keeps no copy once the database has them.
   for (const list of view.messages.values()) for (const message of list) if (!messageIds.has(message.id)) putMessages.push(message);
   const deleteConversations = view.deleted.filter((d) => d.kind === 'conversation' && conversations.has(d.id) && !busy.has(d.id)).map((d) => d.id);
-  return { putConversations, putMessages, deleteConversations, deferred };
+  const putImages = view.images.filter((image) => local.imageIds !== undefined && !local.imageIds.has(image.id));
+  return { putConversations, putMessages, deleteConversations, deferred, putImages };
 }

@@ -4,6 +4,7 @@
  * anything and read a segment twice.
  */
 import type { Message } from '@/lib/conversations/records';
+import type { ExportedImage } from '@/lib/transfer/history-file';
 import type { Change, RecordKind } from './changes';
 import { compareStamps } from './clock';
 
@@ -32,10 +33,14 @@ export interface SyncState {
   fields: Map<string, Map<string, Register>>;
   /** Deletions by record (`kind:id`): the newest. */
   tombstones: Map<string, string>;
+  /** Every image merged, by id: its conversation and stamp (its bytes are the database's). */
+  images: Map<string, { conversationId: string; stamp: string }>;
+  /** Images merged whose records the database may not have yet (as `bodies`, until `settle`). */
+  imageBodies: Map<string, ExportedImage>;
 }
 
 export function emptyState(): SyncState {
-  return { messages: new Map(), bodies: new Map(), fields: new Map(), tombstones: new Map() };
+  return { messages: new Map(), bodies: new Map(), fields: new Map(), tombstones: new Map(), images: new Map(), imageBodies: new Map() };
 }
 
 const recordKey = (kind: RecordKind, id: string): string => `${kind}:${id}`;
@@ -51,6 +56,12 @@ export function applyChange(state: SyncState, change: Change): void {
     // The same message twice is the same message; the older copy's stamp is kept, whichever came first.
     if (had === undefined || compareStamps(change.stamp, had.stamp) < 0) state.messages.set(change.message.id, { conversationId: change.message.conversationId, stamp: change.stamp });
     if (had === undefined) state.bodies.set(change.message.id, change.message);
+    return;
+  }
+  if (change.type === 'image') {
+    const had = state.images.get(change.image.id);
+    if (had === undefined || compareStamps(change.stamp, had.stamp) < 0) state.images.set(change.image.id, { conversationId: change.image.conversationId, stamp: change.stamp });
+    if (had === undefined) state.imageBodies.set(change.image.id, change.image);
     return;
   }
   const key = recordKey(change.kind, change.id);
@@ -82,6 +93,7 @@ export function applyChange(state: SyncState, change: Change): void {
  */
 export function settle(state: SyncState): void {
   for (const [id, message] of state.bodies) if (isAlive(state, 'conversation', message.conversationId)) state.bodies.delete(id);
+  for (const [id, image] of state.imageBodies) if (isAlive(state, 'conversation', image.conversationId)) state.imageBodies.delete(id);
 }
 
 export function applyChanges(state: SyncState, changes: Iterable<Change>): SyncState {
@@ -125,6 +137,8 @@ export interface MergedView {
   messages: Map<string, Message[]>;
   /** Records deleted (and not brought back): to delete locally. */
   deleted: { kind: RecordKind; id: string }[];
+  /** Each live conversation's images not yet settled in the database. */
+  images: ExportedImage[];
 }
 
 /** What the merged state says each record is: the same on every device that read the same changes. */
@@ -161,7 +175,8 @@ export function mergedView(state: SyncState): MergedView {
     list.push(message);
   }
   for (const list of messages.values()) list.sort((a, b) => a.seq - b.seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { records, messages, deleted };
+  const images = [...state.imageBodies.values()].filter((image) => live.has(image.conversationId));
+  return { records, messages, deleted, images };
 }
 
 /**
@@ -181,6 +196,8 @@ export function collectTombstones(state: SyncState, seenByAll: string): number {
     if (kind === 'conversation') {
       for (const [messageId, { conversationId }] of state.messages) if (conversationId === id) state.messages.delete(messageId);
       for (const [messageId, message] of state.bodies) if (message.conversationId === id) state.bodies.delete(messageId);
+      for (const [imageId, image] of state.images) if (image.conversationId === id) state.images.delete(imageId);
+      for (const [imageId, image] of state.imageBodies) if (image.conversationId === id) state.imageBodies.delete(imageId);
     }
     collected++;
   }

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { MessageSchema } from '@/lib/conversations/records';
+import { ExportedImageSchema } from '@/lib/transfer/history-file';
 import { HybridClock } from './clock';
 import type { DeviceSync } from './device';
 import type { SyncState } from './merge';
@@ -23,12 +24,14 @@ const SavedSyncSchema = z.object({
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   deferred: z._default(z.array(z.string()), []),
-  settingsKnown: z.optional(z.object({ preset: z.array(z.string()), action: z.array(z.string()) })),
+  settingsKnown: z.optional(z.object({ preset: z.array(z.string()), action: z.array(z.string()), settings: z.optional(z.boolean()) })),
   state: z.object({
     messages: z.array(z.tuple([z.string(), z.object({ conversationId: z.string(), stamp: StampSchema })])),
     bodies: z.array(MessageSchema),
     fields: z.array(z.tuple([z.string(), z.array(z.tuple([z.string(), z.object({ value: z.unknown(), stamp: StampSchema, history: z.array(FieldValueSchema) })]))])),
     tombstones: z.array(z.tuple([z.string(), StampSchema])),
+    images: z._default(z.array(z.tuple([z.string(), z.object({ conversationId: z.string(), stamp: StampSchema })])), []),
+    imageBodies: z._default(z.array(ExportedImageSchema), []),
   }),
 });
 export type SavedSync = z.infer<typeof SavedSyncSchema>;
@@ -45,6 +48,8 @@ export function saveDeviceSync(device: DeviceSync): SavedSync {
       bodies: [...device.state.bodies.values()],
       fields: [...device.state.fields].map(([key, fields]) => [key, [...fields]]),
       tombstones: [...device.state.tombstones],
+      images: [...device.state.images],
+      imageBodies: [...device.state.imageBodies.values()],
     },
   };
 }
@@ -61,6 +66,8 @@ export function restoreDeviceSync(saved: unknown): DeviceSync | undefined {
     bodies: new Map(state.bodies.map((m) => [m.id, m])),
     fields: new Map(state.fields.map(([key, fields]) => [key, new Map(fields.map(([name, register]) => [name, { value: register.value, stamp: register.stamp, history: register.history.map((h) => ({ value: h.value, stamp: h.stamp })) }]))])),
     tombstones: new Map(state.tombstones),
+    images: new Map(state.images),
+    imageBodies: new Map(state.imageBodies.map((image) => [image.id, image])),
   };
   return { memory, state: restored, clock, deferred, ...(settingsKnown === undefined ? {} : { settingsKnown }) };
 }

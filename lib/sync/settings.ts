@@ -26,6 +26,8 @@ const LISTS = [
 export interface SettingsMemory {
   preset: string[];
   action: string[];
+  /** Whether its settings synced that round ("Sync settings" was on). */
+  settings?: boolean;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -51,7 +53,11 @@ export function planSettingsChanges(local: Settings, state: SyncState, stamp: ()
     const knownOrder = settingsFields?.get(list.order);
     if (knownOrder === undefined || !same(order, knownOrder.value)) field('settings', SETTINGS_ID, list.order, order);
   }
-  if (withSettings) {
+  // The round "Sync settings" is switched on, this device sends none: it takes what the others
+  // synced (its own, perhaps never chosen, would otherwise win as the newest). From the next
+  // round on, what it has that they did not sync, or changes, goes.
+  const joining = known?.settings !== true;
+  if (withSettings && !joining) {
     for (const name of SYNCED_SETTINGS) {
       const known = settingsFields?.get(name);
       if (known === undefined ? local[name] !== undefined : !same(local[name], known.value)) field('settings', SETTINGS_ID, name, local[name]);
@@ -68,7 +74,7 @@ export function planSettingsChanges(local: Settings, state: SyncState, stamp: ()
 export function planSettingsUpdate(view: MergedView, local: Settings, withSettings: boolean): { update: ((now: Settings) => Settings) | undefined; known: SettingsMemory } {
   const settingsRecord = view.records.find((r) => r.kind === 'settings' && r.id === SETTINGS_ID)?.fields ?? {};
   const merged: Settings = { ...local };
-  const known: SettingsMemory = { preset: [], action: [] };
+  const known: SettingsMemory = { preset: [], action: [], settings: withSettings };
   for (const list of LISTS) {
     const items = new Map<string, unknown>();
     for (const record of view.records) {

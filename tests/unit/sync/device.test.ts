@@ -92,6 +92,35 @@ describe('two browser profiles syncing their conversation stores through one Web
     }
   }, 30_000);
 
+  it('an image a reply holds reaches the other profile, byte for byte, once; a partial one does not; the server sees no image bytes in clear', async () => {
+    const storage = new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder: 'images' });
+    const key = await openSyncKey(storage, 'images passphrase', true);
+    const laptop = profile('imglaptop');
+    const desktop = profile('imgdesktop');
+    // A 1×1 PNG, and a marker in its bytes (a tEXt-like tail: the image is kept as its bytes are).
+    const png = Buffer.concat([Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'), Buffer.from('IMAGE-BYTES-MARKER')]);
+    await laptop.store.createConversation({ id: 'i1', profileId: 'p', model: 'image-1', surface: 'popup', title: 'A picture' });
+    await laptop.store.addMessage(message('im1', 'i1', null, 1, 'Draw a dot'));
+    await laptop.store.addMessage({ ...message('im2', 'i1', 'im1', 2, '![image](gc-image:img1)', 'assistant'), imageIds: ['img1'] });
+    await laptop.store.images.put({ id: 'img1', conversationId: 'i1', messageId: 'im2', createdAt: 1, source: 'generated', prompt: 'Draw a dot', mime: 'image/png', index: 0, blob: new Blob([png], { type: 'image/png' }) });
+    await laptop.store.images.put({ id: 'img0', conversationId: 'i1', messageId: 'im2', createdAt: 1, source: 'generated', prompt: 'Draw a dot', mime: 'image/png', index: 0, partial: true, blob: new Blob([png], { type: 'image/png' }) });
+    const sent = await syncDevice(laptop.store, storage, key, laptop.sync);
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    const arrived = await desktop.store.images.get('img1');
+    expect(arrived?.mime).toBe('image/png');
+    expect(Buffer.from(await arrived!.blob.arrayBuffer()).equals(png)).toBe(true);
+    expect(await desktop.store.images.get('img0')).toBeUndefined();
+    expect(desktop.sync.state.imageBodies.size).toBe(0);
+    // Sent once: the next rounds send nothing more.
+    expect(sent.sent).toBeGreaterThan(0);
+    expect((await syncDevice(laptop.store, storage, key, laptop.sync)).sent).toBe(0);
+    expect((await syncDevice(desktop.store, storage, key, desktop.sync)).sent).toBe(0);
+    for (const [name, bytes] of serverFiles(server.files)) {
+      expect(bytes.toString('latin1'), name).not.toContain('IMAGE-BYTES-MARKER');
+      expect(bytes.toString('latin1'), name).not.toContain(Buffer.from('IMAGE-BYTES-MARKER').toString('base64').slice(0, 16));
+    }
+  }, 30_000);
+
   it('a deletion undone before the round is not sent', async () => {
     const { store } = profile('undoer01');
     await store.createConversation({ id: 'u1', profileId: 'p', model: 'm', surface: 'popup', title: 'Keep me' });

@@ -138,6 +138,22 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     expect((await loggedSince(idle)).map((r) => r.split(' ')[0])).toEqual(['PROPFIND']);
   }, 60_000);
 
+  it('segments stay near 8 MB: three images of 5 MB go as three segments', async () => {
+    const storage = new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder: 'big-images' });
+    const key = await openSyncKey(storage, PASSPHRASE, true);
+    const writer = new Device('imgwrite', storage, key);
+    const reader = new Device('imgreadr', storage, key);
+    const base64 = 'A'.repeat(5 * 1024 * 1024);
+    for (const id of ['a', 'b', 'c']) writer.change((stamp) => ({ type: 'image', stamp, image: { id, conversationId: 'c1', messageId: 'm1', createdAt: 1, source: 'generated', prompt: 'p', mime: 'image/png', index: 0, base64 } }));
+    await writer.sync();
+    expect(writer.memory.segments).toBe(3);
+    const read = await reader.sync();
+    expect(read.problems).toEqual([]);
+    expect(read.changes.map((c) => c.type === 'image' && c.image.id)).toEqual(['a', 'b', 'c']);
+    // Gone again: the other tests read every file on the server.
+    await storage.remove('gateway-chat/');
+  }, 60_000);
+
   it('a wrong passphrase is said before anything is read or written; a wrong password is a 401 with the address', async () => {
     const before = serverFiles(server.files);
     const error = await openSyncKey(storageFor(), 'not the passphrase', false).catch((e: unknown) => e);

@@ -57,13 +57,20 @@ describe('presets, actions and settings between devices', () => {
     expect(desktop.settings.actions.map((a) => a.name)).toContain('Mine');
     expect(desktop.settings.appearance.theme).toBe('system');
     expect(desktop.settings.profiles).toEqual([]);
-    // Both tick "Sync settings": the laptop's theme wins (newer), the desktop has it.
+    // The laptop ticks "Sync settings" first: from its next round on, its settings go.
     laptop.withSettings = true;
-    desktop.withSettings = true;
-    laptop.settings = { ...laptop.settings, appearance: { theme: 'dark', language: 'zh-CN' } };
     desktop.round(laptop.round([]));
+    desktop.round(laptop.round([]));
+    expect(desktop.settings.appearance.theme).toBe('system');
+    // The desktop ticks it later: it takes the synced settings rather than sending its own defaults.
+    desktop.withSettings = true;
+    desktop.round([]);
     expect(desktop.settings.appearance).toEqual({ theme: 'dark', language: 'zh-CN' });
     expect(desktop.settings.profiles).toEqual([]);
+    // From then on a change on either side goes to the other.
+    desktop.settings = { ...desktop.settings, appearance: { theme: 'light', language: 'zh-CN' } };
+    laptop.round(desktop.round([]));
+    expect(laptop.settings.appearance.theme).toBe('light');
   });
 
   it('a preset edited on this device while a round ran is kept as edited, and sent next round', () => {
