@@ -85,7 +85,7 @@ function clockTime(w: Words, at: number): string {
 export function syncStatusText(w: Words, status: SyncServiceStatus, now: number): string {
   switch (status.state) {
     case 'syncing':
-      return w.t('sync.status.syncing');
+      return status.progress === undefined ? w.t('sync.status.syncing') : w.t(status.progress.phase === 'up' ? 'sync.status.sending' : 'sync.status.receiving', { done: status.progress.done.toLocaleString(w.locale), total: status.progress.total.toLocaleString(w.locale) });
     case 'paused': {
       const at = where(w, status);
       const reason = syncReason(w, status.code);

@@ -11,6 +11,7 @@ import { applyChanges, mergedView, settle, type SyncState } from './merge';
 import type { SyncStorage } from './storage';
 import { planSettingsChanges, planSettingsUpdate, type SettingsMemory } from './settings';
 import { imageForSync, imageFromSync } from './images';
+import type { SyncProgress } from './scheduler';
 import type { Settings } from '@/lib/settings/schema';
 
 /** The device's settings, for presets, actions and (when the user ticks it) settings to sync. */
@@ -45,7 +46,7 @@ export interface DeviceRound {
 /** The part of the conversation store a round uses. */
 export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions' | 'applySyncUpdates' | 'forgetSyncDeletions' | 'syncImageIds'> & { images: Pick<ConversationStore['images'], 'getMany'> };
 
-export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide): Promise<DeviceRound> {
+export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void): Promise<DeviceRound> {
   const local = { ...(await store.syncRecords()), imageIds: new Set(await store.syncImageIds()) };
   const deletedHere = await store.syncDeletions();
   const stamp = (): string => device.clock.tick();
@@ -61,7 +62,7 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: 
   }
   const localSettings = await settings?.read();
   if (settings !== undefined && localSettings !== undefined) outgoing.push(...planSettingsChanges(localSettings, device.state, stamp, device.settingsKnown, settings.withSettings));
-  const result = await syncRound(storage, key, device.memory, outgoing);
+  const result = await syncRound(storage, key, device.memory, outgoing, undefined, onProgress);
   // Published: now part of the state, as what arrived is.
   applyChanges(device.state, outgoing);
   for (const change of result.changes) device.clock.observe(change.stamp);

@@ -9,6 +9,7 @@ import { isDeviceId, ManifestSchema, SegmentSchema, SYNC_FORMAT, syncPaths, type
 import { createKeyCheck, KEY_CHECK_PATH, openJson, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure } from './crypto';
 import type { SyncStorage } from './storage';
 import { changeWeight } from './images';
+import type { SyncProgress } from './scheduler';
 
 /** What a device remembers between rounds (kept locally, never synced). */
 export interface SyncMemory {
@@ -107,17 +108,19 @@ async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string,
 
 const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
 
-export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], label?: string): Promise<RoundResult> {
+export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], label?: string, onProgress: (progress: SyncProgress) => void = () => undefined): Promise<RoundResult> {
   const device = memory.device;
   let segments = memory.segments;
   // 1. This device's changes: each segment written whole first; only the manifest publishes them.
   // A first sync of a long history is many segments of a bounded size (memory, and a request
   // that a proxy or a slow link does not cut off).
-  for (const batch of segmentsOf(pending)) {
+  const batches = segmentsOf(pending);
+  for (const [i, batch] of batches.entries()) {
     const n = segments + 1;
     const path = syncPaths.segment(device, n);
     await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
     segments = n;
+    if (batches.length > 1) onProgress({ phase: 'up', done: i + 1, total: batches.length });
   }
   // 2. Everyone else's.
   const merged = { ...memory.merged };
@@ -125,6 +128,8 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
   const changes: Change[] = [];
   const problems: SyncProblem[] = [];
   const seenTags = { ...memory.seenTags };
+  let toRead = 0;
+  let read = 0;
   const manifests = await storage.tags(syncPaths.manifests());
   for (const [other, tag] of manifests) {
     if (other === device || !isDeviceId(other)) continue;
@@ -143,7 +148,9 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
     }
     seenVersions[other] = manifest.version;
     let contiguous = true;
-    for (let n = (merged[other] ?? 0) + 1; n <= manifest.segments; n++) {
+    const from = (merged[other] ?? 0) + 1;
+    toRead += Math.max(0, manifest.segments - from + 1);
+    for (let n = from; n <= manifest.segments; n++) {
       const path = syncPaths.segment(other, n);
       const segment = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === other && g.n === n);
       if (isProblem(segment)) {
@@ -154,6 +161,8 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
       }
       changes.push(...segment.changes);
       if (contiguous) merged[other] = n;
+      read++;
+      if (toRead > 1) onProgress({ phase: 'down', done: read, total: toRead });
     }
     // Read whole: skipped until it changes. (A segment that failed keeps it to be read again.)
     if (contiguous) seenTags[other] = tag;

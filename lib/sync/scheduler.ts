@@ -15,9 +15,16 @@ export const MAX_RETRY_MS = 30 * 60_000;
 /** What the user must mend: sync waits for them instead of trying again. */
 const PAUSING: ReadonlySet<string> = new Set<SyncStorageFailure | string>(['unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'wrong_passphrase', 'bad_key_check', 'no_key']);
 
+/** How far a round is: files of changes sent (`up`) or read (`down`), of how many. */
+export interface SyncProgress {
+  phase: 'up' | 'down';
+  done: number;
+  total: number;
+}
+
 export type SyncStatus =
   | { state: 'idle'; lastSyncedAt?: number }
-  | { state: 'syncing'; lastSyncedAt?: number }
+  | { state: 'syncing'; lastSyncedAt?: number; progress?: SyncProgress }
   | { state: 'retrying'; lastSyncedAt?: number; code: string; address?: string; status?: number; retryAt: number }
   | { state: 'paused'; lastSyncedAt?: number; code: string; address?: string; status?: number };
 

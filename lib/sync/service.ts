@@ -12,7 +12,7 @@ import { syncDevice, type DeviceSync, type SettingsSide, type SyncedStore } from
 import { newMemory } from './engine';
 import { emptyState } from './merge';
 import { restoreDeviceSync, saveDeviceSync, type SavedSync } from './persist';
-import { SyncScheduler, type SchedulerClock, type SyncStatus } from './scheduler';
+import { SyncScheduler, type SchedulerClock, type SyncProgress, type SyncStatus } from './scheduler';
 
 /** What the UI shows: sync set up or not, and the scheduler's status. */
 export type SyncServiceStatus = { state: 'off' } | SyncStatus;
@@ -111,7 +111,16 @@ export class SyncService {
     try {
       const device = await this.device(config);
       const settings = this.deps.settings === undefined ? undefined : { ...this.deps.settings, withSettings: config.syncSettings };
-      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings);
+      // How far the round is, said at most twice a second.
+      let said = 0;
+      const progress = (at: SyncProgress): void => {
+        const now = Date.now();
+        if (now - said < 500 && at.done !== at.total) return;
+        said = now;
+        const status = this.scheduler.status;
+        if (status.state === 'syncing') this.deps.onStatus({ ...status, progress: at });
+      };
+      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings, progress);
       await this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(device) });
       this.lastRound = { sent: round.sent, received: round.received, problems: round.problems.length };
     } finally {

@@ -225,6 +225,8 @@ describe('sync on', () => {
     await saveSyncStatus({ state: 'syncing', lastSyncedAt: Date.now() - minutes(5) });
     await waitFor(() => expect(sync.getByRole('status', { name: 'Sync status' })).toHaveTextContent(/^Syncing…$/));
     expect(sync.getByText('Last synced 5 minutes ago')).toBeInTheDocument();
+    await saveSyncStatus({ state: 'syncing', lastSyncedAt: Date.now() - minutes(5), progress: { phase: 'down', done: 12, total: 1053 } });
+    await waitFor(() => expect(sync.getByRole('status', { name: 'Sync status' })).toHaveTextContent(/^Syncing: receiving 12 of 1,053 parts…$/));
 
     const at = `${server.address}Gateway%20Chat/gateway-chat/`;
     await saveSyncStatus({ state: 'paused', code: 'unauthorized', status: 401, address: at });

@@ -117,10 +117,18 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     const count = SEGMENT_CHANGES * 2 + 10;
     for (let i = 0; i < count; i++) big.change((stamp) => ({ type: 'message', stamp, message: message(`m${i}`, i === 0 ? null : `m${i - 1}`, i + 1, `text ${i}`) }));
     const before = server.requests().length;
-    await big.sync();
+    const progress: unknown[] = [];
+    const result = await syncRound(storage, key, big.memory, big.pending, undefined, (p) => progress.push(p));
+    big.memory = result.memory;
+    big.pending = [];
     expect(big.memory.segments).toBe(3);
+    // How far it is, as it goes: for the status ("sending 2 of 3 parts").
+    expect(progress).toEqual([1, 2, 3].map((done) => ({ phase: 'up', done, total: 3 })));
     expect((await loggedSince(before)).filter((r) => r.startsWith('PUT ') && r.includes('/seg-') && r.endsWith(' 201'))).toHaveLength(3);
-    const read = await reader.sync();
+    const down: unknown[] = [];
+    const read = await syncRound(storage, key, reader.memory, [], undefined, (p) => down.push(p));
+    reader.memory = read.memory;
+    expect(down).toEqual([1, 2, 3].map((done) => ({ phase: 'down', done, total: 3 })));
     expect(read.problems).toEqual([]);
     expect(read.changes).toHaveLength(count);
 
