@@ -27,8 +27,10 @@ export function runSyncInBackground(store: ConversationStore): SyncService {
         return loaded.ok ? loaded.settings : undefined;
       },
       write: async (change) => {
-        // Refused (full disk, say): the merged state keeps what arrived, and the next round tries again.
-        await updateSettings(change);
+        // Refused (full disk, say): the round fails and is tried again; the merged state keeps
+        // what arrived, and nothing is taken for deleted here.
+        const saved = await updateSettings(change);
+        if (!saved.ok) throw new Error(`settings not saved: ${saved.problem}`);
       },
     },
     saveDevice: saveDeviceSync,

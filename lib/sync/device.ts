@@ -42,11 +42,17 @@ export interface DeviceRound {
   problems: SyncProblem[];
 }
 
-/** One round for `store` (the caller keeps `device` for the next, and saves it). */
 /** The part of the conversation store a round uses. */
 export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions' | 'applySyncUpdates' | 'forgetSyncDeletions' | 'syncImageIds'> & { images: Pick<ConversationStore['images'], 'getMany'> };
 
-export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void): Promise<DeviceRound> {
+/**
+ * One round for `store` (the caller keeps `device` for the next). `checkpoint` saves it: called
+ * as soon as the round has published (its memory then names segments the server has, and the
+ * state holds everything read, messages included), so that a failure or a stop while the
+ * database is brought up to date never makes the next round write the same segment number
+ * again; and once more at the end.
+ */
+export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void, checkpoint: (device: DeviceSync) => Promise<void> = async () => undefined): Promise<DeviceRound> {
   const local = { ...(await store.syncRecords()), imageIds: new Set(await store.syncImageIds()) };
   const deletedHere = await store.syncDeletions();
   const stamp = (): string => device.clock.tick();
@@ -70,15 +76,21 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: 
   device.memory = result.memory;
   const view = mergedView(device.state);
   const updates = planLocalUpdates(view, local);
+  const settingsUpdate = settings !== undefined && localSettings !== undefined ? planSettingsUpdate(view, localSettings, settings.withSettings) : undefined;
+  // Saved as behind the state until the database and the settings have what arrived: if this
+  // round stops before they do, the next one takes their old values for old, not for edits.
+  device.deferred = [...new Set([...(device.deferred ?? []), ...updates.deferred, ...updates.putConversations.map((c) => c.id)])];
+  if (settingsUpdate?.update !== undefined) device.settingsKnown = { ...(device.settingsKnown ?? { preset: [], action: [] }), behind: true };
+  await checkpoint(device);
   const putImages = updates.putImages.map(imageFromSync).filter((image) => image !== undefined);
   await store.applySyncUpdates({ ...updates, putImages }, local.conversations);
   device.deferred = updates.deferred;
-  if (settings !== undefined && localSettings !== undefined) {
-    const { update, known } = planSettingsUpdate(view, localSettings, settings.withSettings);
-    if (update !== undefined) await settings.write(update);
-    device.settingsKnown = known;
+  if (settings !== undefined && settingsUpdate !== undefined) {
+    if (settingsUpdate.update !== undefined) await settings.write(settingsUpdate.update);
+    device.settingsKnown = settingsUpdate.known;
   }
   settle(device.state);
   await store.forgetSyncDeletions(deletedHere);
+  await checkpoint(device);
   return { sent: outgoing.length, received: result.changes.length, problems: result.problems };
 }

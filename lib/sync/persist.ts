@@ -24,7 +24,7 @@ const SavedSyncSchema = z.object({
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   deferred: z._default(z.array(z.string()), []),
-  settingsKnown: z.optional(z.object({ preset: z.array(z.string()), action: z.array(z.string()), settings: z.optional(z.boolean()) })),
+  settingsKnown: z.optional(z.object({ preset: z.array(z.string()), action: z.array(z.string()), settings: z.optional(z.boolean()), behind: z.optional(z.boolean()) })),
   state: z.object({
     messages: z.array(z.tuple([z.string(), z.object({ conversationId: z.string(), stamp: StampSchema })])),
     bodies: z.array(MessageSchema),

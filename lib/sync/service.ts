@@ -120,8 +120,8 @@ export class SyncService {
         const status = this.scheduler.status;
         if (status.state === 'syncing') this.deps.onStatus({ ...status, progress: at });
       };
-      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings, progress);
-      await this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(device) });
+      const save = (at: DeviceSync): Promise<void> => this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(at) });
+      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings, progress, save);
       this.lastRound = { sent: round.sent, received: round.received, problems: round.problems.length };
     } finally {
       this.deps.busy?.(false);

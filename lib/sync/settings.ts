@@ -8,7 +8,7 @@
  * Deletions: the ids this device had when it last matched the state (`SettingsMemory`); one of
  * them gone since was deleted here. Everything else missing here has simply not arrived yet.
  */
-import { PresetSchema, type Settings } from '@/lib/settings/schema';
+import { PresetSchema, SettingsSchema, type Settings } from '@/lib/settings/schema';
 import { ActionSchema } from '@/lib/actions/schema';
 import type { Change, RecordKind } from './changes';
 import { isAlive, type MergedView, type SyncState } from './merge';
@@ -28,6 +28,8 @@ export interface SettingsMemory {
   action: string[];
   /** Whether its settings synced that round ("Sync settings" was on). */
   settings?: boolean;
+  /** What arrived was not written yet (the round stopped first): old values here are not edits. */
+  behind?: boolean;
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -36,6 +38,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
 export function planSettingsChanges(local: Settings, state: SyncState, stamp: () => string, known: SettingsMemory | undefined, withSettings: boolean): Change[] {
   const changes: Change[] = [];
   const settingsFields = state.fields.get(`settings:${SETTINGS_ID}`);
+  // Behind (what arrived last round was not written): a value the state has since replaced is
+  // what the settings still hold, not an edit made here.
+  const stale = (register: { history: readonly { value: unknown }[] } | undefined, value: unknown): boolean => known?.behind === true && register !== undefined && register.history.some((h) => same(h.value, value));
   const field = (kind: RecordKind, id: string, name: string, value: unknown): void => {
     changes.push({ type: 'field', stamp: stamp(), kind, id, field: name, value: value ?? null });
   };
@@ -44,14 +49,16 @@ export function planSettingsChanges(local: Settings, state: SyncState, stamp: ()
     const ids = new Set(items.map((item) => item.id));
     for (const item of items) {
       const known = state.fields.get(`${list.kind}:${item.id}`)?.get('value');
-      if (known === undefined || !same(item, known.value)) field(list.kind, item.id, 'value', item);
+      if (known !== undefined && same(item, known.value)) continue;
+      if (stale(known, item)) continue;
+      field(list.kind, item.id, 'value', item);
     }
     for (const id of known?.[list.kind] ?? []) {
       if (!ids.has(id) && isAlive(state, list.kind, id)) changes.push({ type: 'delete', stamp: stamp(), kind: list.kind, id });
     }
     const order = items.map((item) => item.id);
     const knownOrder = settingsFields?.get(list.order);
-    if (knownOrder === undefined || !same(order, knownOrder.value)) field('settings', SETTINGS_ID, list.order, order);
+    if ((knownOrder === undefined || !same(order, knownOrder.value)) && !stale(knownOrder, order)) field('settings', SETTINGS_ID, list.order, order);
   }
   // The round "Sync settings" is switched on, this device sends none: it takes what the others
   // synced (its own, perhaps never chosen, would otherwise win as the newest). From the next
@@ -60,7 +67,7 @@ export function planSettingsChanges(local: Settings, state: SyncState, stamp: ()
   if (withSettings && !joining) {
     for (const name of SYNCED_SETTINGS) {
       const known = settingsFields?.get(name);
-      if (known === undefined ? local[name] !== undefined : !same(local[name], known.value)) field('settings', SETTINGS_ID, name, local[name]);
+      if ((known === undefined ? local[name] !== undefined : !same(local[name], known.value)) && !stale(known, local[name])) field('settings', SETTINGS_ID, name, local[name]);
     }
   }
   return changes;
@@ -92,7 +99,13 @@ export function planSettingsUpdate(view: MergedView, local: Settings, withSettin
     known[list.kind] = ids;
   }
   if (withSettings) {
-    for (const name of SYNCED_SETTINGS) if (name in settingsRecord) (merged as Record<string, unknown>)[name] = settingsRecord[name] ?? undefined;
+    for (const name of SYNCED_SETTINGS) {
+      if (!(name in settingsRecord)) continue;
+      // A setting this build cannot read (a newer build's value, say) is left as it is here:
+      // written, it would make the whole settings refuse to save.
+      const parsed = SettingsSchema.shape[name].safeParse(settingsRecord[name] ?? undefined);
+      if (parsed.success) (merged as Record<string, unknown>)[name] = parsed.data;
+    }
   }
   if (same(merged, local)) return { update: undefined, known };
   const update = (now: Settings): Settings => {

@@ -5,6 +5,7 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { HybridClock } from '@/lib/sync/clock';
 import { newMemory, openSyncKey } from '@/lib/sync/engine';
 import { syncDevice, type DeviceSync } from '@/lib/sync/device';
+import { restoreDeviceSync, saveDeviceSync } from '@/lib/sync/persist';
 import { emptyState } from '@/lib/sync/merge';
 import { WebDavStorage } from '@/lib/sync/webdav';
 import { serverFiles } from '../../sync/server-files';
@@ -119,6 +120,34 @@ describe('two browser profiles syncing their conversation stores through one Web
       expect(bytes.toString('latin1'), name).not.toContain('IMAGE-BYTES-MARKER');
       expect(bytes.toString('latin1'), name).not.toContain(Buffer.from('IMAGE-BYTES-MARKER').toString('base64').slice(0, 16));
     }
+  }, 30_000);
+
+  it('a round that fails after publishing (the database refuses) neither reuses its segment number nor takes the old values it still holds for edits', async () => {
+    const storage = new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder: 'fails' });
+    const key = await openSyncKey(storage, 'fails passphrase', true);
+    const laptop = profile('faillaptop');
+    const desktop = profile('faildesk1');
+    await laptop.store.createConversation({ id: 'f1', profileId: 'p', model: 'm', surface: 'popup', title: 'Before' });
+    await syncDevice(laptop.store, storage, key, laptop.sync);
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    await desktop.store.renameConversation('f1', 'Renamed on the desktop');
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    // The laptop adds a message, publishes it, then its database refuses the rename; the worker
+    // then starts again from what the round saved.
+    await laptop.store.addMessage(message('fm1', 'f1', null, 1, 'sent before the failure'));
+    let saved: unknown;
+    const refusing = new Proxy(laptop.store, { get: (target, name) => (name === 'applySyncUpdates' ? () => Promise.reject(new Error('QuotaExceededError')) : Reflect.get(target, name, target)) });
+    await expect(syncDevice(refusing, storage, key, laptop.sync, undefined, undefined, async (d) => {
+      saved = structuredClone(saveDeviceSync(d));
+    })).rejects.toThrow('QuotaExceededError');
+    const restarted = restoreDeviceSync(saved)!;
+    expect(restarted.memory.segments).toBe(2);
+    await syncDevice(laptop.store, storage, key, restarted);
+    expect((await laptop.store.getConversation('f1'))?.title).toBe('Renamed on the desktop');
+    // The desktop keeps its title, and gets the message.
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    expect((await desktop.store.getConversation('f1'))?.title).toBe('Renamed on the desktop');
+    expect((await desktop.store.messages('f1')).map((m) => m.text)).toEqual(['sent before the failure']);
   }, 30_000);
 
   it('a deletion undone before the round is not sent', async () => {

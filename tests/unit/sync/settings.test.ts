@@ -73,6 +73,29 @@ describe('presets, actions and settings between devices', () => {
     expect(laptop.settings.appearance.theme).toBe('light');
   });
 
+  it('settings that could not be written: nothing arrived is taken for deleted here, and the old values are not sent as edits', () => {
+    const laptop = new Device({ ...defaultSettings(), presets: [preset('p1', 'Editor')] }, new HybridClock('laptop01'));
+    const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
+    desktop.round(laptop.round([]));
+    desktop.settings = { ...desktop.settings, presets: [...desktop.settings.presets, preset('p2', 'Translator')] };
+    const fromDesktop = desktop.round([]);
+    // The desktop renames p1 too; the laptop's write of what arrived fails (full disk).
+    desktop.settings = { ...desktop.settings, presets: [{ ...preset('p1', 'Editor'), name: 'Editor (desktop)' }, preset('p2', 'Translator')] };
+    const rename = desktop.round([]);
+    const read = laptop.settings;
+    const outgoing = planSettingsChanges(read, laptop.state, () => laptop.clock.tick(), laptop.known, false);
+    applyChanges(laptop.state, outgoing);
+    applyChanges(laptop.state, [...fromDesktop, ...rename]);
+    const planned = planSettingsUpdate(mergedView(laptop.state), read, false);
+    expect(planned.update).toBeDefined();
+    // The write failed: the device keeps its old memory, marked behind.
+    laptop.known = { ...laptop.known!, behind: true };
+    const next = laptop.round([]);
+    expect(next.filter((c) => c.type === 'delete')).toEqual([]);
+    expect(next.filter((c) => c.type === 'field' && c.kind === 'preset')).toEqual([]);
+    expect(names(laptop.settings)).toEqual(['Editor (desktop)', 'Translator']);
+  });
+
   it('a preset edited on this device while a round ran is kept as edited, and sent next round', () => {
     const laptop = new Device({ ...defaultSettings(), presets: [preset('p1', 'Editor')] }, new HybridClock('laptop01'));
     const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
