@@ -709,7 +709,14 @@ export class ConversationStore {
     const touched = [...new Set([...updates.putConversations.map((c) => c.id), ...updates.putMessages.map((m) => m.conversationId), ...updates.deleteConversations])];
     const planned = readAs === undefined ? undefined : new Map(readAs.map((c) => [c.id, JSON.stringify(c)]));
     await this.db.transaction('rw', [this.db.messages, this.db.packs, this.db.conversations, this.db.images, this.db.syncDeletions], async () => {
-      if (updates.deleteConversations.length > 0) await this.removeConversations(updates.deleteConversations);
+      // Deleted elsewhere, unless it changed here since the round read it (a turn added
+      // meanwhile): then it stays, and the next round brings it back on the other devices.
+      const deleting = planned === undefined ? updates.deleteConversations : (await this.db.conversations.bulkGet([...updates.deleteConversations])).filter((current) => {
+        if (current === undefined) return false;
+        const parsed = ConversationSchema.safeParse(current);
+        return parsed.success && planned.get(current.id) === JSON.stringify(parsed.data);
+      }).map((current) => current!.id);
+      if (deleting.length > 0) await this.removeConversations(deleting);
       const now = await this.db.conversations.bulkGet(updates.putConversations.map((c) => c.id));
       await this.db.conversations.bulkPut(updates.putConversations.filter((_, i) => {
         const current = now[i];

@@ -79,7 +79,7 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: 
   const settingsUpdate = settings !== undefined && localSettings !== undefined ? planSettingsUpdate(view, localSettings, settings.withSettings) : undefined;
   // Saved as behind the state until the database and the settings have what arrived: if this
   // round stops before they do, the next one takes their old values for old, not for edits.
-  device.deferred = [...new Set([...(device.deferred ?? []), ...updates.deferred, ...updates.putConversations.map((c) => c.id)])];
+  device.deferred = [...new Set([...(device.deferred ?? []), ...updates.deferred, ...updates.putConversations.map((c) => c.id), ...updates.deleteConversations])];
   if (settingsUpdate?.update !== undefined) device.settingsKnown = { ...(device.settingsKnown ?? { preset: [], action: [] }), behind: true };
   await checkpoint(device);
   const putImages = updates.putImages.map(imageFromSync).filter((image) => image !== undefined);

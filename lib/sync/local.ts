@@ -34,6 +34,11 @@ export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: (
   const localIds = new Set<string>();
   const busy = streamingConversations(local);
   const behind = new Set(deferred);
+  const deleting = new Set(deletedHere);
+  // Conversations here that the state says were deleted, and that this device has not been told
+  // to delete (Undo after the deletion synced, a turn added while it was being deleted
+  // elsewhere): they come back, whole, on every device.
+  const back = new Set(local.conversations.filter((c) => !busy.has(c.id) && !behind.has(c.id) && !deleting.has(c.id) && state.tombstones.has(`conversation:${c.id}`) && !isAlive(state, 'conversation', c.id)).map((c) => c.id));
   for (const conversation of local.conversations) {
     localIds.add(conversation.id);
     // A conversation whose reply is still streaming waits (its title, branch and time are about
@@ -43,6 +48,11 @@ export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: (
     for (const field of SYNCED_CONVERSATION_FIELDS) {
       const value = conversation[field];
       const known = fields?.get(field);
+      if (back.has(conversation.id)) {
+        // Stamped anew, so it is newer than the deletion.
+        if (value !== undefined) changes.push({ type: 'field', stamp: stamp(), kind: 'conversation', id: conversation.id, field, value });
+        continue;
+      }
       if (known === undefined ? value === undefined : same(value, known.value)) continue;
       // Held back while its reply streamed (`LocalUpdates.deferred`): a value the state has since
       // replaced is not an edit made here, it is what the database still holds.
@@ -52,7 +62,9 @@ export function planLocalChanges(local: LocalRecords, state: SyncState, stamp: (
   }
   // A message syncs once its conversation has no reply streaming.
   for (const message of local.messages) {
-    if (busy.has(message.conversationId) || state.messages.has(message.id)) continue;
+    if (busy.has(message.conversationId)) continue;
+    // A conversation coming back sends its messages again: the devices that deleted it have lost them.
+    if (state.messages.has(message.id) && !back.has(message.conversationId)) continue;
     changes.push({ type: 'message', stamp: stamp(), message });
   }
   for (const id of new Set(deletedHere)) {

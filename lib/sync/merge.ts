@@ -55,7 +55,8 @@ export function applyChange(state: SyncState, change: Change): void {
     const had = state.messages.get(change.message.id);
     // The same message twice is the same message; the older copy's stamp is kept, whichever came first.
     if (had === undefined || compareStamps(change.stamp, had.stamp) < 0) state.messages.set(change.message.id, { conversationId: change.message.conversationId, stamp: change.stamp });
-    if (had === undefined) state.bodies.set(change.message.id, change.message);
+    // Sent again for a conversation coming back after a deletion: kept, for the devices that deleted its rows.
+    if (had === undefined || state.tombstones.has(recordKey('conversation', change.message.conversationId))) state.bodies.set(change.message.id, change.message);
     return;
   }
   if (change.type === 'image') {

@@ -32,4 +32,17 @@ describe('the store tells sync when something it carries changed', () => {
     stop();
     store.close();
   });
+
+  it('a deletion from elsewhere is not applied to a conversation changed here while the round ran', async () => {
+    const store = new ConversationStore('sync-delete-race');
+    await store.createConversation({ id: 'd1', profileId: 'p', model: 'm', surface: 'popup', title: 'Busy here' });
+    await store.createConversation({ id: 'd2', profileId: 'p', model: 'm', surface: 'popup', title: 'Untouched' });
+    const readAs = (await store.syncRecords()).conversations;
+    // A turn arrives here meanwhile (its conversation's record changes with it).
+    await store.renameConversation('d1', 'Busy here, renamed meanwhile');
+    await store.applySyncUpdates({ putConversations: [], putMessages: [], deleteConversations: ['d1', 'd2'] }, readAs);
+    expect((await store.getConversation('d1'))?.title).toBe('Busy here, renamed meanwhile');
+    expect(await store.getConversation('d2')).toBeUndefined();
+    store.close();
+  });
 });

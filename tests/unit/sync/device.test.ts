@@ -150,6 +150,34 @@ describe('two browser profiles syncing their conversation stores through one Web
     expect((await desktop.store.messages('f1')).map((m) => m.text)).toEqual(['sent before the failure']);
   }, 30_000);
 
+  it('Undo after the deletion synced brings the conversation back whole on every device, messages too', async () => {
+    const storage = new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder: 'undo' });
+    const key = await openSyncKey(storage, 'undo passphrase', true);
+    const laptop = profile('undolap1');
+    const desktop = profile('undodesk');
+    await laptop.store.createConversation({ id: 'u9', profileId: 'p', model: 'm', surface: 'popup', title: 'Keep me after all' });
+    await laptop.store.addMessage(message('um1', 'u9', null, 1, 'first'));
+    await laptop.store.addMessage(message('um2', 'u9', 'um1', 2, 'second', 'assistant'));
+    await syncDevice(laptop.store, storage, key, laptop.sync);
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    const deleted = await desktop.store.deleteConversation('u9');
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    await syncDevice(laptop.store, storage, key, laptop.sync);
+    expect(await laptop.store.getConversation('u9')).toBeUndefined();
+    // Undo on the desktop, after its deletion went out.
+    await desktop.store.restoreConversation(deleted!);
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    await syncDevice(laptop.store, storage, key, laptop.sync);
+    expect((await laptop.store.getConversation('u9'))?.title).toBe('Keep me after all');
+    expect((await laptop.store.messages('u9')).map((m) => m.text)).toEqual(['first', 'second']);
+    // And it stays: nothing more to send, nothing deleted again.
+    await syncDevice(desktop.store, storage, key, desktop.sync);
+    await syncDevice(laptop.store, storage, key, laptop.sync);
+    expect((await desktop.store.messages('u9')).map((m) => m.text)).toEqual(['first', 'second']);
+    expect((await laptop.store.messages('u9')).map((m) => m.text)).toEqual(['first', 'second']);
+    expect((await syncDevice(laptop.store, storage, key, laptop.sync)).sent).toBe(0);
+  }, 30_000);
+
   it('a deletion undone before the round is not sent', async () => {
     const { store } = profile('undoer01');
     await store.createConversation({ id: 'u1', profileId: 'p', model: 'm', surface: 'popup', title: 'Keep me' });
