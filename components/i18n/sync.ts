@@ -6,13 +6,14 @@
 import type { Words } from '@/lib/i18n/messages';
 import { ownValue } from '@/lib/shared/own-keys';
 import type { SyncFailure } from '@/lib/sync/setup';
+import { MIN_PASSPHRASE_LENGTH } from '@/lib/sync/limits';
 import type { SyncServiceStatus } from '@/lib/sync/service';
 import type { ProbeStep } from '@/lib/sync/storage';
 
 type Service = 'webdav' | 's3';
 
 /** Every code a sync failure or status may carry (storage, crypto, setup), and its words. */
-const CODES = ['unreachable', 'unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'server', 'not_storage', 'wrong_passphrase', 'bad_key_check', 'tampered', 'not_sealed', 'no_key', 'empty_passphrase', 'unexpected'] as const;
+const CODES = ['unreachable', 'unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'server', 'not_storage', 'wrong_passphrase', 'bad_key_check', 'tampered', 'not_sealed', 'no_key', 'empty_passphrase', 'short_passphrase', 'unexpected'] as const;
 type Code = (typeof CODES)[number];
 const KNOWN: Readonly<Record<string, Code>> = Object.fromEntries(CODES.map((code) => [code, code]));
 
@@ -44,7 +45,7 @@ export function syncStepText(w: Words, step: ProbeStep): string {
 export function syncFailureText(w: Words, failure: SyncFailure, service: Service): string {
   const code = known(failure.code);
   const status = failure.status === undefined ? w.t('sync.noStatus') : String(failure.status);
-  const params = { status, address: failure.address ?? '', service: serviceName(w, service), detail: failure.detail ?? failure.code };
+  const params = { status, address: failure.address ?? '', service: serviceName(w, service), detail: failure.detail ?? failure.code, min: MIN_PASSPHRASE_LENGTH };
   if (code === 'unexpected') return failure.address === undefined ? w.t('sync.failure.unexpected', params) : w.t('sync.failure.unexpectedAt', params);
   return w.t(`sync.failure.${code}`, params);
 }

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 
 export const PBKDF2_ITERATIONS = 600_000;
+export const MAX_PBKDF2_ITERATIONS = 10_000_000;
 const SALT_BYTES = 16;
 const IV_BYTES = 12;
 /** Every sealed object starts with these bytes and a format version. */
@@ -113,7 +114,8 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
 export const KeyCheckSchema = z.object({
   format: z.literal(1),
   kdf: z.literal('PBKDF2-SHA-256'),
-  iterations: z.number().check(z.int(), z.minimum(PBKDF2_ITERATIONS)),
+  // At most 10,000,000 (a few seconds): a server cannot make a device derive for ever.
+  iterations: z.number().check(z.int(), z.minimum(PBKDF2_ITERATIONS), z.maximum(MAX_PBKDF2_ITERATIONS)),
   salt: z.string(),
   check: z.string(),
 });

@@ -4,7 +4,7 @@
  * hand-written signing).
  */
 import { AwsClient } from 'aws4fetch';
-import { globalFetch, withOneRetry, encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
+import { globalFetch, REQUEST_TIMEOUT_MS, withOneRetry, encodePath, failureOf, shownAddress, SyncStorageError, type SyncStorage, type SyncStorageFailure } from './storage';
 import { groupsAt, textsAt, xmlTexts } from './xml';
 
 export interface S3Account {
@@ -38,6 +38,9 @@ function s3Failure(status: number, code: string | undefined): SyncStorageFailure
   }
 }
 
+/** Pages of 1,000 keys: a million objects, far more than sync writes. */
+const MAX_LIST_PAGES = 1_000;
+
 export class S3Storage implements SyncStorage {
   private readonly client: AwsClient;
   private readonly bucketUrl: string;
@@ -58,7 +61,7 @@ export class S3Storage implements SyncStorage {
       throw new SyncStorageError('unexpected', shownAddress(url));
     }
     try {
-      return await withOneRetry(() => this.fetcher(signed.clone(), { credentials: 'omit', cache: 'no-store' }));
+      return await withOneRetry(() => this.fetcher(signed.clone(), { credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }));
     } catch {
       throw new SyncStorageError('unreachable', shownAddress(url));
     }
@@ -98,7 +101,10 @@ export class S3Storage implements SyncStorage {
     const tags = new Map<string, string>();
     const folders: string[] = [];
     let token: string | undefined;
+    let pages = 0;
     do {
+      // A listing that never ends (a server that says "truncated" for ever) is not followed for ever.
+      if (++pages > MAX_LIST_PAGES) throw new SyncStorageError('unexpected', shownAddress(this.bucketUrl));
       const query = new URLSearchParams({ 'list-type': '2', prefix });
       if (delimiter) query.set('delimiter', '/');
       if (token !== undefined) query.set('continuation-token', token);

@@ -8,6 +8,7 @@
 import { openSyncKey } from './engine';
 import { SyncCryptoError } from './crypto';
 import { syncPaths } from './changes';
+import { MIN_PASSPHRASE_LENGTH } from './limits';
 import { probeStorage, SyncStorageError, type ProbeStep, type SyncStorage } from './storage';
 
 /** Everything sync writes lives under this folder, inside the user's own folder. */
@@ -50,6 +51,9 @@ export async function testSync(storage: SyncStorage): Promise<SyncTestResult> {
  */
 export async function joinSync(storage: SyncStorage, passphrase: string, firstDevice: boolean): Promise<{ ok: true; key: CryptoKey } | ({ ok: false } & SyncFailure)> {
   if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
+  // The storage holds what a guess is checked against: the first device chooses a passphrase
+  // long enough that guessing it offline is not worth trying.
+  if (firstDevice && [...passphrase].length < MIN_PASSPHRASE_LENGTH) return { ok: false, code: 'short_passphrase' };
   try {
     return { ok: true, key: await openSyncKey(storage, passphrase, firstDevice) };
   } catch (error) {

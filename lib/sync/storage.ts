@@ -50,6 +50,12 @@ export interface SyncStorage {
 export const globalFetch: typeof fetch = (input, init) => fetch(input, init);
 
 /**
+ * How long one request may take before it counts as no answer (a segment is at most about
+ * 8 MB: two minutes is half a megabit a second). A server that stalls cannot hold sync for ever.
+ */
+export const REQUEST_TIMEOUT_MS = 120_000;
+
+/**
  * `send()` once more when it fails without an answer: a kept-alive connection the server closed
  * just as it was reused (Apache's default is 5 s idle) fails that way, and every request sync
  * makes may be sent twice (PUT, DELETE, MKCOL and reads are idempotent).

@@ -3,7 +3,7 @@
  * PROPFIND (depth 1) and DELETE, with Basic authentication, through fetch.
  */
 import { groupsAt, textsAt, xmlTexts } from './xml';
-import { encodePath, failureOf, globalFetch, shownAddress, SyncStorageError, withOneRetry, type SyncStorage } from './storage';
+import { encodePath, failureOf, globalFetch, REQUEST_TIMEOUT_MS, shownAddress, SyncStorageError, withOneRetry, type SyncStorage } from './storage';
 
 export interface WebDavAccount {
   /** The server's WebDAV address (Nextcloud: …/remote.php/dav/files/{user}/). */
@@ -54,6 +54,7 @@ export class WebDavStorage implements SyncStorage {
         credentials: 'omit',
         cache: 'no-store',
         redirect: 'follow',
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       }));
     } catch {
       throw new SyncStorageError('unreachable', shownAddress(url));

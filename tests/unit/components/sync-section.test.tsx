@@ -192,7 +192,7 @@ describe('setting sync up', () => {
 
   it('another device finds the data and must give its passphrase: a wrong one is refused with nothing saved', async () => {
     const folder = freshFolder();
-    expect((await joinSync(storageFor(webdav(folder)), 'the right one', true)).ok).toBe(true);
+    expect((await joinSync(storageFor(webdav(folder)), 'the right one, long enough', true)).ok).toBe(true);
     render(<SyncSection />);
     const sync = await section();
     await fillWebDav(sync, { folder });
@@ -299,7 +299,7 @@ describe('sync on', () => {
 
   it('"Erase synced data on the server" waits for the folder\'s name typed, then removes sync\'s folder on the server and stops here', async () => {
     const folder = freshFolder();
-    expect((await joinSync(storageFor(webdav(folder)), 'a passphrase', true)).ok).toBe(true);
+    expect((await joinSync(storageFor(webdav(folder)), 'a passphrase long enough', true)).ok).toBe(true);
     expect(existsSync(join(server.files, folder, 'gateway-chat', 'keycheck.json'))).toBe(true);
     await saveSyncConfig(webdav(folder));
     await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });

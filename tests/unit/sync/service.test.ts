@@ -86,6 +86,8 @@ describe('sync set up from the options page and run by the background, against A
     expect(await testSync(storageFor(good))).toEqual({ ok: true, firstDevice: false });
     expect(await joinSync(storageFor(good), 'wrong horse', false)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
     expect(await joinSync(storageFor(good), '', false)).toMatchObject({ ok: false, code: 'empty_passphrase' });
+    // The first device must choose one long enough.
+    expect(await joinSync(storageFor(config('setup-short')), 'short one', true)).toMatchObject({ ok: false, code: 'short_passphrase' });
     expect((await joinSync(storageFor(good), 'correct horse', false)).ok).toBe(true);
   }, 60_000);
 
@@ -142,14 +144,14 @@ describe('sync set up from the options page and run by the background, against A
     expect(off.statuses).toEqual([{ state: 'off' }]);
 
     const moving = backgroundOf(config('first-place'));
-    const first = await joinSync(storageFor(moving.config!), 'p', true);
+    const first = await joinSync(storageFor(moving.config!), 'moving passphrase', true);
     if (!first.ok) throw new Error('could not join');
     moving.key = first.key;
     await moving.store.createConversation({ id: 'c9', profileId: 'p', model: 'm', surface: 'popup', title: 'Moves along' });
     await moving.service.start();
     await moving.settled();
     moving.config = { ...moving.config!, folder: 'second-place' };
-    const second = await joinSync(storageFor(moving.config), 'p', true);
+    const second = await joinSync(storageFor(moving.config), 'moving passphrase', true);
     if (!second.ok) throw new Error('could not join');
     moving.key = second.key;
     await moving.service.settingsChanged();
