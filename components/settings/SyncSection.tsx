@@ -157,6 +157,7 @@ function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: Sy
           <p role="status" aria-label={w.t('sync.status.label')} className="min-w-0 text-sm font-medium [overflow-wrap:anywhere]">{syncStatusText(w, status, now)}</p>
         </div>
         {last !== undefined && <p className="pl-6 text-xs text-muted">{w.t('sync.lastSynced', { when: syncedWhen(w, last, now) })}</p>}
+        {status.state === 'idle' && status.unreadable !== undefined && <p className="pl-6 text-xs text-warning">{w.plural('sync.unreadable', status.unreadable)}</p>}
       </div>
       {paused !== undefined && (
         <Callout role="note" tone="warning">

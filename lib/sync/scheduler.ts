@@ -23,7 +23,7 @@ export interface SyncProgress {
 }
 
 export type SyncStatus =
-  | { state: 'idle'; lastSyncedAt?: number }
+  | { state: 'idle'; lastSyncedAt?: number; /** Files of other devices this round could not read (tampered, missing, rolled back): read again next round. */ unreadable?: number }
   | { state: 'syncing'; lastSyncedAt?: number; progress?: SyncProgress }
   | { state: 'retrying'; lastSyncedAt?: number; code: string; address?: string; status?: number; retryAt: number }
   | { state: 'paused'; lastSyncedAt?: number; code: string; address?: string; status?: number };
@@ -47,7 +47,7 @@ export class SyncScheduler {
   private failures = 0;
   private current: SyncStatus = { state: 'idle' };
 
-  constructor(private readonly round: () => Promise<void>, private readonly onStatus: (status: SyncStatus) => void = () => undefined, private readonly clock: SchedulerClock = realClock) {}
+  constructor(private readonly round: () => Promise<void | { unreadable: number }>, private readonly onStatus: (status: SyncStatus) => void = () => undefined, private readonly clock: SchedulerClock = realClock) {}
 
   get status(): SyncStatus {
     return this.current;
@@ -102,9 +102,10 @@ export class SyncScheduler {
     const lastSyncedAt = this.current.lastSyncedAt;
     this.set({ state: 'syncing', ...(lastSyncedAt === undefined ? {} : { lastSyncedAt }) });
     try {
-      await this.round();
+      const done = await this.round();
       this.failures = 0;
-      this.set({ state: 'idle', lastSyncedAt: this.clock.now() });
+      const unreadable = done === undefined ? 0 : done.unreadable;
+      this.set({ state: 'idle', lastSyncedAt: this.clock.now(), ...(unreadable > 0 ? { unreadable } : {}) });
     } catch (error) {
       const code = error instanceof SyncStorageError || error instanceof SyncCryptoError ? error.code : 'unexpected';
       const where = error instanceof SyncStorageError ? { address: error.address, ...(error.status === undefined ? {} : { status: error.status }) } : {};

@@ -101,10 +101,10 @@ export class SyncService {
     return { memory: newMemory(config.deviceId), state: emptyState(), clock: new HybridClock(config.deviceId) };
   }
 
-  private async round(): Promise<void> {
+  private async round(): Promise<{ unreadable: number } | undefined> {
     const config = await this.deps.loadConfig();
     // Stopped meanwhile: nothing to do.
-    if (config === undefined) return;
+    if (config === undefined) return undefined;
     const key = await this.deps.loadKey();
     if (key === undefined) throw new SyncCryptoError('no_key');
     this.deps.busy?.(true);
@@ -123,6 +123,7 @@ export class SyncService {
       const save = (at: DeviceSync): Promise<void> => this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(at) });
       const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings, progress, save);
       this.lastRound = { sent: round.sent, received: round.received, problems: round.problems.length };
+      return { unreadable: round.problems.length };
     } finally {
       this.deps.busy?.(false);
     }

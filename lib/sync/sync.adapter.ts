@@ -33,7 +33,7 @@ export function watchSyncConfig(onChange: (config: SyncConfig | undefined) => vo
 
 export const SyncStatusSchema = z.union([
   z.object({ state: z.literal('off') }),
-  z.object({ state: z.literal('idle'), lastSyncedAt: z.optional(z.number()) }),
+  z.object({ state: z.literal('idle'), lastSyncedAt: z.optional(z.number()), unreadable: z.optional(z.number()) }),
   z.object({ state: z.literal('syncing'), lastSyncedAt: z.optional(z.number()), progress: z.optional(z.object({ phase: z.enum(['up', 'down']), done: z.number(), total: z.number() })) }),
   z.object({ state: z.literal('retrying'), lastSyncedAt: z.optional(z.number()), code: z.string(), address: z.optional(z.string()), status: z.optional(z.number()), retryAt: z.number() }),
   z.object({ state: z.literal('paused'), lastSyncedAt: z.optional(z.number()), code: z.string(), address: z.optional(z.string()), status: z.optional(z.number()) }),

@@ -221,6 +221,8 @@ describe('sync on', () => {
 
     await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
     await waitFor(() => expect(sync.getByRole('status', { name: 'Sync status' })).toHaveTextContent(/^Synced just now$/));
+    await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now(), unreadable: 2 });
+    expect(await sync.findByText('2 files from other devices could not be read (changed, missing or older than before on the server); they are read again each time.')).toBeInTheDocument();
 
     await saveSyncStatus({ state: 'syncing', lastSyncedAt: Date.now() - minutes(5) });
     await waitFor(() => expect(sync.getByRole('status', { name: 'Sync status' })).toHaveTextContent(/^Syncing…$/));

@@ -110,4 +110,12 @@ describe('when sync runs', () => {
     await settle();
     expect(scheduler.status).toEqual({ state: 'paused', code: 'wrong_passphrase' });
   });
+
+  it('a round that could not read some files says how many (they are read again next round)', async () => {
+    const { clock } = manualClock();
+    const scheduler = new SyncScheduler(async () => ({ unreadable: 2 }), undefined, clock);
+    scheduler.start();
+    await settle();
+    expect(scheduler.status).toMatchObject({ state: 'idle', unreadable: 2 });
+  });
 });
