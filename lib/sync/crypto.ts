@@ -28,7 +28,9 @@ export type SyncCryptoFailure =
   /** The key check itself cannot be read. */
   | 'bad_key_check'
   /** This device has no key (its saved key was lost): the passphrase must be entered again. */
-  | 'no_key';
+  | 'no_key'
+  /** The synced data this device published is gone from the server (erased, or the folder replaced). */
+  | 'erased';
 
 export class SyncCryptoError extends Error {
   constructor(readonly code: SyncCryptoFailure) {

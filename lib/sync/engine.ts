@@ -7,7 +7,7 @@
 import type * as z from 'zod/mini';
 import { isDeviceId, ManifestSchema, SegmentSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
 import { createKeyCheck, KEY_CHECK_PATH, openJson, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure } from './crypto';
-import type { SyncStorage } from './storage';
+import { SyncStorageError, type SyncStorage } from './storage';
 import { changeWeight } from './images';
 import type { SyncProgress } from './scheduler';
 
@@ -95,7 +95,15 @@ export async function openSyncKey(storage: SyncStorage, passphrase: string, crea
 }
 
 async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string, version: number, schema: z.ZodMiniType<T>, fits: (value: T) => boolean): Promise<T | SyncProblem> {
-  const bytes = await storage.read(path);
+  let bytes: Uint8Array<ArrayBuffer> | undefined;
+  try {
+    bytes = await storage.read(path);
+  } catch (error) {
+    // Another device's file the server will not give (403, 5xx): said, and read again next
+    // round; this device still publishes. A refused password or no answer stops the round.
+    if (error instanceof SyncStorageError && error.code !== 'unauthorized' && error.code !== 'unreachable') return { path, reason: 'unreadable' };
+    throw error;
+  }
   if (bytes === undefined) return { path, reason: 'missing' };
   try {
     const value = await openJson(key, bytes, { path, version }, schema);
@@ -131,6 +139,9 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
   let toRead = 0;
   let read = 0;
   const manifests = await storage.tags(syncPaths.manifests());
+  // This device published before, and its manifest is gone: the synced data was erased (from
+  // another device, say) or replaced. Nothing is written over it: the user sets sync up again.
+  if (memory.manifestVersion > 0 && !manifests.has(device)) throw new SyncCryptoError('erased');
   for (const [other, tag] of manifests) {
     if (other === device || !isDeviceId(other)) continue;
     // Not rewritten since it was last read whole: nothing new from that device.

@@ -13,7 +13,7 @@ export const FIRST_RETRY_MS = 30_000;
 export const MAX_RETRY_MS = 30 * 60_000;
 
 /** What the user must mend: sync waits for them instead of trying again. */
-const PAUSING: ReadonlySet<string> = new Set<SyncStorageFailure | string>(['unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'wrong_passphrase', 'bad_key_check', 'no_key']);
+const PAUSING: ReadonlySet<string> = new Set<SyncStorageFailure | string>(['unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'wrong_passphrase', 'bad_key_check', 'no_key', 'erased']);
 
 /** How far a round is: files of changes sent (`up`) or read (`down`), of how many. */
 export interface SyncProgress {

@@ -1,4 +1,4 @@
-import { readFileSync, truncateSync } from 'node:fs';
+import { chmodSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/conversations/records';
@@ -192,6 +192,28 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     const second = await reader.sync();
     expect(second.problems).toEqual([]);
     expect(mergedView(reader.state).records.filter((r) => r.kind === 'preset').map((r) => r.id)).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('another device\'s file the server refuses (403) is said and read again later; this device still publishes', async () => {
+    const storage = storageFor();
+    const key = await openSyncKey(storage, PASSPHRASE, false);
+    const writer = new Device('forbid01', storage, key);
+    const reader = new Device('forbid02', storage, key);
+    writer.change((stamp) => ({ type: 'field', stamp, kind: 'preset', id: 'f1', field: 'name', value: 'f1' }));
+    await writer.sync();
+    const segment = join(server.files, 'sync/gateway-chat/devices/forbid01/seg-1');
+    chmodSync(segment, 0o000);
+    reader.change((stamp) => ({ type: 'field', stamp, kind: 'preset', id: 'f2', field: 'name', value: 'f2' }));
+    try {
+      const first = await reader.sync();
+      expect(first.problems).toEqual([{ path: 'gateway-chat/devices/forbid01/seg-1', reason: 'unreadable' }]);
+      expect(reader.memory.segments).toBe(1);
+      // The writer reads what the reader published meanwhile.
+      expect((await writer.sync()).changes.map((c) => c.type === 'field' && c.id)).toEqual(['f2']);
+    } finally {
+      chmodSync(segment, 0o644);
+    }
+    expect((await reader.sync()).changes.map((c) => c.type === 'field' && c.id)).toEqual(['f1']);
   });
 
   it('the server killed mid-round: nothing corrupt is seen, and the next round completes', async () => {

@@ -131,6 +131,10 @@ describe('sync set up from the options page and run by the background, against A
     const erased = await eraseSyncData(storage);
     expect(erased).toEqual({ ok: true });
     expect(ours()).toEqual([]);
+    // The other device, still set up, finds its files gone: it pauses and writes nothing.
+    desktop.service.now();
+    expect(await desktop.settled()).toMatchObject({ state: 'paused', code: 'erased' });
+    expect(ours()).toEqual([]);
   }, 120_000);
 
   it('without its key a device pauses and says so; without a config it is off; pointed elsewhere it starts over there', async () => {
