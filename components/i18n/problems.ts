@@ -117,6 +117,8 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
       return w.t(p.target === 'selection' ? 'refusal.emptySelection' : p.target === 'prompt' ? 'refusal.emptyPrompt' : 'refusal.empty');
     case 'not_found':
       return w.t(p.target === 'action' ? 'refusal.actionGone' : 'refusal.not_found');
+    case 'no_key':
+      return w.t('refusal.no_key', { name: String(p.name ?? '') });
     case 'busy':
     case 'no_profile':
     case 'profile_missing':

@@ -272,6 +272,7 @@ export function OptionsApp() {
                           <span className="block truncate text-sm font-medium">{p.name}</span>
                           <span className="block truncate text-xs text-muted">{new URL(p.baseUrl).origin}{p.defaultModel !== undefined ? ` · ${p.defaultModel}` : ''}</span>
                         </span>
+                        {p.apiKey === '' && <Badge tone="warning">{w.t('options.gateways.noKey')}</Badge>}
                         {p.id === active?.id && <Badge tone="success">{w.t('options.gateways.activeBadge')}</Badge>}
                       </button>
                     );

@@ -47,6 +47,8 @@ export type RunProblem =
   | 'profile_gone'
   /** The profile asked for (`profileId`) does not exist. */
   | 'profile_missing'
+  /** The profile came from sync without its API key, and none was entered here yet: `params.name`. */
+  | 'no_key'
   /** The conversation's system prompt came with an import: the user keeps or removes it first. */
   | 'prompt_review'
   /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
@@ -552,6 +554,7 @@ export class RunManager {
    */
   private profileFor(settings: Settings, profileId: string | undefined, own: boolean): Profile {
     const profile = profileId === undefined ? activeProfile(settings) : settings.profiles.find((p) => p.id === profileId);
+    if (profile !== undefined && profile.apiKey === '') throw new RunError('no_key', { name: profile.name });
     if (profile !== undefined) return profile;
     if (settings.profiles.length === 0) throw new RunError('no_profile');
     if (own) throw new RunError('profile_gone');

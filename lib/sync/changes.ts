@@ -9,7 +9,7 @@ import { ExportedImageSchema } from '@/lib/transfer/history-file';
 export const SYNC_FORMAT = 1;
 
 /** The kinds of records whose fields sync (settings: the one record `settings`, when the user syncs them). */
-export const RECORD_KINDS = ['conversation', 'preset', 'prompt', 'action', 'settings'] as const;
+export const RECORD_KINDS = ['conversation', 'preset', 'prompt', 'action', 'settings', 'profile'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 const Stamp = z.string().check(z.regex(/^\d{13}-\d{4}-.+$/));

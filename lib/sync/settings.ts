@@ -8,7 +8,7 @@
  * Deletions: the ids this device had when it last matched the state (`SettingsMemory`); one of
  * them gone since was deleted here. Everything else missing here has simply not arrived yet.
  */
-import { PresetSchema, SettingsSchema, type Settings } from '@/lib/settings/schema';
+import { PresetSchema, ProfileSchema, SettingsSchema, type Profile, type Settings } from '@/lib/settings/schema';
 import { ActionSchema } from '@/lib/actions/schema';
 import type { Change, RecordKind } from './changes';
 import { isAlive, type MergedView, type SyncState } from './merge';
@@ -17,15 +17,43 @@ import { isAlive, type MergedView, type SyncState } from './merge';
 export const SYNCED_SETTINGS = ['chat', 'deadlines', 'largeSelection', 'appearance', 'language'] as const;
 
 const SETTINGS_ID = 'settings';
-const LISTS = [
-  { kind: 'preset', key: 'presets', order: 'presetOrder', schema: PresetSchema },
-  { kind: 'action', key: 'actions', order: 'actionOrder', schema: ActionSchema },
-] as const;
+interface SyncedList {
+  kind: 'preset' | 'action' | 'profile';
+  key: 'presets' | 'actions' | 'profiles';
+  order: string;
+  /** The item as it syncs. */
+  out(item: { id: string }): unknown;
+  /** An item that arrived, as this device keeps it (`here`: its own copy, if it has one), or undefined when it cannot be read. */
+  in(value: unknown, here: { id: string } | undefined): { id: string } | undefined;
+}
+
+const parsed = <T,>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, value: unknown): T | undefined => {
+  const result = schema.safeParse(value);
+  return result.success ? result.data : undefined;
+};
+
+/** A gateway profile as it syncs: everything but its API key. */
+function withoutKey(item: { id: string }): unknown {
+  const { apiKey: _key, ...rest } = item as Profile;
+  return rest;
+}
+
+const LISTS: readonly SyncedList[] = [
+  { kind: 'preset', key: 'presets', order: 'presetOrder', out: (item) => item, in: (value) => parsed(PresetSchema, value) },
+  { kind: 'action', key: 'actions', order: 'actionOrder', out: (item) => item, in: (value) => parsed(ActionSchema, value) },
+  // A profile arrives without its key: this device's own key for it stays, and a new one asks
+  // for its key here before it is used (the run says so).
+  {
+    kind: 'profile', key: 'profiles', order: 'profileOrder', out: withoutKey,
+    in: (value, here) => parsed(ProfileSchema, typeof value === 'object' && value !== null ? { ...value, apiKey: (here as Profile | undefined)?.apiKey ?? '' } : value),
+  },
+];
 
 /** The presets' and actions' ids when this device last matched the merged state. */
 export interface SettingsMemory {
   preset: string[];
   action: string[];
+  profile?: string[];
   /** Whether its settings synced that round ("Sync settings" was on). */
   settings?: boolean;
   /** What arrived was not written yet (the round stopped first): old values here are not edits. */
@@ -48,10 +76,11 @@ export function planSettingsChanges(local: Settings, state: SyncState, stamp: ()
     const items = local[list.key] as readonly { id: string }[];
     const ids = new Set(items.map((item) => item.id));
     for (const item of items) {
+      const value = list.out(item);
       const known = state.fields.get(`${list.kind}:${item.id}`)?.get('value');
-      if (known !== undefined && same(item, known.value)) continue;
-      if (stale(known, item)) continue;
-      field(list.kind, item.id, 'value', item);
+      if (known !== undefined && same(value, known.value)) continue;
+      if (stale(known, value)) continue;
+      field(list.kind, item.id, 'value', value);
     }
     for (const id of known?.[list.kind] ?? []) {
       if (!ids.has(id) && isAlive(state, list.kind, id)) changes.push({ type: 'delete', stamp: stamp(), kind: list.kind, id });
@@ -81,16 +110,18 @@ export function planSettingsChanges(local: Settings, state: SyncState, stamp: ()
 export function planSettingsUpdate(view: MergedView, local: Settings, withSettings: boolean): { update: ((now: Settings) => Settings) | undefined; known: SettingsMemory } {
   const settingsRecord = view.records.find((r) => r.kind === 'settings' && r.id === SETTINGS_ID)?.fields ?? {};
   const merged: Settings = { ...local };
-  const known: SettingsMemory = { preset: [], action: [], settings: withSettings };
+  const known: SettingsMemory = { preset: [], action: [], profile: [], settings: withSettings };
   for (const list of LISTS) {
     const items = new Map<string, unknown>();
+    const here = new Map((local[list.key] as readonly { id: string }[]).map((item) => [item.id, item]));
     for (const record of view.records) {
       if (record.kind !== list.kind) continue;
-      const parsed = list.schema.safeParse(record.fields.value);
+      const item = list.in(record.fields.value, here.get(record.id));
       // Not whole (its value is in a segment to come), or from a newer build this one cannot read: left out.
-      if (parsed.success && parsed.data.id === record.id) items.set(record.id, parsed.data);
+      if (item !== undefined && item.id === record.id) items.set(record.id, item);
     }
-    const deleted = new Set(view.deleted.filter((d) => d.kind === list.kind).map((d) => d.id));
+    // A gateway deleted elsewhere goes here only if it has no key here (its key cannot come back).
+    const deleted = new Set(view.deleted.filter((d) => d.kind === list.kind && (list.kind !== 'profile' || (here.get(d.id) as Profile | undefined)?.apiKey === '')).map((d) => d.id));
     // Local items the state has not seen yet stay (they are sent this round).
     for (const item of local[list.key] as readonly { id: string }[]) if (!items.has(item.id) && !deleted.has(item.id)) items.set(item.id, item);
     const order = Array.isArray(settingsRecord[list.order]) ? (settingsRecord[list.order] as unknown[]).filter((id): id is string => typeof id === 'string') : [];

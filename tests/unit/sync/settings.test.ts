@@ -46,17 +46,17 @@ describe('presets, actions and settings between devices', () => {
     expect(desktop.round([])).toEqual([]);
   });
 
-  it('right-click actions sync like presets; the settings only when the user ticks "Sync settings"; profiles and keys never', () => {
+  it('right-click actions sync like presets; the settings only when the user ticks "Sync settings"; gateways arrive without their keys', () => {
     const base = defaultSettings();
     const laptop = new Device({ ...base, profiles: [{ id: 'g1', name: 'Work', siteUrl: 'https://gw.example', baseUrl: 'https://gw.example/v1', apiKey: 'sk-secret-key-0001', apiStyle: 'chat', confirmedImageModels: [] }], appearance: { theme: 'dark', language: 'zh-CN' }, actions: [...base.actions, { ...base.actions[0]!, id: 'a-mine', name: 'Mine' }] }, new HybridClock('laptop01'));
     const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
     const sent = laptop.round([]);
     expect(JSON.stringify(sent)).not.toContain('sk-secret-key-0001');
-    expect(JSON.stringify(sent)).not.toContain('gw.example');
     desktop.round(sent);
     expect(desktop.settings.actions.map((a) => a.name)).toContain('Mine');
     expect(desktop.settings.appearance.theme).toBe('system');
-    expect(desktop.settings.profiles).toEqual([]);
+    // The gateway arrives without its key: it asks for it here.
+    expect(desktop.settings.profiles.map((p) => [p.name, p.baseUrl, p.apiKey])).toEqual([['Work', 'https://gw.example/v1', '']]);
     // The laptop ticks "Sync settings" first: from its next round on, its settings go.
     laptop.withSettings = true;
     desktop.round(laptop.round([]));
@@ -66,7 +66,7 @@ describe('presets, actions and settings between devices', () => {
     desktop.withSettings = true;
     desktop.round([]);
     expect(desktop.settings.appearance).toEqual({ theme: 'dark', language: 'zh-CN' });
-    expect(desktop.settings.profiles).toEqual([]);
+    expect(desktop.settings.profiles.map((p) => p.apiKey)).toEqual(['']);
     // From then on a change on either side goes to the other.
     desktop.settings = { ...desktop.settings, appearance: { theme: 'light', language: 'zh-CN' } };
     laptop.round(desktop.round([]));
@@ -94,6 +94,42 @@ describe('presets, actions and settings between devices', () => {
     expect(next.filter((c) => c.type === 'delete')).toEqual([]);
     expect(next.filter((c) => c.type === 'field' && c.kind === 'preset')).toEqual([]);
     expect(names(laptop.settings)).toEqual(['Editor (desktop)', 'Translator']);
+  });
+
+  it('a gateway keeps this device\'s own key when it changes elsewhere; deleted elsewhere, it goes only where it has no key', () => {
+    const work = { id: 'g1', name: 'Work', siteUrl: 'https://gw.example', baseUrl: 'https://gw.example/v1', apiKey: 'sk-laptop-key-0001', apiStyle: 'chat' as const, confirmedImageModels: [] };
+    const laptop = new Device({ ...defaultSettings(), profiles: [work] }, new HybridClock('laptop01'));
+    const desktop = new Device(defaultSettings(), new HybridClock('desktop1'));
+    const phone = new Device(defaultSettings(), new HybridClock('phone001'));
+    const first = laptop.round([]);
+    desktop.round(first);
+    phone.round(first);
+    // The desktop enters its own key: it never leaves the desktop.
+    desktop.settings = { ...desktop.settings, profiles: desktop.settings.profiles.map((p) => ({ ...p, apiKey: 'sk-desktop-key-0002' })) };
+    const fromDesktop = desktop.round([]);
+    expect(JSON.stringify(fromDesktop)).not.toContain('sk-desktop-key-0002');
+    laptop.round(fromDesktop);
+    expect(laptop.settings.profiles[0]?.apiKey).toBe('sk-laptop-key-0001');
+    // Renamed on the laptop: the desktop has the new name and still its own key.
+    laptop.settings = { ...laptop.settings, profiles: [{ ...laptop.settings.profiles[0]!, name: 'Work (new)' }] };
+    const rename = laptop.round([]);
+    desktop.round(rename);
+    phone.round(rename);
+    expect(desktop.settings.profiles.map((p) => [p.name, p.apiKey])).toEqual([['Work (new)', 'sk-desktop-key-0002']]);
+    // Deleted on the laptop: the phone (no key) loses it; the desktop keeps it with its key.
+    laptop.settings = { ...laptop.settings, profiles: [] };
+    const deletion = laptop.round([]);
+    expect(deletion.some((c) => c.type === 'delete' && c.kind === 'profile')).toBe(true);
+    desktop.round(deletion);
+    phone.round(deletion);
+    expect(phone.settings.profiles).toEqual([]);
+    expect(desktop.settings.profiles.map((p) => p.apiKey)).toEqual(['sk-desktop-key-0002']);
+    // Kept here, it does not come back elsewhere (only its place in this device's list goes out, once).
+    const kept = desktop.round([]);
+    expect(kept.filter((c) => c.type === 'field' && c.kind === 'profile')).toEqual([]);
+    phone.round(kept);
+    expect(phone.settings.profiles).toEqual([]);
+    expect(desktop.round([])).toEqual([]);
   });
 
   it('a preset edited on this device while a round ran is kept as edited, and sent next round', () => {
