@@ -82,7 +82,8 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     await send(laptopChat, SCRATCH);
     await lastReply(laptopChat).getByText(`Echo: ${SCRATCH}`).waitFor();
     // And a preset of its own (presets sync; gateways and keys do not).
-    await (await laptop.worker()).evaluate(`chrome.storage.local.get('settings').then(({ settings }) => chrome.storage.local.set({ settings: { ...settings, presets: [{ id: 'preset-1', name: 'Travel planner', systemPrompt: 'Plan trips.' }] } }))`);
+    // And a second gateway (it syncs without its key).
+    await (await laptop.worker()).evaluate(`chrome.storage.local.get('settings').then(({ settings }) => chrome.storage.local.set({ settings: { ...settings, presets: [{ id: 'preset-1', name: 'Travel planner', systemPrompt: 'Plan trips.' }], profiles: [...settings.profiles, { id: 'g2', name: 'Second gateway', siteUrl: 'https://second.example', baseUrl: 'https://second.example/v1', apiKey: 'sk-second-key-SECRET-0001', apiStyle: 'chat', confirmedImageModels: [] }] } }))`);
     const laptopOptions = await setUpSync(laptop, server, PASSPHRASE, true);
 
     // The desktop joins and gets them.
@@ -91,8 +92,10 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     await expect.poll(() => titles(desktopChat), { timeout: 15_000 }).toEqual([SCRATCH, TRIP].sort());
     const desktopSettings = async (): Promise<{ presets: { name: string }[]; profiles: { baseUrl: string; apiKey: string }[] }> => (await (await desktop.worker()).evaluate('chrome.storage.local.get("settings").then((r) => r.settings)')) as never;
     await expect.poll(async () => (await desktopSettings()).presets.map((p) => p.name)).toEqual(['Travel planner']);
-    // Its own gateway profile and key, untouched.
-    expect((await desktopSettings()).profiles.map((p) => p.apiKey)).toEqual([gateway.demoKey]);
+    // Its own gateway profile keeps its key; the second arrives without one, and says so.
+    expect((await desktopSettings()).profiles.map((p) => p.apiKey)).toEqual([gateway.demoKey, '']);
+    await desktopOptions.reload();
+    await expect.poll(() => desktopOptions.getByRole('radio', { name: /Second gateway/ }).textContent()).toContain('Needs its API key');
 
     // Offline: both add a turn after the same reply; the desktop deletes Scratch; the laptop renames the trip.
     await server.kill();
@@ -154,7 +157,7 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     const files = serverFiles(server.files);
     expect(files.size).toBeGreaterThan(5);
     for (const [name, bytes] of files) {
-      for (const secret of ['MARKER-', 'From the laptop', 'Kyoto', gateway.demoKey, PASSPHRASE]) {
+      for (const secret of ['MARKER-', 'From the laptop', 'Kyoto', gateway.demoKey, 'sk-second-key-SECRET', 'second.example', PASSPHRASE]) {
         expect(bytes.includes(secret), `${secret} in ${name}`).toBe(false);
         expect(name.includes(secret), `${secret} in the name ${name}`).toBe(false);
       }
