@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { lastReply, launchExtension, profileFor, send, writeSettings, type LaunchedExtension } from '../browser/harness';
-import { setUpSync, storedStatus, syncNow, until } from '../browser/sync-steps';
+import { lastReply, send, type LaunchedExtension } from '../browser/harness';
+import { profileWith, setUpSync, storedStatus, syncNow, until } from '../browser/sync-steps';
 import { startReferenceGateway } from '../gateway/server';
 import { startWebDavServer } from '../sync/webdav-server';
 import { benchHistory } from './history-fixture';
@@ -47,14 +47,7 @@ export async function benchSync(): Promise<Figure[]> {
   writeFileSync(file, history.text);
   const [server, gateway] = await Promise.all([startWebDavServer(), startReferenceGateway()]);
   const browsers: LaunchedExtension[] = [];
-  const profile = async (): Promise<LaunchedExtension> => {
-    const ext = await launchExtension();
-    browsers.push(ext);
-    const setup = await ext.open('options.html');
-    await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
-    await setup.close();
-    return ext;
-  };
+  const profile = (): Promise<LaunchedExtension> => profileWith(gateway, browsers);
   const longest = async (page: Page): Promise<{ count: number; longest: number }> => {
     const tasks = await page.evaluate('window.__longTasks') as number[];
     return { count: tasks.length, longest: Math.max(0, ...tasks) };

@@ -4,7 +4,17 @@
  * round has ended.
  */
 import type { Page } from 'playwright-core';
-import type { LaunchedExtension } from './harness';
+import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from './harness';
+
+/** A new browser profile set up with `gateway` (the reference gateway), added to `browsers` to close. */
+export async function profileWith(gateway: { baseUrl: string; siteUrl: string; demoKey: string }, browsers: LaunchedExtension[]): Promise<LaunchedExtension> {
+  const ext = await launchExtension();
+  browsers.push(ext);
+  const page = await ext.open('options.html');
+  await writeSettings(page, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
+  await page.close();
+  return ext;
+}
 
 /** The WebDAV server's address and account (tests/sync/webdav-server.ts). */
 export interface SyncServer {

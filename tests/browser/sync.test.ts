@@ -9,8 +9,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchExtension, lastReply, openChatPage, profileFor, send, writeSettings, type LaunchedExtension } from './harness';
-import { fillSync, setUpSync, storedStatus, syncNow } from './sync-steps';
+import { lastReply, openChatPage, send, type LaunchedExtension } from './harness';
+import { fillSync, profileWith, setUpSync, storedStatus, syncNow } from './sync-steps';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
 import { serverFiles } from '../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../sync/webdav-server';
@@ -34,14 +34,7 @@ afterAll(async () => {
 });
 
 /** A new browser profile with the reference gateway set up. */
-async function newProfile(): Promise<LaunchedExtension> {
-  const ext = await launchExtension();
-  browsers.push(ext);
-  const page = await ext.open('options.html');
-  await writeSettings(page, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
-  await page.close();
-  return ext;
-}
+const newProfile = (): Promise<LaunchedExtension> => profileWith(gateway, browsers);
 
 const rail = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 /** The conversations the rail lists (items without a name are its group headings). */

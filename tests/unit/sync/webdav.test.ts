@@ -3,6 +3,7 @@ import { probeStorage, type SyncStorageError } from '@/lib/sync/storage';
 import { WebDavStorage, multistatusHrefs } from '@/lib/sync/webdav';
 import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
+import { checkTags } from '../../sync/storage-contract';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) => (data === undefined ? undefined : new TextDecoder().decode(data));
@@ -37,18 +38,9 @@ describe('sync storage over WebDAV, against Apache mod_dav', () => {
   });
 
   it('tags each object in a folder (not its sub-folders); a rewritten object gets a new tag', async () => {
-    await storage.write('gateway-chat/manifests/laptop01', bytes('one'));
-    await storage.write('gateway-chat/manifests/desktop1', bytes('two'));
-    await storage.write('gateway-chat/manifests/sub/other', bytes('deeper'));
-    const first = await storage.tags('gateway-chat/manifests/');
-    expect([...first.keys()].sort()).toEqual(['desktop1', 'laptop01']);
-    await storage.write('gateway-chat/manifests/laptop01', bytes('one, rewritten'));
-    const second = await storage.tags('gateway-chat/manifests/');
-    expect(second.get('laptop01')).not.toBe(first.get('laptop01'));
-    expect(second.get('desktop1')).toBe(first.get('desktop1'));
-    expect(await storage.tags('gateway-chat/nothing-here/')).toEqual(new Map());
-    await storage.remove('gateway-chat/manifests/');
+    await checkTags(storage);
   });
+
 
   it('"Test sync" passes with the right password; with a wrong one it says 401, at the address, without the password', async () => {
     expect(await probeStorage(storage)).toBeUndefined();
