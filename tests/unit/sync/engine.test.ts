@@ -120,7 +120,8 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     const reader = new Device('reader01', storage, key);
     const count = SEGMENT_CHANGES * 2 + 10;
     for (let i = 0; i < count; i++) big.change((stamp) => ({ type: 'message', stamp, message: message(`m${i}`, i === 0 ? null : `m${i - 1}`, i + 1, `text ${i}`) }));
-    const before = server.requests().length;
+    // Counted once the earlier requests are all logged (Apache logs each just after answering it).
+    const before = (await loggedSince(0)).length;
     const progress: unknown[] = [];
     const result = await syncRound(storage, key, big.memory, big.pending, undefined, (p) => progress.push(p));
     big.memory = result.memory;
@@ -140,12 +141,14 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     await big.sync();
     // One new message: its segment, the listing of manifests (the other's unchanged: not read), its manifest.
     big.change((stamp) => ({ type: 'message', stamp, message: message('one-more', `m${count - 1}`, count + 1, 'one more') }));
-    const start = server.requests().length;
+    // Counted once the earlier requests are all logged (Apache logs each just after answering it).
+    const start = (await loggedSince(0)).length;
     await big.sync();
     const requests = (await loggedSince(start)).filter((r) => !r.startsWith('MKCOL '));
     expect(requests.map((r) => r.split(' ')[0])).toEqual(['PUT', 'PROPFIND', 'PUT']);
     // A round with nothing to send and nothing new to read writes nothing: one listing.
-    const idle = server.requests().length;
+    // Counted once the earlier requests are all logged (Apache logs each just after answering it).
+    const idle = (await loggedSince(0)).length;
     await big.sync();
     expect((await loggedSince(idle)).map((r) => r.split(' ')[0])).toEqual(['PROPFIND']);
   }, 60_000);
