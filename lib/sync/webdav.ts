@@ -135,7 +135,10 @@ export class WebDavStorage implements SyncStorage {
     const tags = new Map<string, string>();
     for (const [name, props] of await this.propfind(folder, ['getetag', 'getlastmodified', 'getcontentlength'])) {
       if (name.endsWith('/')) continue;
-      tags.set(name, props.getetag || `${props.getlastmodified ?? ''} ${props.getcontentlength ?? ''}`);
+      // Apache calls an ETag weak (W/"…") while the file is less than a second old, and strong
+      // after: the same file, so the same tag.
+      const etag = (props.getetag ?? '').replace(/^W\//, '');
+      tags.set(name, etag || `${props.getlastmodified ?? ''} ${props.getcontentlength ?? ''}`);
     }
     return tags;
   }
