@@ -43,14 +43,34 @@ export const ManifestSchema = z.object({
   version: z.number().check(z.int(), z.positive()),
   /** Segments 1..segments are published. */
   segments: z.number().check(z.int(), z.nonnegative()),
-  /** The device's newest snapshot: its segment count and every device's it had merged when written. */
-  snapshot: z.optional(z.object({ n: z.number().check(z.int(), z.positive()), merged: z.record(z.string(), z.number()) })),
+  /**
+   * The device's newest snapshot (snapshot.ts): its merged state, in `parts` objects, as of
+   * `merged` (every device's segments it had merged then, its own included).
+   */
+  snapshot: z.optional(z.object({ n: z.number().check(z.int(), z.positive()), parts: z.number().check(z.int(), z.positive()), merged: z.record(z.string(), z.number()) })),
   /** How many segments of each device this one has merged (tombstones go once every device is past them). */
   merged: z.record(z.string(), z.number()),
+  /** The device's clock when this was written: everything it sends from now on is stamped later. */
+  clock: z.optional(Stamp),
+  /**
+   * Every change stamped before this, from any device, is merged here (snapshot.ts): a deletion
+   * older than every device's horizon is collected.
+   */
+  horizon: z.optional(Stamp),
   /** A name for people: which browser this is. */
   label: z.optional(z.string()),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** One part of a snapshot: changes that rebuild the merged state it was written from. */
+export const SnapshotPartSchema = z.object({
+  format: z.literal(SYNC_FORMAT),
+  device: z.string(),
+  n: z.number().check(z.int(), z.positive()),
+  part: z.number().check(z.int(), z.positive()),
+  changes: z.array(ChangeSchema),
+});
+export type SnapshotPart = z.infer<typeof SnapshotPartSchema>;
 
 const DEVICE_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
@@ -66,5 +86,6 @@ export const syncPaths = {
   manifests: (): string => 'gateway-chat/manifests/',
   manifest: (device: string): string => `gateway-chat/manifests/${device}`,
   segment: (device: string, n: number): string => `gateway-chat/devices/${device}/seg-${n}`,
-  snapshot: (device: string, n: number): string => `gateway-chat/devices/${device}/snap-${n}`,
+  /** Part `part` (1, 2, …) of the device's snapshot `n`. */
+  snapshot: (device: string, n: number, part: number): string => `gateway-chat/devices/${device}/snap-${n}-${part}`,
 };

@@ -5,14 +5,18 @@
  */
 import type { ConversationStore } from '@/lib/conversations/store';
 import type { HybridClock } from './clock';
-import { syncRound, type SyncMemory, type SyncProblem } from './engine';
+import { publishSnapshot, syncRound, type SyncMemory, type SyncProblem } from './engine';
 import { planLocalChanges, planLocalUpdates } from './local';
-import { applyChanges, mergedView, settle, type SyncState } from './merge';
+import { applyChanges, collectTombstones, mergedView, settle, type SyncState } from './merge';
+import { collectableBefore, DEFAULT_TUNING, horizonMatters, snapshotChanges, snapshotDue, wallOf, type SnapshotTuning } from './snapshot';
+import type { ExportedImage } from '@/lib/transfer/history-file';
 import type { SyncStorage } from './storage';
 import { planSettingsChanges, planSettingsUpdate, type SettingsMemory } from './settings';
 import { imageForSync, imageFromSync } from './images';
 import type { SyncProgress } from './scheduler';
 import type { Settings } from '@/lib/settings/schema';
+import type { Message } from '@/lib/conversations/records';
+import type { Change } from './changes';
 
 /** The device's settings, for presets, actions and (when the user ticks it) settings to sync. */
 export interface SettingsSide {
@@ -39,6 +43,10 @@ export interface DeviceRound {
   sent: number;
   /** Changes read from the other devices. */
   received: number;
+  /** Deletions collected this round. */
+  collected: number;
+  /** A snapshot was written this round. */
+  snapshot: boolean;
   problems: SyncProblem[];
 }
 
@@ -52,7 +60,7 @@ export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions
  * database is brought up to date never makes the next round write the same segment number
  * again; and once more at the end.
  */
-export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void, checkpoint: (device: DeviceSync) => Promise<void> = async () => undefined): Promise<DeviceRound> {
+export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void, checkpoint: (device: DeviceSync) => Promise<void> = async () => undefined, tuning: SnapshotTuning = DEFAULT_TUNING): Promise<DeviceRound> {
   const local = { ...(await store.syncRecords()), imageIds: new Set(await store.syncImageIds()) };
   const deletedHere = await store.syncDeletions();
   const stamp = (): string => device.clock.tick();
@@ -68,10 +76,17 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: 
   }
   const localSettings = await settings?.read();
   if (settings !== undefined && localSettings !== undefined) outgoing.push(...planSettingsChanges(localSettings, device.state, stamp, device.settingsKnown, settings.withSettings));
-  const result = await syncRound(storage, key, device.memory, outgoing, undefined, onProgress);
+  const now = wallOf(device.clock.tick());
+  const result = await syncRound(storage, key, device.memory, outgoing, {
+    ...(onProgress === undefined ? {} : { onProgress }),
+    clock: () => device.clock.tick(),
+    horizonMatters: horizonMatters(device.state, now, tuning.graceMs),
+  });
   // Published: now part of the state, as what arrived is.
   applyChanges(device.state, outgoing);
   for (const change of result.changes) device.clock.observe(change.stamp);
+  // The other devices' clocks, as their manifests say them: a deletion's age is told by this clock.
+  for (const stamp of Object.values(result.memory.heard)) device.clock.observe(stamp);
   applyChanges(device.state, result.changes);
   device.memory = result.memory;
   const view = mergedView(device.state);
@@ -89,8 +104,28 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: 
     if (settingsUpdate.update !== undefined) await settings.write(settingsUpdate.update);
     device.settingsKnown = settingsUpdate.known;
   }
+  // Deletions every device is past go, with what they kept; then, now and then, a snapshot.
+  const before = collectableBefore(device.memory, now, tuning.graceMs);
+  const collected = before === undefined ? 0 : collectTombstones(device.state, before, new Set(device.deferred));
+  let snapshot = false;
+  if (snapshotDue(device.memory, tuning.snapshotEvery)) {
+    const changes = await snapshotOf(store, device.state, local.messages);
+    if (changes !== undefined) {
+      device.memory = await publishSnapshot(storage, key, device.memory, changes, device.clock.tick(), onProgress);
+      snapshot = true;
+    }
+  }
   settle(device.state);
   await store.forgetSyncDeletions(deletedHere);
   await checkpoint(device);
-  return { sent: outgoing.length, received: result.changes.length, problems: result.problems };
+  return { sent: outgoing.length, received: result.changes.length, problems: result.problems, collected, snapshot };
+}
+
+/** The changes that rebuild the merged state (snapshot.ts), bodies from the state or the database. */
+async function snapshotOf(store: SyncedStore, state: SyncState, messages: readonly Message[]): Promise<Change[] | undefined> {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const wanted = [...state.images.keys()].filter((id) => !state.imageBodies.has(id));
+  const images = new Map<string, ExportedImage>();
+  for (const record of wanted.length === 0 ? [] : await store.images.getMany(wanted)) if (record.partial !== true) images.set(record.id, await imageForSync(record));
+  return snapshotChanges(state, (id) => byId.get(id), (id) => images.get(id));
 }

@@ -5,7 +5,8 @@
  * (merge.ts) and applied locally; what it could not read is said, and read again next round.
  */
 import type * as z from 'zod/mini';
-import { isDeviceId, ManifestSchema, SegmentSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
+import { isDeviceId, ManifestSchema, SegmentSchema, SnapshotPartSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
+import { compareStamps } from './clock';
 import { createKeyCheck, KEY_CHECK_PATH, openJson, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure } from './crypto';
 import { SyncStorageError, type SyncStorage } from './storage';
 import { changeWeight } from './images';
@@ -24,11 +25,29 @@ export interface SyncMemory {
   seenVersions: Record<string, number>;
   /** Each other device's manifest tag when it was last read whole: unchanged, it is not read again. */
   seenTags: Record<string, string>;
+  /** Each other device's clock in the newest manifest of it whose segments are all merged here. */
+  heard: Record<string, string>;
+  /** Each other device's horizon as it last published it. */
+  horizons: Record<string, string>;
+  /** The other devices the last listing showed. */
+  devices: string[];
+  /** This device's own horizon as last published. */
+  horizon?: string;
+  /** Its newest snapshot, as named in its manifest. */
+  snapshot?: SnapshotInfo;
+  /** How many segments (of all devices) the newest snapshot it knows of, its own or another's, covers. */
+  snapshotCover: number;
+}
+
+export interface SnapshotInfo {
+  n: number;
+  parts: number;
+  merged: Record<string, number>;
 }
 
 export function newMemory(device: string): SyncMemory {
   if (!isDeviceId(device)) throw new Error('a device id is 8 to 64 letters, digits, - or _');
-  return { device, segments: 0, manifestVersion: 0, merged: {}, seenVersions: {}, seenTags: {} };
+  return { device, segments: 0, manifestVersion: 0, merged: {}, seenVersions: {}, seenTags: {}, heard: {}, horizons: {}, devices: [], snapshotCover: 0 };
 }
 
 /** Something this round could not read (read again next round): a code and where. */
@@ -116,7 +135,54 @@ async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string,
 
 const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
 
-export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], label?: string, onProgress: (progress: SyncProgress) => void = () => undefined): Promise<RoundResult> {
+export interface RoundOptions {
+  /** A name for people, in the manifest. */
+  label?: string;
+  onProgress?: (progress: SyncProgress) => void;
+  /** The device's clock (a fresh stamp): the manifest says it, and the device's horizon comes from it. */
+  clock?: () => string;
+  /**
+   * Whether this device's horizon moving from `from` to `to` lets a deletion be collected
+   * (snapshot.ts): only then is an otherwise unchanged manifest rewritten for it.
+   */
+  horizonMatters?: (from: string | undefined, to: string) => boolean;
+}
+
+/** What a round read of another device's manifest. */
+interface ReadManifest {
+  device: string;
+  tag: string;
+  manifest: Manifest;
+}
+
+const sum = (vector: Record<string, number>, except?: string): number => Object.entries(vector).reduce((total, [d, n]) => (d === except ? total : total + n), 0);
+
+/** `a` and `b` say the same. */
+const sameVector = (a: Record<string, number>, b: Record<string, number>): boolean => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+/**
+ * Of the snapshots just read about, the one that saves this device the most reads (segments it
+ * has not merged that the snapshot covers, less the snapshot's own parts), if any saves some.
+ */
+function bestSnapshot(fresh: readonly ReadManifest[], self: string, merged: Record<string, number>): ReadManifest | undefined {
+  let best: ReadManifest | undefined;
+  let bestGain = 0;
+  for (const read of fresh) {
+    const snapshot = read.manifest.snapshot;
+    if (snapshot === undefined) continue;
+    let skipped = 0;
+    for (const [d, n] of Object.entries(snapshot.merged)) if (d !== self && isDeviceId(d)) skipped += Math.max(0, n - (merged[d] ?? 0));
+    const gain = skipped - snapshot.parts;
+    if (gain > bestGain) {
+      best = read;
+      bestGain = gain;
+    }
+  }
+  return best;
+}
+
+export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], options: RoundOptions = {}): Promise<RoundResult> {
+  const { onProgress = () => undefined } = options;
   const device = memory.device;
   let segments = memory.segments;
   // 1. This device's changes: each segment written whole first; only the manifest publishes them.
@@ -130,20 +196,24 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
     segments = n;
     if (batches.length > 1) onProgress({ phase: 'up', done: i + 1, total: batches.length });
   }
-  // 2. Everyone else's.
+  // 2. Everyone else's: the manifests that changed since last read, then (for a device far
+  // behind, or new) a snapshot that spares it many segments, then the segments.
   const merged = { ...memory.merged };
   const seenVersions = { ...memory.seenVersions };
+  const seenTags = { ...memory.seenTags };
+  const heard = { ...memory.heard };
+  const horizons = { ...memory.horizons };
+  let snapshotCover = memory.snapshotCover;
   const changes: Change[] = [];
   const problems: SyncProblem[] = [];
-  const seenTags = { ...memory.seenTags };
-  let toRead = 0;
-  let read = 0;
   const manifests = await storage.tags(syncPaths.manifests());
   // This device published before, and its manifest is gone: the synced data was erased (from
   // another device, say) or replaced. Nothing is written over it: the user sets sync up again.
   if (memory.manifestVersion > 0 && !manifests.has(device)) throw new SyncCryptoError('erased');
-  for (const [other, tag] of manifests) {
-    if (other === device || !isDeviceId(other)) continue;
+  const devices = [...manifests.keys()].filter((other) => other !== device && isDeviceId(other));
+  const fresh: ReadManifest[] = [];
+  for (const other of devices) {
+    const tag = manifests.get(other)!;
     // Not rewritten since it was last read whole: nothing new from that device.
     if (seenTags[other] === tag) continue;
     const manifestPath = syncPaths.manifest(other);
@@ -158,9 +228,41 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
       continue;
     }
     seenVersions[other] = manifest.version;
+    if (manifest.horizon === undefined) delete horizons[other];
+    else horizons[other] = manifest.horizon;
+    if (manifest.snapshot !== undefined) snapshotCover = Math.max(snapshotCover, sum(manifest.snapshot.merged));
+    fresh.push({ device: other, tag, manifest });
+  }
+  let toRead = fresh.reduce((total, { device: other, manifest }) => total + Math.max(0, manifest.segments - (merged[other] ?? 0)), 0);
+  let read = 0;
+  const chosen = bestSnapshot(fresh, device, merged);
+  if (chosen !== undefined) {
+    const snapshot = chosen.manifest.snapshot!;
+    toRead += snapshot.parts;
+    const parts: Change[] = [];
+    let whole = true;
+    for (let part = 1; part <= snapshot.parts; part++) {
+      const path = syncPaths.snapshot(chosen.device, snapshot.n, part);
+      const got = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SnapshotPartSchema, (p) => p.device === chosen.device && p.n === snapshot.n && p.part === part);
+      if (isProblem(got)) {
+        // Replaced by a newer one meanwhile, or unreadable: the segments are read instead.
+        if (got.reason !== 'missing') problems.push(got);
+        whole = false;
+        break;
+      }
+      parts.push(...got.changes);
+      read++;
+      onProgress({ phase: 'down', done: read, total: toRead });
+    }
+    if (whole) {
+      changes.push(...parts);
+      for (const [d, n] of Object.entries(snapshot.merged)) if (d !== device && isDeviceId(d) && n > (merged[d] ?? 0)) merged[d] = n;
+      toRead = read + fresh.reduce((total, { device: other, manifest }) => total + Math.max(0, manifest.segments - (merged[other] ?? 0)), 0);
+    }
+  }
+  for (const { device: other, tag, manifest } of fresh) {
     let contiguous = true;
     const from = (merged[other] ?? 0) + 1;
-    toRead += Math.max(0, manifest.segments - from + 1);
     for (let n = from; n <= manifest.segments; n++) {
       const path = syncPaths.segment(other, n);
       const segment = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === other && g.n === n);
@@ -175,19 +277,91 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
       read++;
       if (toRead > 1) onProgress({ phase: 'down', done: read, total: toRead });
     }
-    // Read whole: skipped until it changes. (A segment that failed keeps it to be read again.)
-    if (contiguous) seenTags[other] = tag;
+    // Read whole: skipped until it changes (a segment that failed keeps it to be read again),
+    // and everything it sent before its clock is here.
+    if (contiguous) {
+      seenTags[other] = tag;
+      if (manifest.clock !== undefined) heard[other] = manifest.clock;
+    }
   }
+  const next: SyncMemory = { ...memory, segments, merged, seenVersions, seenTags, heard, horizons, devices, snapshotCover };
   // 3. The manifest last: it publishes the segments, and says how far this device has read.
-  // Nothing published and nothing more read: left as it is (other devices then skip it too).
-  const same = (a: Record<string, number>, b: Record<string, number>): boolean => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
-  if (segments === memory.segments && same(merged, memory.merged) && memory.manifestVersion > 0) {
-    return { memory: { ...memory, seenVersions, seenTags }, changes, problems };
+  // Nothing published and nothing more read: left as it is (other devices then skip it too),
+  // unless this device's horizon has passed a deletion the others wait on to collect it.
+  const clock = options.clock?.();
+  const horizon = clock === undefined ? undefined : horizonOf(clock, devices, heard);
+  const horizonMoved = horizon !== undefined && horizon !== memory.horizon && (options.horizonMatters?.(memory.horizon, horizon) ?? false);
+  if (segments === memory.segments && sameVector(merged, memory.merged) && memory.manifestVersion > 0 && !horizonMoved) {
+    return { memory: next, changes, problems };
   }
-  const version = memory.manifestVersion + 1;
-  const manifest: Manifest = { format: SYNC_FORMAT, device, version, segments, merged, ...(label === undefined ? {} : { label }) };
-  const manifestPath = syncPaths.manifest(device);
-  await storage.write(manifestPath, await sealJson(key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
-  return { memory: { device, segments, manifestVersion: version, merged, seenVersions, seenTags }, changes, problems };
+  return { memory: await writeManifest(storage, key, next, clock, horizon, options.label), changes, problems };
 }
 
+/**
+ * This device's horizon: every change stamped before it, from any device, is merged here. Its
+ * own changes are all here, and it stamps nothing older than its clock; of each other device
+ * listed, it has everything sent before the clock of that device's newest manifest it read whole.
+ * A device never read whole leaves no horizon.
+ */
+function horizonOf(clock: string, devices: readonly string[], heard: Record<string, string>): string | undefined {
+  let horizon = clock;
+  for (const other of devices) {
+    const stamp = heard[other];
+    if (stamp === undefined) return undefined;
+    if (compareStamps(stamp, horizon) < 0) horizon = stamp;
+  }
+  return horizon;
+}
+
+/** The device's manifest, replaced (a new version) with what `memory` says; the memory that results. */
+async function writeManifest(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, clock: string | undefined, horizon: string | undefined, label?: string): Promise<SyncMemory> {
+  const version = memory.manifestVersion + 1;
+  const manifest: Manifest = {
+    format: SYNC_FORMAT,
+    device: memory.device,
+    version,
+    segments: memory.segments,
+    merged: memory.merged,
+    ...(memory.snapshot === undefined ? {} : { snapshot: memory.snapshot }),
+    ...(clock === undefined ? {} : { clock }),
+    ...(horizon === undefined ? {} : { horizon }),
+    ...(label === undefined ? {} : { label }),
+  };
+  const manifestPath = syncPaths.manifest(memory.device);
+  await storage.write(manifestPath, await sealJson(key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
+  const next: SyncMemory = { ...memory, manifestVersion: version };
+  if (horizon === undefined) delete next.horizon;
+  else next.horizon = horizon;
+  return next;
+}
+
+/**
+ * Publishes a snapshot (snapshot.ts): `changes` rebuild this device's merged state as of
+ * `memory`. Its parts are written first, then the manifest names them; the previous snapshot's
+ * parts (this device's own) are deleted after.
+ */
+export async function publishSnapshot(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, changes: readonly Change[], clock: string, onProgress: (progress: SyncProgress) => void = () => undefined): Promise<SyncMemory> {
+  const device = memory.device;
+  const previous = memory.snapshot;
+  const n = (previous?.n ?? 0) + 1;
+  const batches = segmentsOf(changes);
+  if (batches.length === 0) batches.push([]);
+  for (const [i, batch] of batches.entries()) {
+    const part = i + 1;
+    const path = syncPaths.snapshot(device, n, part);
+    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, part, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
+    onProgress({ phase: 'up', done: part, total: batches.length });
+  }
+  const snapshot: SnapshotInfo = { n, parts: batches.length, merged: { ...memory.merged, [device]: memory.segments } };
+  const next = await writeManifest(storage, key, { ...memory, snapshot, snapshotCover: Math.max(memory.snapshotCover, sum(snapshot.merged)) }, clock, memory.horizon);
+  if (previous !== undefined) {
+    for (let part = 1; part <= previous.parts; part++) {
+      try {
+        await storage.remove(syncPaths.snapshot(device, previous.n, part));
+      } catch {
+        // Left behind: named by no manifest, so read by no one.
+      }
+    }
+  }
+  return next;
+}

@@ -181,17 +181,20 @@ export function mergedView(state: SyncState): MergedView {
 }
 
 /**
- * Forgets deletions every device has merged past (`seenByAll`: the oldest stamp any device may
- * still send): with them, the deleted records' fields and messages, which no one will ask for again.
+ * Forgets deletions every device has merged past (`seenByAll`: every device has merged every
+ * change stamped before it, and sends only newer ones; snapshot.ts): with them, the deleted
+ * records' fields and messages, which no one will ask for again. `keep`: conversations whose
+ * deletion this device has not applied yet.
  */
-export function collectTombstones(state: SyncState, seenByAll: string): number {
+export function collectTombstones(state: SyncState, seenByAll: string, keep: ReadonlySet<string> = new Set()): number {
   let collected = 0;
   for (const [key, stamp] of state.tombstones) {
     if (compareStamps(stamp, seenByAll) >= 0) continue;
     const colon = key.indexOf(':');
     const kind = key.slice(0, colon) as RecordKind;
     const id = key.slice(colon + 1);
-    if (isAlive(state, kind, id)) continue;
+    // A conversation held back for a reply streaming here has not taken its deletion yet.
+    if (isAlive(state, kind, id) || (kind === 'conversation' && keep.has(id))) continue;
     state.tombstones.delete(key);
     state.fields.delete(key);
     if (kind === 'conversation') {

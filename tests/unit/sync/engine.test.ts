@@ -123,7 +123,7 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     // Counted once the earlier requests are all logged (Apache logs each just after answering it).
     const before = (await loggedSince(0)).length;
     const progress: unknown[] = [];
-    const result = await syncRound(storage, key, big.memory, big.pending, undefined, (p) => progress.push(p));
+    const result = await syncRound(storage, key, big.memory, big.pending, { onProgress: (p) => progress.push(p) });
     big.memory = result.memory;
     big.pending = [];
     expect(big.memory.segments).toBe(3);
@@ -131,7 +131,7 @@ describe('a round of sync, two devices on one WebDAV server (Apache mod_dav)', (
     expect(progress).toEqual([1, 2, 3].map((done) => ({ phase: 'up', done, total: 3 })));
     expect((await loggedSince(before)).filter((r) => r.startsWith('PUT ') && r.includes('/seg-') && r.endsWith(' 201'))).toHaveLength(3);
     const down: unknown[] = [];
-    const read = await syncRound(storage, key, reader.memory, [], undefined, (p) => down.push(p));
+    const read = await syncRound(storage, key, reader.memory, [], { onProgress: (p) => down.push(p) });
     reader.memory = read.memory;
     expect(down).toEqual([1, 2, 3].map((done) => ({ phase: 'down', done, total: 3 })));
     expect(read.problems).toEqual([]);

@@ -1,0 +1,130 @@
+/**
+ * Snapshots and collecting deletions (README.md, "Snapshots and catching up").
+ *
+ * A snapshot is the merged state written out as the changes that rebuild it (each message and
+ * image with its first stamp, each field with its winner and the values it won over, each
+ * deletion not yet collected), as of the segments the device had merged (`merged`, its own
+ * included). A device far behind, or new, reads it instead of the segments it covers; the merge
+ * takes it as it takes any changes, so a snapshot that says more than its vector is harmless.
+ *
+ * A deletion is collected (forgotten with the record's fields and messages) once every device's
+ * published horizon is past it: each has merged it, and everything older; and it is a week old,
+ * so that a device not listed yet (a new one, its clock a little behind) cannot send an older edit
+ * that would bring the record back without its messages.
+ */
+import type { Message } from '@/lib/conversations/records';
+import type { ExportedImage } from '@/lib/transfer/history-file';
+import type { Change, RecordKind } from './changes';
+import { compareStamps, formatStamp, parseStamp } from './clock';
+import type { SyncMemory } from './engine';
+import { isAlive, type SyncState } from './merge';
+
+/** A snapshot once the segments published by all devices exceed the newest snapshot's by this many. */
+export const SNAPSHOT_EVERY = 100;
+/** A deletion is at least this old before it is collected. */
+export const TOMBSTONE_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface SnapshotTuning {
+  snapshotEvery: number;
+  graceMs: number;
+}
+
+export const DEFAULT_TUNING: SnapshotTuning = { snapshotEvery: SNAPSHOT_EVERY, graceMs: TOMBSTONE_GRACE_MS };
+
+/** How many segments, of every device, this device has merged (its own are all in its state). */
+export function mergedCount(memory: SyncMemory): number {
+  return Object.values(memory.merged).reduce((total, n) => total + n, memory.segments);
+}
+
+/** Whether this device should write a snapshot now. */
+export function snapshotDue(memory: SyncMemory, every: number): boolean {
+  return mergedCount(memory) - memory.snapshotCover >= every;
+}
+
+/**
+ * The changes that rebuild `state`: message and image bodies from the state, else from the
+ * database (`message`, `image`). Undefined when a live conversation's message or image is in
+ * neither (the snapshot would miss it): the next round tries again. A deleted conversation's
+ * bodies that are gone are left out: its deletion is newer than all of them, so it stays deleted.
+ */
+export function snapshotChanges(state: SyncState, message: (id: string) => Message | undefined, image: (id: string) => ExportedImage | undefined): Change[] | undefined {
+  const changes: Change[] = [];
+  const alive = new Map<string, boolean>();
+  const isLive = (conversationId: string): boolean => {
+    let live = alive.get(conversationId);
+    if (live === undefined) {
+      live = isAlive(state, 'conversation', conversationId);
+      alive.set(conversationId, live);
+    }
+    return live;
+  };
+  for (const [id, { conversationId, stamp }] of state.messages) {
+    const body = state.bodies.get(id) ?? message(id);
+    if (body === undefined) {
+      if (isLive(conversationId)) return undefined;
+      continue;
+    }
+    changes.push({ type: 'message', stamp, message: body });
+  }
+  for (const [id, { conversationId, stamp }] of state.images) {
+    const body = state.imageBodies.get(id) ?? image(id);
+    if (body === undefined) {
+      if (isLive(conversationId)) return undefined;
+      continue;
+    }
+    changes.push({ type: 'image', stamp, image: body });
+  }
+  for (const [key, fields] of state.fields) {
+    const { kind, id } = splitKey(key);
+    for (const [field, register] of fields) {
+      changes.push({ type: 'field', stamp: register.stamp, kind, id, field, value: register.value });
+      for (const lost of register.history) changes.push({ type: 'field', stamp: lost.stamp, kind, id, field, value: lost.value });
+    }
+  }
+  for (const [key, stamp] of state.tombstones) changes.push({ type: 'delete', stamp, ...splitKey(key) });
+  return changes;
+}
+
+function splitKey(key: string): { kind: RecordKind; id: string } {
+  const colon = key.indexOf(':');
+  return { kind: key.slice(0, colon) as RecordKind, id: key.slice(colon + 1) };
+}
+
+/** The stamp of `wall` ms, before any change made then. */
+const stampAt = (wall: number): string => formatStamp({ wall: Math.max(0, wall), counter: 0, device: '' });
+
+/**
+ * Deletions stamped before this may be collected: every device listed has published a horizon
+ * past it (this one too), and it is `graceMs` old. Undefined while any device has not.
+ */
+export function collectableBefore(memory: SyncMemory, now: number, graceMs: number): string | undefined {
+  let before = memory.horizon;
+  if (before === undefined) return undefined;
+  for (const other of memory.devices) {
+    const horizon = memory.horizons[other];
+    if (horizon === undefined) return undefined;
+    if (compareStamps(horizon, before) < 0) before = horizon;
+  }
+  const old = stampAt(now - graceMs);
+  return compareStamps(old, before) < 0 ? old : before;
+}
+
+/**
+ * Whether this device's horizon moving from `from` (as last published) to `to` passes a deletion
+ * old enough to collect: then its manifest is rewritten to say so, though nothing else changed.
+ */
+export function horizonMatters(state: SyncState, now: number, graceMs: number): (from: string | undefined, to: string) => boolean {
+  const old = stampAt(now - graceMs);
+  return (from, to) => {
+    for (const stamp of state.tombstones.values()) {
+      if (compareStamps(stamp, to) >= 0 || compareStamps(stamp, old) >= 0) continue;
+      if (from === undefined || compareStamps(stamp, from) >= 0) return true;
+    }
+    return false;
+  };
+}
+
+/** The wall time a stamp says. */
+export function wallOf(stamp: string): number {
+  return parseStamp(stamp)?.wall ?? 0;
+}
