@@ -13,7 +13,7 @@ import type { ProbeStep } from '@/lib/sync/storage';
 type Service = 'webdav' | 's3';
 
 /** Every code a sync failure or status may carry (storage, crypto, setup), and its words. */
-const CODES = ['unreachable', 'unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'server', 'not_storage', 'wrong_passphrase', 'bad_key_check', 'tampered', 'not_sealed', 'no_key', 'erased', 'empty_passphrase', 'short_passphrase', 'unexpected'] as const;
+const CODES = ['unreachable', 'unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'server', 'not_storage', 'wrong_passphrase', 'bad_key_check', 'tampered', 'not_sealed', 'no_key', 'erased', 'passphrase_changed', 'empty_passphrase', 'short_passphrase', 'unexpected'] as const;
 type Code = (typeof CODES)[number];
 const KNOWN: Readonly<Record<string, Code>> = Object.fromEntries(CODES.map((code) => [code, code]));
 
@@ -24,7 +24,7 @@ function known(code: string): Code {
 
 /** The failures that mean the passphrase must be entered again on this device. */
 export function needsPassphrase(code: string): boolean {
-  return code === 'no_key' || code === 'wrong_passphrase' || code === 'bad_key_check';
+  return code === 'no_key' || code === 'wrong_passphrase' || code === 'bad_key_check' || code === 'passphrase_changed';
 }
 
 export function serviceName(w: Words, service: Service): string {
@@ -86,7 +86,7 @@ function clockTime(w: Words, at: number): string {
 export function syncStatusText(w: Words, status: SyncServiceStatus, now: number): string {
   switch (status.state) {
     case 'syncing':
-      return status.progress === undefined ? w.t('sync.status.syncing') : w.t(status.progress.phase === 'up' ? 'sync.status.sending' : 'sync.status.receiving', { done: status.progress.done.toLocaleString(w.locale), total: status.progress.total.toLocaleString(w.locale) });
+      return status.progress === undefined ? w.t('sync.status.syncing') : w.t(status.progress.phase === 'up' ? 'sync.status.sending' : status.progress.phase === 'rekey' ? 'sync.status.reencrypting' : 'sync.status.receiving', { done: status.progress.done.toLocaleString(w.locale), total: status.progress.total.toLocaleString(w.locale) });
     case 'paused': {
       const at = where(w, status);
       const reason = syncReason(w, status.code);

@@ -1,4 +1,4 @@
-import { Cloud, CloudAlert, CloudCheck, CloudOff, LoaderCircle, RefreshCw, Trash2, Unplug } from 'lucide-react';
+import { Cloud, CloudAlert, CloudCheck, CloudOff, KeyRound, LoaderCircle, LockOpen, RefreshCw, Trash2, Unplug } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
@@ -13,13 +13,130 @@ import { useSync, type SyncSummary } from '@/components/stores/sync';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import { storageFor, type SyncConfig } from '@/lib/sync/config';
 import type { SyncServiceStatus } from '@/lib/sync/service';
-import { eraseSyncData, type SyncFailure } from '@/lib/sync/setup';
-import { loadSyncConfig, saveSyncConfig, stopSyncHere } from '@/lib/sync/sync.adapter';
+import { changeSyncPassphrase, eraseSyncData, unlockSync, type SyncFailure } from '@/lib/sync/setup';
+import { loadSyncConfig, loadSyncKey, saveSyncConfig, saveSyncKey, stopSyncHere } from '@/lib/sync/sync.adapter';
+import type { SyncKeyring } from '@/lib/sync/crypto';
+import type { SyncStorage } from '@/lib/sync/storage';
 import { Section } from './Section';
 import { SyncSetup } from './SyncSetup';
 
 /** What happened last in this section, said above it until the next action. */
-type Note = { ok: true; text: 'erased' | 'stopped' } | { ok: false; text: 'nowFailed' };
+type Note = { ok: true; text: 'erased' | 'stopped' | 'changed' | 'unlocked' } | { ok: false; text: 'nowFailed' };
+/** The notes that are news once sync is off (the others, while it is on). */
+const OFF_NOTES: readonly Note['text'][] = ['erased', 'stopped'];
+
+type KeyStep = (storage: SyncStorage, had: SyncKeyring | undefined) => Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)>;
+
+/**
+ * A step with the storage and this device's keys (read only now: no view keeps them): the keys
+ * it gives are kept, and the background asked to sync. The failure, if any.
+ */
+async function withKeys(step: KeyStep): Promise<{ failure: SyncFailure; service: SyncConfig['service'] } | undefined> {
+  const config = await loadSyncConfig();
+  if (config === undefined) return undefined;
+  const result = await step(storageFor(config), await loadSyncKey());
+  if (!result.ok) return { failure: result, service: config.service };
+  await saveSyncKey(result.key);
+  await askBackground({ type: 'sync.now' });
+  return undefined;
+}
+
+/** "Change passphrase": the new one typed twice; the background then re-encrypts this device's files. */
+function ChangePassphraseDialog({ open, onOpenChange, onChanged }: { open: boolean; onOpenChange(open: boolean): void; onChanged(): void }) {
+  const w = useWords();
+  const [passphrase, setPassphrase] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [changing, setChanging] = useState(false);
+  const [failure, setFailure] = useState<{ failure: SyncFailure; service: SyncConfig['service'] } | undefined>();
+  const close = (next: boolean): void => {
+    if (changing) return;
+    if (!next) {
+      setPassphrase('');
+      setConfirm('');
+      setFailure(undefined);
+    }
+    onOpenChange(next);
+  };
+  const mismatch = confirm !== '' && confirm !== passphrase;
+  const change = async (): Promise<void> => {
+    setChanging(true);
+    setFailure(undefined);
+    try {
+      const failed = await withKeys((storage, had) => changeSyncPassphrase(storage, had, passphrase));
+      if (failed !== undefined) {
+        setFailure(failed);
+        return;
+      }
+      setPassphrase('');
+      setConfirm('');
+      onOpenChange(false);
+      onChanged();
+    } finally {
+      setChanging(false);
+    }
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={w.t('sync.changeTitle')}
+      description={w.t('sync.changeText')}
+      footer={
+        <>
+          <Button onClick={() => close(false)} disabled={changing}>{w.t('common.cancel')}</Button>
+          <Button variant="primary" disabled={passphrase === '' || confirm !== passphrase || changing} onClick={() => void change()}>
+            {changing ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <KeyRound aria-hidden />}{w.t('sync.changeConfirm')}
+          </Button>
+        </>
+      }
+    >
+      <Field label={w.t('sync.newPassphrase')} hint={w.t('sync.passphraseHint')}>
+        {(control) => <Input {...control} type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />}
+      </Field>
+      <Field label={w.t('sync.confirmNewPassphrase')} error={mismatch ? w.t('sync.mismatch') : undefined}>
+        {(control) => <Input {...control} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
+      </Field>
+      {changing && <p role="status" className="text-sm text-muted">{w.t('sync.changing')}</p>}
+      {failure !== undefined && <Callout role="alert" tone="danger">{syncFailureText(w, failure.failure, failure.service)}</Callout>}
+    </Dialog>
+  );
+}
+
+/** The passphrase entered again (the key lost, or the passphrase changed on another device): sync goes on where it stopped. */
+function UnlockForm({ onUnlocked }: { onUnlocked(): void }) {
+  const w = useWords();
+  const [passphrase, setPassphrase] = useState('');
+  const [unlocking, setUnlocking] = useState(false);
+  const [failure, setFailure] = useState<{ failure: SyncFailure; service: SyncConfig['service'] } | undefined>();
+  const unlock = async (): Promise<void> => {
+    setUnlocking(true);
+    setFailure(undefined);
+    try {
+      const failed = await withKeys((storage, had) => unlockSync(storage, passphrase, had));
+      if (failed !== undefined) {
+        setFailure(failed);
+        return;
+      }
+      setPassphrase('');
+      onUnlocked();
+    } finally {
+      setUnlocking(false);
+    }
+  };
+  return (
+    <form className="flex flex-col gap-2" onSubmit={(e) => { e.preventDefault(); void unlock(); }}>
+      <Field label={w.t('sync.passphrase')} hint={w.t('sync.unlockHint')}>
+        {(control) => <Input {...control} type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />}
+      </Field>
+      <p>
+        <Button type="submit" size="sm" variant="primary" disabled={passphrase === '' || unlocking}>
+          {unlocking ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <LockOpen aria-hidden />}{w.t('sync.unlock')}
+        </Button>
+      </p>
+      {failure !== undefined && <Callout role="alert" tone="danger">{syncFailureText(w, failure.failure, failure.service)}</Callout>}
+    </form>
+  );
+}
 
 function StatusIcon({ status }: { status: SyncServiceStatus }) {
   const icon = 'size-4 shrink-0';
@@ -119,6 +236,7 @@ function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: Sy
   const now = Math.max(useNow(30_000), seenAt);
   const [stopping, setStopping] = useState(false);
   const [erasing, setErasing] = useState(false);
+  const [changing, setChanging] = useState(false);
   const paused = status.state === 'paused' ? status : undefined;
   const last = status.state !== 'off' && status.state !== 'idle' ? status.lastSyncedAt : undefined;
 
@@ -161,12 +279,15 @@ function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: Sy
       </div>
       {paused !== undefined && (
         <Callout role="note" tone="warning">
-          <p>{needsPassphrase(paused.code) ? w.t('sync.passphraseAgain') : w.t('sync.pausedHint')}</p>
+          {needsPassphrase(paused.code)
+            ? <UnlockForm onUnlocked={() => onNote({ ok: true, text: 'unlocked' })} />
+            : <p>{w.t('sync.pausedHint')}</p>}
           <p><Button size="sm" onClick={() => void setUpAgain()}>{w.t('sync.setUpAgain')}</Button></p>
         </Callout>
       )}
       <div className="flex flex-wrap gap-2">
         <Button variant="primary" onClick={() => void syncNow()}><RefreshCw aria-hidden />{w.t('sync.now')}</Button>
+        <Button onClick={() => setChanging(true)}><KeyRound aria-hidden />{w.t('sync.changePassphrase')}</Button>
         <Button onClick={() => setStopping(true)}><Unplug aria-hidden />{w.t('sync.stop')}</Button>
         <Button variant="danger" onClick={() => setErasing(true)}><Trash2 aria-hidden />{w.t('sync.erase')}</Button>
       </div>
@@ -179,6 +300,7 @@ function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: Sy
         onConfirm={() => void stop()}
       />
       <EraseDialog folder={summary.folder} open={erasing} onOpenChange={setErasing} onErased={() => onNote({ ok: true, text: 'erased' })} />
+      <ChangePassphraseDialog open={changing} onOpenChange={setChanging} onChanged={() => onNote({ ok: true, text: 'changed' })} />
     </>
   );
 }
@@ -201,7 +323,7 @@ export function SyncSection() {
   }, [loaded]);
 
   // Stopping and erasing are news while sync is off; a failed "Sync now" while it is on.
-  const shown = note !== undefined && note.ok === (summary === undefined) ? note : undefined;
+  const shown = note !== undefined && OFF_NOTES.includes(note.text) === (summary === undefined) ? note : undefined;
   return (
     <Section id="sync" title={w.t('options.section.sync')} intro={w.t('sync.intro')}>
       {shown !== undefined && (

@@ -30,7 +30,9 @@ export type SyncCryptoFailure =
   /** This device has no key (its saved key was lost): the passphrase must be entered again. */
   | 'no_key'
   /** The synced data this device published is gone from the server (erased, or the folder replaced). */
-  | 'erased';
+  | 'erased'
+  /** Another device changed the passphrase: this one needs the new one (keys.ts). */
+  | 'passphrase_changed';
 
 export class SyncCryptoError extends Error {
   constructor(readonly code: SyncCryptoFailure) {
@@ -123,16 +125,49 @@ export const KeyCheckSchema = z.object({
 });
 export type KeyCheck = z.infer<typeof KeyCheckSchema>;
 
-/** A new key check for `passphrase` (the first device), with the key it proves. */
-export async function createKeyCheck(passphrase: string, iterations = PBKDF2_ITERATIONS): Promise<{ keyCheck: KeyCheck; key: CryptoKey }> {
+/**
+ * The keys this device holds: the passphrase's newest key check's (`generation`: 1 for the first
+ * passphrase, one more for each change), which seals everything it writes, and the older ones',
+ * which open what was sealed before a change and is not re-encrypted yet (keys.ts).
+ */
+export interface SyncKeyring {
+  generation: number;
+  key: CryptoKey;
+  older: CryptoKey[];
+}
+
+export function keyringOf(key: CryptoKey | SyncKeyring): SyncKeyring {
+  return 'generation' in key ? key : { generation: 1, key, older: [] };
+}
+
+/** Where generation `generation`'s key check is, under gateway-chat/, and the version its check is sealed with. */
+export function keyCheckPlace(generation: number): ObjectPlace {
+  return generation === 1 ? { path: KEY_CHECK_PATH, version: 1 } : { path: `keychecks/${generation}.json`, version: generation };
+}
+
+/** Opens `object` with the keyring's key, else with an older one (`tampered` when none does). */
+export async function openJsonWith<T>(keys: SyncKeyring, object: Uint8Array<ArrayBuffer>, place: ObjectPlace, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+  const all = [keys.key, ...keys.older];
+  for (const [i, key] of all.entries()) {
+    try {
+      return await openJson(key, object, place, schema);
+    } catch (error) {
+      if (!(error instanceof SyncCryptoError) || error.code !== 'tampered' || i === all.length - 1) throw error;
+    }
+  }
+  throw new SyncCryptoError('tampered');
+}
+
+/** A new key check for `passphrase` (the first device, or a new passphrase: `generation`), with the key it proves. */
+export async function createKeyCheck(passphrase: string, iterations = PBKDF2_ITERATIONS, generation = 1): Promise<{ keyCheck: KeyCheck; key: CryptoKey }> {
   const salt = randomSalt();
   const key = await deriveKey(passphrase, salt, iterations);
-  const check = await seal(key, encoder.encode(KEY_CHECK_VALUE), { path: KEY_CHECK_PATH, version: 1 });
+  const check = await seal(key, encoder.encode(KEY_CHECK_VALUE), keyCheckPlace(generation));
   return { keyCheck: { format: 1, kdf: 'PBKDF2-SHA-256', iterations, salt: base64(salt), check: base64(check) }, key };
 }
 
 /** The key `passphrase` gives, once the key check read from the server proves it; else a `SyncCryptoError`. */
-export async function unlock(passphrase: string, stored: unknown): Promise<CryptoKey> {
+export async function unlock(passphrase: string, stored: unknown, generation = 1): Promise<CryptoKey> {
   const parsed = KeyCheckSchema.safeParse(stored);
   const salt = parsed.success ? fromBase64(parsed.data.salt) : undefined;
   const check = parsed.success ? fromBase64(parsed.data.check) : undefined;
@@ -140,7 +175,7 @@ export async function unlock(passphrase: string, stored: unknown): Promise<Crypt
   const key = await deriveKey(passphrase, salt, parsed.data.iterations);
   let value: string;
   try {
-    value = decoder.decode(await open(key, check, { path: KEY_CHECK_PATH, version: 1 }));
+    value = decoder.decode(await open(key, check, keyCheckPlace(generation)));
   } catch (error) {
     if (error instanceof SyncCryptoError && error.code === 'not_sealed') throw new SyncCryptoError('bad_key_check');
     throw new SyncCryptoError('wrong_passphrase');

@@ -17,6 +17,8 @@ import type { SyncProgress } from './scheduler';
 import type { Settings } from '@/lib/settings/schema';
 import type { Message } from '@/lib/conversations/records';
 import type { Change } from './changes';
+import { keyringOf, type SyncKeyring } from './crypto';
+import { reencryptOwn } from './keys';
 
 /** The device's settings, for presets, actions and (when the user ticks it) settings to sync. */
 export interface SettingsSide {
@@ -60,7 +62,16 @@ export type SyncedStore = Pick<ConversationStore, 'syncRecords' | 'syncDeletions
  * database is brought up to date never makes the next round write the same segment number
  * again; and once more at the end.
  */
-export async function syncDevice(store: SyncedStore, storage: SyncStorage, key: CryptoKey, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void, checkpoint: (device: DeviceSync) => Promise<void> = async () => undefined, tuning: SnapshotTuning = DEFAULT_TUNING): Promise<DeviceRound> {
+export async function syncDevice(store: SyncedStore, storage: SyncStorage, keys: CryptoKey | SyncKeyring, device: DeviceSync, settings?: SettingsSide, onProgress?: (progress: SyncProgress) => void, checkpoint: (device: DeviceSync) => Promise<void> = async () => undefined, tuning: SnapshotTuning = DEFAULT_TUNING): Promise<DeviceRound> {
+  const key = keyringOf(keys);
+  // After a passphrase change: this device's own files re-encrypted first (resumed where a stop left it).
+  if ((device.memory.keyGeneration ?? 1) < key.generation) {
+    device.memory = await reencryptOwn(storage, key, device.memory, onProgress, async (memory) => {
+      device.memory = memory;
+      await checkpoint(device);
+    });
+    await checkpoint(device);
+  }
   const local = { ...(await store.syncRecords()), imageIds: new Set(await store.syncImageIds()) };
   const deletedHere = await store.syncDeletions();
   const stamp = (): string => device.clock.tick();

@@ -7,7 +7,7 @@
 import type * as z from 'zod/mini';
 import { isDeviceId, ManifestSchema, SegmentSchema, SnapshotPartSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
 import { compareStamps } from './clock';
-import { createKeyCheck, KEY_CHECK_PATH, openJson, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure } from './crypto';
+import { createKeyCheck, KEY_CHECK_PATH, keyCheckPlace, keyringOf, openJsonWith, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure, type SyncKeyring } from './crypto';
 import { SyncStorageError, type SyncStorage } from './storage';
 import { changeWeight } from './images';
 import type { SyncProgress } from './scheduler';
@@ -37,6 +37,12 @@ export interface SyncMemory {
   snapshot?: SnapshotInfo;
   /** How many segments (of all devices) the newest snapshot it knows of, its own or another's, covers. */
   snapshotCover: number;
+  /** The key generation its manifest was last sealed with (undefined: the first). */
+  sealedWith?: number;
+  /** The key generation all its segments and its snapshot are sealed with (undefined: the first; keys.ts). */
+  keyGeneration?: number;
+  /** A re-encryption under way (keys.ts): to which generation, and how many of its files are done. */
+  rekey?: { generation: number; done: number };
 }
 
 export interface SnapshotInfo {
@@ -89,31 +95,56 @@ function segmentsOf(pending: readonly Change[]): Change[][] {
 
 // The manifest is rewritten: its version is inside it (authenticated), and only grows.
 const MANIFEST_PLACE_VERSION = 0;
-const SEGMENT_PLACE_VERSION = 1;
+/** Segments and snapshot parts: written once (re-encrypted in place, same content, after a passphrase change). */
+export const SEGMENT_PLACE_VERSION = 1;
+
+/** Where generation `generation`'s key check is on the storage. */
+export const keyCheckPath = (generation: number): string => `gateway-chat/${keyCheckPlace(generation).path}`;
 
 /**
- * The key for `passphrase` on this storage. The first device (`create`, after the passphrase was
- * typed twice) writes the key check; any other is refused with a code before anything is written.
+ * The newest key check's generation on this storage (a passphrase change writes a new one,
+ * keys.ts), or undefined when sync was never set up there.
  */
-export async function openSyncKey(storage: SyncStorage, passphrase: string, create: boolean): Promise<CryptoKey> {
-  const path = `gateway-chat/${KEY_CHECK_PATH}`;
-  const stored = await storage.read(path);
-  if (stored === undefined) {
+export async function newestGeneration(storage: SyncStorage): Promise<number | undefined> {
+  let newest: number | undefined;
+  for (const name of await storage.list('gateway-chat/keychecks/')) {
+    const m = /^(\d{1,6})\.json$/.exec(name);
+    if (m !== null && Number(m[1]) >= 2) newest = Math.max(newest ?? 0, Number(m[1]));
+  }
+  if (newest !== undefined) return newest;
+  return (await storage.read(`gateway-chat/${KEY_CHECK_PATH}`)) === undefined ? undefined : 1;
+}
+
+/**
+ * The keys for `passphrase` on this storage. The first device (`create`, after the passphrase was
+ * typed twice) writes the key check; any other is proved against the newest key check, and
+ * refused with a code before anything is written.
+ */
+export async function openSyncKeyring(storage: SyncStorage, passphrase: string, create: boolean): Promise<SyncKeyring> {
+  const generation = await newestGeneration(storage);
+  if (generation === undefined) {
     if (!create) throw new SyncCryptoError('bad_key_check');
     const { keyCheck, key } = await createKeyCheck(passphrase);
-    await storage.write(path, new TextEncoder().encode(JSON.stringify(keyCheck)));
-    return key;
+    await storage.write(keyCheckPath(1), new TextEncoder().encode(JSON.stringify(keyCheck)));
+    return { generation: 1, key, older: [] };
   }
+  const stored = await storage.read(keyCheckPath(generation));
+  if (stored === undefined) throw new SyncCryptoError('bad_key_check');
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(stored));
   } catch {
     throw new SyncCryptoError('bad_key_check');
   }
-  return unlock(passphrase, parsed);
+  return { generation, key: await unlock(passphrase, parsed, generation), older: [] };
 }
 
-async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string, version: number, schema: z.ZodMiniType<T>, fits: (value: T) => boolean): Promise<T | SyncProblem> {
+/** The key `openSyncKeyring` gives (the storage's newest). */
+export async function openSyncKey(storage: SyncStorage, passphrase: string, create: boolean): Promise<CryptoKey> {
+  return (await openSyncKeyring(storage, passphrase, create)).key;
+}
+
+export async function readSealed<T>(storage: SyncStorage, key: SyncKeyring, path: string, version: number, schema: z.ZodMiniType<T>, fits: (value: T) => boolean): Promise<T | SyncProblem> {
   let bytes: Uint8Array<ArrayBuffer> | undefined;
   try {
     bytes = await storage.read(path);
@@ -125,7 +156,7 @@ async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string,
   }
   if (bytes === undefined) return { path, reason: 'missing' };
   try {
-    const value = await openJson(key, bytes, { path, version }, schema);
+    const value = await openJsonWith(key, bytes, { path, version }, schema);
     return value === undefined || !fits(value) ? { path, reason: 'unreadable' } : value;
   } catch (error) {
     if (error instanceof SyncCryptoError) return { path, reason: error.code };
@@ -133,7 +164,7 @@ async function readSealed<T>(storage: SyncStorage, key: CryptoKey, path: string,
   }
 }
 
-const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
+export const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
 
 export interface RoundOptions {
   /** A name for people, in the manifest. */
@@ -181,8 +212,9 @@ function bestSnapshot(fresh: readonly ReadManifest[], self: string, merged: Reco
   return best;
 }
 
-export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, pending: readonly Change[], options: RoundOptions = {}): Promise<RoundResult> {
+export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyring, memory: SyncMemory, pending: readonly Change[], options: RoundOptions = {}): Promise<RoundResult> {
   const { onProgress = () => undefined } = options;
+  const key = keyringOf(keys);
   const device = memory.device;
   let segments = memory.segments;
   // 1. This device's changes: each segment written whole first; only the manifest publishes them.
@@ -192,7 +224,7 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
   for (const [i, batch] of batches.entries()) {
     const n = segments + 1;
     const path = syncPaths.segment(device, n);
-    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
+    await storage.write(path, await sealJson(key.key, { format: SYNC_FORMAT, device, n, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
     segments = n;
     if (batches.length > 1) onProgress({ phase: 'up', done: i + 1, total: batches.length });
   }
@@ -284,6 +316,9 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
       if (manifest.clock !== undefined) heard[other] = manifest.clock;
     }
   }
+  // Files no key here opens, and a newer key check on the server: the passphrase was changed
+  // elsewhere. Paused until it is entered here (nothing read is lost: read again then).
+  if (problems.some((p) => p.reason === 'tampered') && ((await newestGeneration(storage)) ?? 0) > key.generation) throw new SyncCryptoError('passphrase_changed');
   const next: SyncMemory = { ...memory, segments, merged, seenVersions, seenTags, heard, horizons, devices, snapshotCover };
   // 3. The manifest last: it publishes the segments, and says how far this device has read.
   // Nothing published and nothing more read: left as it is (other devices then skip it too),
@@ -291,7 +326,8 @@ export async function syncRound(storage: SyncStorage, key: CryptoKey, memory: Sy
   const clock = options.clock?.();
   const horizon = clock === undefined ? undefined : horizonOf(clock, devices, heard);
   const horizonMoved = horizon !== undefined && horizon !== memory.horizon && (options.horizonMatters?.(memory.horizon, horizon) ?? false);
-  if (segments === memory.segments && sameVector(merged, memory.merged) && memory.manifestVersion > 0 && !horizonMoved) {
+  const resealed = (memory.sealedWith ?? 1) !== key.generation;
+  if (segments === memory.segments && sameVector(merged, memory.merged) && memory.manifestVersion > 0 && !horizonMoved && !resealed) {
     return { memory: next, changes, problems };
   }
   return { memory: await writeManifest(storage, key, next, clock, horizon, options.label), changes, problems };
@@ -314,7 +350,7 @@ function horizonOf(clock: string, devices: readonly string[], heard: Record<stri
 }
 
 /** The device's manifest, replaced (a new version) with what `memory` says; the memory that results. */
-async function writeManifest(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, clock: string | undefined, horizon: string | undefined, label?: string): Promise<SyncMemory> {
+async function writeManifest(storage: SyncStorage, key: SyncKeyring, memory: SyncMemory, clock: string | undefined, horizon: string | undefined, label?: string): Promise<SyncMemory> {
   const version = memory.manifestVersion + 1;
   const manifest: Manifest = {
     format: SYNC_FORMAT,
@@ -328,8 +364,8 @@ async function writeManifest(storage: SyncStorage, key: CryptoKey, memory: SyncM
     ...(label === undefined ? {} : { label }),
   };
   const manifestPath = syncPaths.manifest(memory.device);
-  await storage.write(manifestPath, await sealJson(key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
-  const next: SyncMemory = { ...memory, manifestVersion: version };
+  await storage.write(manifestPath, await sealJson(key.key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
+  const next: SyncMemory = { ...memory, manifestVersion: version, sealedWith: key.generation };
   if (horizon === undefined) delete next.horizon;
   else next.horizon = horizon;
   return next;
@@ -340,7 +376,8 @@ async function writeManifest(storage: SyncStorage, key: CryptoKey, memory: SyncM
  * `memory`. Its parts are written first, then the manifest names them; the previous snapshot's
  * parts (this device's own) are deleted after.
  */
-export async function publishSnapshot(storage: SyncStorage, key: CryptoKey, memory: SyncMemory, changes: readonly Change[], clock: string, onProgress: (progress: SyncProgress) => void = () => undefined): Promise<SyncMemory> {
+export async function publishSnapshot(storage: SyncStorage, keys: CryptoKey | SyncKeyring, memory: SyncMemory, changes: readonly Change[], clock: string, onProgress: (progress: SyncProgress) => void = () => undefined): Promise<SyncMemory> {
+  const key = keyringOf(keys);
   const device = memory.device;
   const previous = memory.snapshot;
   const n = (previous?.n ?? 0) + 1;
@@ -349,7 +386,7 @@ export async function publishSnapshot(storage: SyncStorage, key: CryptoKey, memo
   for (const [i, batch] of batches.entries()) {
     const part = i + 1;
     const path = syncPaths.snapshot(device, n, part);
-    await storage.write(path, await sealJson(key, { format: SYNC_FORMAT, device, n, part, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
+    await storage.write(path, await sealJson(key.key, { format: SYNC_FORMAT, device, n, part, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
     onProgress({ phase: 'up', done: part, total: batches.length });
   }
   const snapshot: SnapshotInfo = { n, parts: batches.length, merged: { ...memory.merged, [device]: memory.segments } };

@@ -13,11 +13,11 @@ export const FIRST_RETRY_MS = 30_000;
 export const MAX_RETRY_MS = 30 * 60_000;
 
 /** What the user must mend: sync waits for them instead of trying again. */
-const PAUSING: ReadonlySet<string> = new Set<SyncStorageFailure | string>(['unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'wrong_passphrase', 'bad_key_check', 'no_key', 'erased']);
+const PAUSING: ReadonlySet<string> = new Set<SyncStorageFailure | string>(['unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'wrong_passphrase', 'bad_key_check', 'no_key', 'erased', 'passphrase_changed']);
 
-/** How far a round is: files of changes sent (`up`) or read (`down`), of how many. */
+/** How far a round is: files of changes sent (`up`), read (`down`) or re-encrypted after a passphrase change (`rekey`), of how many. */
 export interface SyncProgress {
-  phase: 'up' | 'down';
+  phase: 'up' | 'down' | 'rekey';
   done: number;
   total: number;
 }

@@ -7,7 +7,7 @@
  */
 import { HybridClock } from './clock';
 import { storageFor, type SyncConfig } from './config';
-import { SyncCryptoError } from './crypto';
+import { SyncCryptoError, type SyncKeyring } from './crypto';
 import { syncDevice, type DeviceSync, type SettingsSide, type SyncedStore } from './device';
 import { newMemory } from './engine';
 import { emptyState } from './merge';
@@ -26,7 +26,7 @@ export interface SavedDevice {
 export interface SyncServiceDeps {
   store: SyncedStore;
   loadConfig(): Promise<SyncConfig | undefined>;
-  loadKey(): Promise<CryptoKey | undefined>;
+  loadKey(): Promise<CryptoKey | SyncKeyring | undefined>;
   loadDevice(): Promise<unknown>;
   /** This device's settings (presets, actions, and the settings when the user syncs them). */
   settings?: Omit<SettingsSide, 'withSettings'>;

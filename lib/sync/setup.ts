@@ -5,8 +5,9 @@
  * or written), and "Erase synced data on the server". Codes with the address and status, for
  * the UI to word; never a credential.
  */
-import { openSyncKey } from './engine';
-import { SyncCryptoError } from './crypto';
+import { openSyncKeyring } from './engine';
+import { SyncCryptoError, type SyncKeyring } from './crypto';
+import { changePassphrase, unlockNewest } from './keys';
 import { syncPaths } from './changes';
 import { MIN_PASSPHRASE_LENGTH } from './limits';
 import { probeStorage, SyncStorageError, type ProbeStep, type SyncStorage } from './storage';
@@ -49,13 +50,13 @@ export async function testSync(storage: SyncStorage): Promise<SyncTestResult> {
  * The key for this storage: the first device (`firstDevice`, the passphrase typed twice) creates
  * the key check; any other must match it (`wrong_passphrase` otherwise, nothing written).
  */
-export async function joinSync(storage: SyncStorage, passphrase: string, firstDevice: boolean): Promise<{ ok: true; key: CryptoKey } | ({ ok: false } & SyncFailure)> {
+export async function joinSync(storage: SyncStorage, passphrase: string, firstDevice: boolean): Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)> {
   if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
   // The storage holds what a guess is checked against: the first device chooses a passphrase
   // long enough that guessing it offline is not worth trying.
   if (firstDevice && [...passphrase].length < MIN_PASSPHRASE_LENGTH) return { ok: false, code: 'short_passphrase' };
   try {
-    return { ok: true, key: await openSyncKey(storage, passphrase, firstDevice) };
+    return { ok: true, key: await openSyncKeyring(storage, passphrase, firstDevice) };
   } catch (error) {
     return { ok: false, ...failureFrom(error) };
   }
@@ -66,6 +67,35 @@ export async function eraseSyncData(storage: SyncStorage): Promise<{ ok: true } 
   try {
     await storage.remove(SYNC_ROOT);
     return { ok: true };
+  } catch (error) {
+    return { ok: false, ...failureFrom(error) };
+  }
+}
+
+/**
+ * "Change passphrase" (the new one typed twice): a new key check on the storage; the keys that
+ * result, to keep (the background then re-encrypts this device's files).
+ */
+export async function changeSyncPassphrase(storage: SyncStorage, keys: SyncKeyring | undefined, passphrase: string): Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)> {
+  if (keys === undefined) return { ok: false, code: 'no_key' };
+  if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
+  if ([...passphrase].length < MIN_PASSPHRASE_LENGTH) return { ok: false, code: 'short_passphrase' };
+  try {
+    return { ok: true, key: await changePassphrase(storage, keys, passphrase) };
+  } catch (error) {
+    return { ok: false, ...failureFrom(error) };
+  }
+}
+
+/**
+ * The passphrase entered again on a device that lost its key, or after it was changed on another
+ * device: proved against the storage's newest key check; the keys this device had are kept, to
+ * open what is not re-encrypted yet. Its sync goes on where it stopped.
+ */
+export async function unlockSync(storage: SyncStorage, passphrase: string, had: SyncKeyring | undefined): Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)> {
+  if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
+  try {
+    return { ok: true, key: await unlockNewest(storage, passphrase, had) };
   } catch (error) {
     return { ok: false, ...failureFrom(error) };
   }

@@ -10,6 +10,7 @@ import Dexie, { type Table } from 'dexie';
 import * as z from 'zod/mini';
 import { SyncConfigSchema, type SyncConfig } from './config';
 import type { SavedDevice, SyncServiceStatus } from './service';
+import { keyringOf, type SyncKeyring } from './crypto';
 
 const CONFIG_KEY = 'local:syncConfig';
 const STATUS_KEY = 'local:syncStatus';
@@ -34,7 +35,7 @@ export function watchSyncConfig(onChange: (config: SyncConfig | undefined) => vo
 export const SyncStatusSchema = z.union([
   z.object({ state: z.literal('off') }),
   z.object({ state: z.literal('idle'), lastSyncedAt: z.optional(z.number()), unreadable: z.optional(z.number()) }),
-  z.object({ state: z.literal('syncing'), lastSyncedAt: z.optional(z.number()), progress: z.optional(z.object({ phase: z.enum(['up', 'down']), done: z.number(), total: z.number() })) }),
+  z.object({ state: z.literal('syncing'), lastSyncedAt: z.optional(z.number()), progress: z.optional(z.object({ phase: z.enum(['up', 'down', 'rekey']), done: z.number(), total: z.number() })) }),
   z.object({ state: z.literal('retrying'), lastSyncedAt: z.optional(z.number()), code: z.string(), address: z.optional(z.string()), status: z.optional(z.number()), retryAt: z.number() }),
   z.object({ state: z.literal('paused'), lastSyncedAt: z.optional(z.number()), code: z.string(), address: z.optional(z.string()), status: z.optional(z.number()) }),
 ]);
@@ -67,13 +68,21 @@ class SyncDatabase extends Dexie {
 let database: SyncDatabase | undefined;
 const db = (): SyncDatabase => (database ??= new SyncDatabase());
 
-export async function saveSyncKey(key: CryptoKey): Promise<void> {
-  await db().entries.put({ id: 'key', value: key });
+/** The keys the passphrase gave (a passphrase changed since: the newest, and the older ones). */
+export async function saveSyncKey(key: CryptoKey | SyncKeyring): Promise<void> {
+  await db().entries.put({ id: 'key', value: keyringOf(key) });
 }
 
-export async function loadSyncKey(): Promise<CryptoKey | undefined> {
+const isKey = (value: unknown): value is CryptoKey => typeof CryptoKey !== 'undefined' && value instanceof CryptoKey;
+const KeyringSchema = z.object({ generation: z.number().check(z.int(), z.positive()), key: z.custom<CryptoKey>(isKey), older: z.array(z.custom<CryptoKey>(isKey)) });
+
+export async function loadSyncKey(): Promise<SyncKeyring | undefined> {
   const row = await db().entries.get('key');
-  return row !== undefined && typeof CryptoKey !== 'undefined' && row.value instanceof CryptoKey ? row.value : undefined;
+  if (row === undefined) return undefined;
+  // Kept before passphrases could change: the key alone.
+  if (isKey(row.value)) return keyringOf(row.value);
+  const parsed = KeyringSchema.safeParse(row.value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export async function loadDeviceSync(): Promise<unknown> {

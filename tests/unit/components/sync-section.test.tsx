@@ -20,7 +20,7 @@ import { SyncIndicator } from '@/components/sync/SyncIndicator';
 import { defaultSettings } from '@/lib/settings/schema';
 import { newDeviceId, storageFor, type SyncConfig } from '@/lib/sync/config';
 import { joinSync } from '@/lib/sync/setup';
-import { loadSyncConfig, loadSyncKey, saveSyncConfig, saveSyncStatus } from '@/lib/sync/sync.adapter';
+import { loadSyncConfig, loadSyncKey, saveSyncConfig, saveSyncKey, saveSyncStatus } from '@/lib/sync/sync.adapter';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
 
 let server: WebDavServer;
@@ -181,7 +181,7 @@ describe('setting sync up', () => {
     expect(existsSync(join(server.files, folder, 'gateway-chat', 'keycheck.json'))).toBe(true);
     // The key the passphrase gave, not extractable; the passphrase itself is kept nowhere.
     const key = await loadSyncKey();
-    expect(key?.extractable).toBe(false);
+    expect(key?.key.extractable).toBe(false);
     expect(within(sync).getByRole('status', { name: 'Sync status' })).toBeInTheDocument();
     expect(within(sync).queryByRole('textbox', { name: 'Server address' })).toBeNull();
     expect(sync).toHaveTextContent(server.address);
@@ -250,13 +250,84 @@ describe('sync on', () => {
     render(<SyncSection />);
     const sync = within(await section());
     await waitFor(() => expect(sync.getByRole('status', { name: 'Sync status' })).toHaveTextContent('Sync paused: this device has no sync key'));
-    expect(sync.getByRole('note')).toHaveTextContent('The encryption passphrase must be entered again on this device.');
+    expect(sync.getByRole('note')).toHaveTextContent('Enter the encryption passphrase: sync goes on where it stopped, and nothing is sent again.');
     await userEvent.click(sync.getByRole('button', { name: 'Stop and set up again' }));
     expect(await sync.findByRole('textbox', { name: 'Server address' })).toHaveValue(server.address);
     expect(sync.getByRole('textbox', { name: 'Username' })).toHaveValue(server.username);
     expect(sync.getByRole('textbox', { name: 'Folder' })).toHaveValue('Gateway Chat');
     expect(await loadSyncConfig()).toBeUndefined();
   });
+
+  it('the passphrase entered in the paused note unlocks sync where it stopped: a wrong one is refused, the right one kept, and a round asked for', async () => {
+    const folder = freshFolder();
+    const config = webdav(folder);
+    expect((await joinSync(storageFor(config), 'the passphrase of record', true)).ok).toBe(true);
+    await saveSyncConfig(config);
+    await saveSyncStatus({ state: 'paused', code: 'no_key' });
+    const asked: unknown[] = [];
+    fakeBrowser.runtime.onMessage.addListener((message: unknown) => {
+      asked.push(message);
+      return Promise.resolve({ ok: true });
+    });
+    render(<SyncSection />);
+    const sync = within(await section());
+    const note = within(await sync.findByRole('note'));
+    await userEvent.type(note.getByLabelText('Encryption passphrase'), 'not the one');
+    await userEvent.click(note.getByRole('button', { name: 'Unlock' }));
+    expect(await note.findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent('That is not the passphrase this storage was set up with.');
+    expect(await loadSyncKey()).toBeUndefined();
+    await userEvent.clear(note.getByLabelText('Encryption passphrase'));
+    await userEvent.type(note.getByLabelText('Encryption passphrase'), 'the passphrase of record');
+    await userEvent.click(note.getByRole('button', { name: 'Unlock' }));
+    expect(await sync.findByText('Unlocked: sync goes on.', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect((await loadSyncKey())?.generation).toBe(1);
+    expect(asked).toEqual([{ type: 'sync.now' }]);
+    // The details were kept: sync is still on.
+    expect(await loadSyncConfig()).toMatchObject({ folder, deviceId: config.deviceId });
+  }, 40_000);
+
+  it('a passphrase changed on another device pauses sync and says so', async () => {
+    await saveSyncConfig(webdav('Gateway Chat'));
+    await saveSyncStatus({ state: 'paused', code: 'passphrase_changed' });
+    render(<SyncSection />);
+    const sync = within(await section());
+    await waitFor(() => expect(sync.getByRole('status', { name: 'Sync status' })).toHaveTextContent('Sync paused: the encryption passphrase was changed on another device'));
+    expect(within(sync.getByRole('note')).getByRole('button', { name: 'Unlock' })).toBeInTheDocument();
+  });
+
+  it('"Change passphrase" takes the new one twice, writes the next key check on the server, keeps the new key with the old, and asks for a round', async () => {
+    const folder = freshFolder();
+    const config = webdav(folder);
+    const joined = await joinSync(storageFor(config), 'the first passphrase', true);
+    if (!joined.ok) throw new Error(joined.code);
+    await saveSyncKey(joined.key);
+    await saveSyncConfig(config);
+    await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
+    const asked: unknown[] = [];
+    fakeBrowser.runtime.onMessage.addListener((message: unknown) => {
+      asked.push(message);
+      return Promise.resolve({ ok: true });
+    });
+    render(<SyncSection />);
+    const sync = within(await section());
+    await userEvent.click(await sync.findByRole('button', { name: 'Change passphrase' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Change the encryption passphrase?' }));
+    await userEvent.type(dialog.getByLabelText('New passphrase'), 'the second passphrase');
+    await userEvent.type(dialog.getByLabelText('Confirm new passphrase'), 'the second passphrasf');
+    expect(dialog.getByText('The two passphrases differ: type the same one twice.')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Change passphrase' })).toBeDisabled();
+    await userEvent.clear(dialog.getByLabelText('Confirm new passphrase'));
+    await userEvent.type(dialog.getByLabelText('Confirm new passphrase'), 'the second passphrase');
+    await userEvent.click(dialog.getByRole('button', { name: 'Change passphrase' }));
+    expect(await sync.findByText(/^The passphrase was changed\./, {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const keys = await loadSyncKey();
+    expect(keys?.generation).toBe(2);
+    expect(keys?.older).toHaveLength(1);
+    expect(existsSync(join(server.files, folder, 'gateway-chat', 'keychecks', '2.json'))).toBe(true);
+    expect(asked).toEqual([{ type: 'sync.now' }]);
+    expect((await joinSync(storageFor(config), 'the second passphrase', false)).ok).toBe(true);
+  }, 40_000);
 
   it('"Sync now" asks the background for a round', async () => {
     await saveSyncConfig(webdav('Gateway Chat'));

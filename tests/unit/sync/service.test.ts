@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SyncKeyring } from '@/lib/sync/crypto';
 import type { Message } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
 import { newDeviceId, storageFor, type SyncConfig } from '@/lib/sync/config';
@@ -24,7 +25,7 @@ function backgroundOf(config: SyncConfig | undefined) {
     store,
     settings: defaultSettings(),
     config,
-    key: undefined as CryptoKey | undefined,
+    key: undefined as SyncKeyring | undefined,
     statuses,
     get saved() {
       return saved;

@@ -1,0 +1,170 @@
+import 'fake-indexeddb/auto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@/lib/conversations/records';
+import { ConversationStore } from '@/lib/conversations/store';
+import { HybridClock } from '@/lib/sync/clock';
+import { open, SyncCryptoError, type SyncKeyring } from '@/lib/sync/crypto';
+import { newMemory, openSyncKeyring } from '@/lib/sync/engine';
+import { syncDevice, type DeviceSync } from '@/lib/sync/device';
+import { emptyState } from '@/lib/sync/merge';
+import { restoreDeviceSync, saveDeviceSync } from '@/lib/sync/persist';
+import { DEFAULT_TUNING } from '@/lib/sync/snapshot';
+import { changeSyncPassphrase, joinSync, unlockSync } from '@/lib/sync/setup';
+import type { SyncProgress } from '@/lib/sync/scheduler';
+import type { SyncStorage } from '@/lib/sync/storage';
+import { WebDavStorage } from '@/lib/sync/webdav';
+import { serverFiles } from '../../sync/server-files';
+import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
+
+let n = 0;
+const OLD = 'the old passphrase, long';
+const NEW = 'a brand new passphrase';
+
+function message(id: string, conversationId: string, parentId: string | null, seq: number, text: string): Message {
+  return { id, conversationId, parentId, seq, role: 'user', text, reasoning: '', status: 'complete', createdAt: 1 };
+}
+
+class Profile {
+  readonly store = new ConversationStore(`sync-passphrase-${n++}`);
+  sync: DeviceSync;
+  constructor(readonly id: string, readonly storage: SyncStorage, public keys: SyncKeyring) {
+    this.sync = { memory: newMemory(id), state: emptyState(), clock: new HybridClock(id) };
+  }
+  round(progress?: (p: SyncProgress) => void, checkpoint?: (d: DeviceSync) => Promise<void>): ReturnType<typeof syncDevice> {
+    return syncDevice(this.store, this.storage, this.keys, this.sync, undefined, progress, checkpoint, { ...DEFAULT_TUNING, snapshotEvery: 4 });
+  }
+  async texts(): Promise<string[]> {
+    return (await this.store.syncRecords()).messages.map((m) => m.text).sort();
+  }
+}
+
+/** Every sealed file of ours on the server, by path under the folder, with its bytes. */
+function sealedFiles(root: string): Map<string, Uint8Array<ArrayBuffer>> {
+  const out = new Map<string, Uint8Array<ArrayBuffer>>();
+  for (const [path, bytes] of serverFiles(root)) if (path.includes('/devices/') || path.includes('/manifests/')) out.set(path, new Uint8Array(bytes));
+  return out;
+}
+
+async function opensWith(key: CryptoKey, path: string, bytes: Uint8Array<ArrayBuffer>): Promise<boolean> {
+  const version = path.includes('/manifests/') ? 0 : 1;
+  try {
+    await open(key, bytes, { path, version });
+    return true;
+  } catch (error) {
+    if (error instanceof SyncCryptoError) return false;
+    throw error;
+  }
+}
+
+describe('changing the encryption passphrase, against a WebDAV server (Apache mod_dav)', () => {
+  let server: WebDavServer;
+  const storageIn = (folder: string): WebDavStorage => new WebDavStorage({ address: server.address, username: server.username, password: server.password, folder });
+  beforeAll(async () => {
+    server = await startWebDavServer();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('re-encrypts this device\'s files with the new key; another device pauses until the new passphrase is entered, then re-encrypts its own; a new device needs only the new one', async () => {
+    const storage = storageIn('change');
+    const first = await joinSync(storage, OLD, true);
+    const second = await joinSync(storage, OLD, false);
+    if (!first.ok || !second.ok) throw new Error('could not join');
+    const laptop = new Profile('change-laptop', storage, first.key);
+    const desktop = new Profile('change-desktop', storage, second.key);
+    await laptop.store.createConversation({ id: 'c1', profileId: 'p', model: 'm', surface: 'popup', title: 'Before the change' });
+    for (let i = 1; i <= 5; i++) {
+      await laptop.store.addMessage(message(`l${i}`, 'c1', i === 1 ? null : `l${i - 1}`, i, `laptop ${i}`));
+      await laptop.round();
+    }
+    await desktop.store.createConversation({ id: 'c2', profileId: 'p', model: 'm', surface: 'popup', title: 'Desktop' });
+    await desktop.store.addMessage(message('d1', 'c2', null, 1, 'desktop 1'));
+    await desktop.round();
+    await laptop.round();
+    expect(laptop.sync.memory.snapshot).toBeDefined();
+
+    // The desktop publishes a turn the laptop has not read when the passphrase changes.
+    await desktop.store.addMessage(message('d2', 'c2', 'd1', 2, 'desktop 2, before it knows'));
+    await desktop.round();
+
+    // Too short, then right.
+    expect(await changeSyncPassphrase(storage, laptop.keys, 'short')).toMatchObject({ ok: false, code: 'short_passphrase' });
+    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    if (!changed.ok) throw new Error(changed.code);
+    expect(changed.key.generation).toBe(2);
+    laptop.keys = changed.key;
+    const progress: SyncProgress[] = [];
+    await laptop.round((p) => progress.push(p));
+    expect(progress.filter((p) => p.phase === 'rekey').at(-1)).toMatchObject({ done: 6, total: 6 }); // five segments and a snapshot's one part
+    const newKey = changed.key.key;
+    const root = join(server.files, 'change');
+    for (const [path, bytes] of sealedFiles(root)) {
+      if (path.includes('change-laptop')) expect(await opensWith(newKey, path, bytes), path).toBe(true);
+    }
+    // The desktop's files are still under the old key: the laptop read them with the old one it kept.
+    expect(await laptop.texts()).toContain('desktop 2, before it knows');
+    // The desktop meets files it cannot open, and a newer key check: paused with a code.
+    await laptop.store.addMessage(message('l6', 'c1', 'l5', 6, 'laptop 6, after the change'));
+    await laptop.round();
+    await expect(desktop.round()).rejects.toMatchObject({ code: 'passphrase_changed' });
+    // The old passphrase no longer unlocks; the new one does, and the desktop goes on where it stopped.
+    expect(await unlockSync(storage, OLD, desktop.keys)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
+    const unlocked = await unlockSync(storage, NEW, desktop.keys);
+    if (!unlocked.ok) throw new Error(unlocked.code);
+    desktop.keys = unlocked.key;
+    const received = await desktop.round();
+    expect(received.problems).toEqual([]);
+    expect(await desktop.texts()).toContain('laptop 6, after the change');
+    for (const [path, bytes] of sealedFiles(root)) expect(await opensWith(newKey, path, bytes), path).toBe(true);
+
+    // A device new after the change: the new passphrase alone opens everything.
+    const joined = await joinSync(storage, NEW, false);
+    if (!joined.ok) throw new Error(joined.code);
+    expect(await joinSync(storage, OLD, false)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
+    const newcomer = new Profile('change-newcomer', storage, joined.key);
+    expect((await newcomer.round()).problems).toEqual([]);
+    expect(await newcomer.texts()).toEqual(await laptop.texts());
+    // Changing it again needs this device to be on the newest key first.
+    expect(await changeSyncPassphrase(storage, first.key, 'yet another passphrase')).toMatchObject({ ok: false, code: 'passphrase_changed' });
+  }, 60_000);
+
+  it('a re-encryption stopped half-way resumes where it got to, and re-encrypts nothing twice', async () => {
+    const storage = storageIn('resume');
+    const joined = await joinSync(storage, OLD, true);
+    if (!joined.ok) throw new Error('could not join');
+    const laptop = new Profile('resume-laptop', storage, joined.key);
+    await laptop.store.createConversation({ id: 'r1', profileId: 'p', model: 'm', surface: 'popup', title: 'Many segments' });
+    // 45 segments (no snapshot: every 4 is for the other test's tuning, so this profile's is set high).
+    for (let i = 1; i <= 45; i++) {
+      await laptop.store.addMessage(message(`r${i}`, 'r1', i === 1 ? null : `r${i - 1}`, i, `turn ${i}`));
+      await syncDevice(laptop.store, storage, laptop.keys, laptop.sync);
+    }
+    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    if (!changed.ok) throw new Error(changed.code);
+    laptop.keys = changed.key;
+    // The worker stops after the first save of its progress (20 files).
+    let saved: unknown;
+    const stopping = async (d: DeviceSync): Promise<void> => {
+      saved = structuredClone(saveDeviceSync(d));
+      throw new Error('worker stopped');
+    };
+    await expect(syncDevice(laptop.store, storage, laptop.keys, laptop.sync, undefined, undefined, stopping)).rejects.toThrow('worker stopped');
+    const restarted = restoreDeviceSync(saved)!;
+    expect(restarted.memory.rekey).toEqual({ generation: 2, done: 20 });
+    laptop.sync = restarted;
+    const progress: SyncProgress[] = [];
+    await syncDevice(laptop.store, storage, laptop.keys, laptop.sync, undefined, (p) => progress.push(p));
+    const rekeyed = progress.filter((p) => p.phase === 'rekey');
+    expect(rekeyed[0]).toEqual({ phase: 'rekey', done: 21, total: 45 });
+    expect(rekeyed.at(-1)).toEqual({ phase: 'rekey', done: 45, total: 45 });
+    expect(laptop.sync.memory.keyGeneration).toBe(2);
+    expect(laptop.sync.memory.rekey).toBeUndefined();
+    for (const [path, bytes] of sealedFiles(join(server.files, 'resume'))) expect(await opensWith(changed.key.key, path, bytes), path).toBe(true);
+    // A new device with the new passphrase reads it all.
+    const reader = new Profile('resume-reader', storage, (await openSyncKeyring(storage, NEW, false)));
+    expect((await reader.round()).problems).toEqual([]);
+    expect((await reader.texts())).toHaveLength(45);
+  }, 120_000);
+});
