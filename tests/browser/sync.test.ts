@@ -202,4 +202,44 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     }
     expect(found).toEqual([]);
   }, 120_000);
+  it('"Change passphrase" in one profile re-encrypts its files; the other pauses, says why, and goes on where it stopped once the new passphrase is entered there', async () => {
+    const NEW = 'a new passphrase for both';
+    const laptop = await newProfile();
+    const desktop = await newProfile();
+    const laptopOptions = await setUpSync(laptop, server, PASSPHRASE, false);
+    const desktopOptions = await setUpSync(desktop, server, PASSPHRASE, false);
+    const section = laptopOptions.getByRole('region', { name: 'Sync' });
+    await section.getByRole('button', { name: 'Change passphrase' }).click();
+    const dialog = laptopOptions.getByRole('dialog', { name: 'Change the encryption passphrase?' });
+    await dialog.getByLabel('New passphrase', { exact: true }).fill(NEW);
+    await dialog.getByLabel('Confirm new passphrase').fill(NEW);
+    await dialog.evaluate((d) => Promise.all(d.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));
+    await laptopOptions.screenshot({ path: 'test-results/screens/light-options-sync-change-passphrase.png' });
+    const axe = await new AxeBuilder({ page: laptopOptions }).include('[role="dialog"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Change passphrase' }).click();
+    await section.getByText('The passphrase was changed.', { exact: false }).waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await storedStatus(laptop))?.state, { timeout: 30_000 }).toBe('idle');
+    // A turn sent on the laptop after the change.
+    const laptopChat = await openChatPage(laptop);
+    await laptopChat.getByRole('button', { name: 'New chat' }).first().click();
+    await send(laptopChat, 'Sent after the passphrase changed MARKER-5d1e');
+    await lastReply(laptopChat).getByText('Echo: Sent after the passphrase changed MARKER-5d1e').waitFor();
+    expect((await syncNow(laptop, laptopOptions)).state).toBe('idle');
+
+    // The desktop cannot open the laptop's files any more: paused, with why.
+    expect(await syncNow(desktop, desktopOptions)).toMatchObject({ state: 'paused', code: 'passphrase_changed' });
+    const desktopSection = desktopOptions.getByRole('region', { name: 'Sync' });
+    await desktopSection.getByRole('status', { name: 'Sync status' }).filter({ hasText: 'Sync paused: the encryption passphrase was changed on another device' }).waitFor();
+    const note = desktopSection.getByRole('note');
+    await note.getByLabel('Encryption passphrase').fill(PASSPHRASE);
+    await note.getByRole('button', { name: 'Unlock' }).click();
+    await note.getByRole('alert').filter({ hasText: 'not the passphrase this storage was set up with' }).waitFor({ timeout: 30_000 });
+    await desktopOptions.screenshot({ path: 'test-results/screens/light-options-sync-unlock.png' });
+    await note.getByLabel('Encryption passphrase').fill(NEW);
+    await note.getByRole('button', { name: 'Unlock' }).click();
+    await expect.poll(async () => (await storedStatus(desktop))?.state, { timeout: 60_000 }).toBe('idle');
+    const desktopChat = await openChatPage(desktop);
+    await expect.poll(async () => (await titles(desktopChat)).some((t) => t.includes('Sent after the passphrase changed')), { timeout: 20_000 }).toBe(true);
+  }, 240_000);
 });
