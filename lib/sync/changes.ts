@@ -13,6 +13,8 @@ export const RECORD_KINDS = ['conversation', 'preset', 'prompt', 'action', 'sett
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 const Stamp = z.string().check(z.regex(/^\d{13}-\d{4}-.+$/));
+/** A count of segments. */
+const Count = z.number().check(z.int(), z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 export const ChangeSchema = z.discriminatedUnion('type', [
   /** A complete message: immutable from now on. */
@@ -47,9 +49,9 @@ export const ManifestSchema = z.object({
    * The device's newest snapshot (snapshot.ts): its merged state, in `parts` objects, as of
    * `merged` (every device's segments it had merged then, its own included).
    */
-  snapshot: z.optional(z.object({ n: z.number().check(z.int(), z.positive()), parts: z.number().check(z.int(), z.positive()), merged: z.record(z.string(), z.number()) })),
+  snapshot: z.optional(z.object({ n: z.number().check(z.int(), z.positive()), id: z.string().check(z.minLength(16), z.maxLength(64)), parts: z.number().check(z.int(), z.positive(), z.maximum(100_000)), merged: z.record(z.string(), Count) })),
   /** How many segments of each device this one has merged (tombstones go once every device is past them). */
-  merged: z.record(z.string(), z.number()),
+  merged: z.record(z.string(), Count),
   /** The device's clock when this was written: everything it sends from now on is stamped later. */
   clock: z.optional(Stamp),
   /**
@@ -67,6 +69,8 @@ export const SnapshotPartSchema = z.object({
   format: z.literal(SYNC_FORMAT),
   device: z.string(),
   n: z.number().check(z.int(), z.positive()),
+  /** The snapshot's random id, as its manifest names it: a part of another snapshot numbered alike does not pass for one of this. */
+  id: z.string(),
   part: z.number().check(z.int(), z.positive()),
   changes: z.array(ChangeSchema),
 });

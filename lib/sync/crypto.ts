@@ -145,17 +145,33 @@ export function keyCheckPlace(generation: number): ObjectPlace {
   return generation === 1 ? { path: KEY_CHECK_PATH, version: 1 } : { path: `keychecks/${generation}.json`, version: generation };
 }
 
-/** Opens `object` with the keyring's key, else with an older one (`tampered` when none does). */
-export async function openJsonWith<T>(keys: SyncKeyring, object: Uint8Array<ArrayBuffer>, place: ObjectPlace, schema: z.ZodMiniType<T>): Promise<T | undefined> {
-  const all = [keys.key, ...keys.older];
+/**
+ * The plaintext of `object`, opened with the keyring's key, else (when `older` allows) with an
+ * older one: `tampered` when none does.
+ */
+export async function openWith(keys: SyncKeyring, object: Uint8Array<ArrayBuffer>, place: ObjectPlace, older = true): Promise<Uint8Array<ArrayBuffer>> {
+  const all = older ? [keys.key, ...keys.older] : [keys.key];
   for (const [i, key] of all.entries()) {
     try {
-      return await openJson(key, object, place, schema);
+      return await open(key, object, place);
     } catch (error) {
       if (!(error instanceof SyncCryptoError) || error.code !== 'tampered' || i === all.length - 1) throw error;
     }
   }
   throw new SyncCryptoError('tampered');
+}
+
+/** `openWith`, then the JSON parsed with `schema`. */
+export async function openJsonWith<T>(keys: SyncKeyring, object: Uint8Array<ArrayBuffer>, place: ObjectPlace, schema: z.ZodMiniType<T>, older = true): Promise<T | undefined> {
+  const bytes = await openWith(keys, object, place, older);
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A new key check for `passphrase` (the first device, or a new passphrase: `generation`), with the key it proves. */

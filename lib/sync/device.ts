@@ -8,7 +8,7 @@ import type { HybridClock } from './clock';
 import { publishSnapshot, syncRound, type SyncMemory, type SyncProblem } from './engine';
 import { planLocalChanges, planLocalUpdates } from './local';
 import { applyChanges, collectTombstones, mergedView, settle, type SyncState } from './merge';
-import { collectableBefore, DEFAULT_TUNING, horizonMatters, snapshotChanges, snapshotDue, wallOf, type SnapshotTuning } from './snapshot';
+import { collectableBefore, DEFAULT_TUNING, horizonMatters, missesMessages, snapshotChanges, snapshotDue, wallOf, type SnapshotTuning } from './snapshot';
 import type { ExportedImage } from '@/lib/transfer/history-file';
 import type { SyncStorage } from './storage';
 import { planSettingsChanges, planSettingsUpdate, type SettingsMemory } from './settings';
@@ -122,7 +122,10 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, keys:
   if (snapshotDue(device.memory, tuning.snapshotEvery)) {
     const changes = await snapshotOf(store, device.state, local.messages);
     if (changes !== undefined) {
-      device.memory = await publishSnapshot(storage, key, device.memory, changes, device.clock.tick(), onProgress);
+      device.memory = await publishSnapshot(storage, key, device.memory, changes, device.clock.tick(), onProgress, async (memory) => {
+        device.memory = memory;
+        await checkpoint(device);
+      });
       snapshot = true;
     }
   }
@@ -135,6 +138,8 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, keys:
 /** The changes that rebuild the merged state (snapshot.ts), bodies from the state or the database. */
 async function snapshotOf(store: SyncedStore, state: SyncState, messages: readonly Message[]): Promise<Change[] | undefined> {
   const byId = new Map(messages.map((m) => [m.id, m]));
+  // Checked before any image is read: a snapshot that cannot be whole costs nothing.
+  if (missesMessages(state, (id) => byId.get(id))) return undefined;
   const wanted = [...state.images.keys()].filter((id) => !state.imageBodies.has(id));
   const images = new Map<string, ExportedImage>();
   for (const record of wanted.length === 0 ? [] : await store.images.getMany(wanted)) if (record.partial !== true) images.set(record.id, await imageForSync(record));

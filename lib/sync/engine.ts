@@ -29,7 +29,7 @@ export interface SyncMemory {
   heard: Record<string, string>;
   /** Each other device's horizon as it last published it. */
   horizons: Record<string, string>;
-  /** The other devices the last listing showed. */
+  /** Every other device a listing has shown (kept when one is missing from a listing). */
   devices: string[];
   /** This device's own horizon as last published. */
   horizon?: string;
@@ -47,6 +47,7 @@ export interface SyncMemory {
 
 export interface SnapshotInfo {
   n: number;
+  id: string;
   parts: number;
   merged: Record<string, number>;
 }
@@ -242,9 +243,12 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
   // This device published before, and its manifest is gone: the synced data was erased (from
   // another device, say) or replaced. Nothing is written over it: the user sets sync up again.
   if (memory.manifestVersion > 0 && !manifests.has(device)) throw new SyncCryptoError('erased');
-  const devices = [...manifests.keys()].filter((other) => other !== device && isDeviceId(other));
+  const listed = [...manifests.keys()].filter((other) => other !== device && isDeviceId(other));
+  // Every device ever listed counts for the horizon (one missing from a listing, a flaky server
+  // or a hostile one, still holds deletions back with the horizon it last published).
+  const devices = [...new Set([...memory.devices, ...listed])];
   const fresh: ReadManifest[] = [];
-  for (const other of devices) {
+  for (const other of listed) {
     const tag = manifests.get(other)!;
     // Not rewritten since it was last read whole: nothing new from that device.
     if (seenTags[other] === tag) continue;
@@ -275,7 +279,7 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
     let whole = true;
     for (let part = 1; part <= snapshot.parts; part++) {
       const path = syncPaths.snapshot(chosen.device, snapshot.n, part);
-      const got = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SnapshotPartSchema, (p) => p.device === chosen.device && p.n === snapshot.n && p.part === part);
+      const got = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SnapshotPartSchema, (p) => p.device === chosen.device && p.n === snapshot.n && p.id === snapshot.id && p.part === part);
       if (isProblem(got)) {
         // Replaced by a newer one meanwhile, or unreadable: the segments are read instead.
         if (got.reason !== 'missing') problems.push(got);
@@ -288,7 +292,14 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
     }
     if (whole) {
       changes.push(...parts);
-      for (const [d, n] of Object.entries(snapshot.merged)) if (d !== device && isDeviceId(d) && n > (merged[d] ?? 0)) merged[d] = n;
+      // Never past what this device knows a device has published (its manifest read this
+      // round; else what was merged already): a snapshot cannot make it skip a segment.
+      const published = new Map(fresh.map((r) => [r.device, r.manifest.segments]));
+      for (const [d, n] of Object.entries(snapshot.merged)) {
+        if (d === device || !isDeviceId(d)) continue;
+        const upTo = Math.min(n, published.get(d) ?? merged[d] ?? 0);
+        if (upTo > (merged[d] ?? 0)) merged[d] = upTo;
+      }
       toRead = read + fresh.reduce((total, { device: other, manifest }) => total + Math.max(0, manifest.segments - (merged[other] ?? 0)), 0);
     }
   }
@@ -376,21 +387,24 @@ async function writeManifest(storage: SyncStorage, key: SyncKeyring, memory: Syn
  * `memory`. Its parts are written first, then the manifest names them; the previous snapshot's
  * parts (this device's own) are deleted after.
  */
-export async function publishSnapshot(storage: SyncStorage, keys: CryptoKey | SyncKeyring, memory: SyncMemory, changes: readonly Change[], clock: string, onProgress: (progress: SyncProgress) => void = () => undefined): Promise<SyncMemory> {
+export async function publishSnapshot(storage: SyncStorage, keys: CryptoKey | SyncKeyring, memory: SyncMemory, changes: readonly Change[], clock: string, onProgress: (progress: SyncProgress) => void = () => undefined, published: (memory: SyncMemory) => Promise<void> = async () => undefined): Promise<SyncMemory> {
   const key = keyringOf(keys);
   const device = memory.device;
   const previous = memory.snapshot;
   const n = (previous?.n ?? 0) + 1;
+  const id = [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, '0')).join('');
   const batches = segmentsOf(changes);
   if (batches.length === 0) batches.push([]);
   for (const [i, batch] of batches.entries()) {
     const part = i + 1;
     const path = syncPaths.snapshot(device, n, part);
-    await storage.write(path, await sealJson(key.key, { format: SYNC_FORMAT, device, n, part, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
+    await storage.write(path, await sealJson(key.key, { format: SYNC_FORMAT, device, n, id, part, changes: batch }, { path, version: SEGMENT_PLACE_VERSION }));
     onProgress({ phase: 'up', done: part, total: batches.length });
   }
-  const snapshot: SnapshotInfo = { n, parts: batches.length, merged: { ...memory.merged, [device]: memory.segments } };
+  const snapshot: SnapshotInfo = { n, id, parts: batches.length, merged: { ...memory.merged, [device]: memory.segments } };
   const next = await writeManifest(storage, key, { ...memory, snapshot, snapshotCover: Math.max(memory.snapshotCover, sum(snapshot.merged)) }, clock, memory.horizon);
+  // Saved before anything else: a stop now never writes this manifest version or number again.
+  await published(next);
   if (previous !== undefined) {
     for (let part = 1; part <= previous.parts; part++) {
       try {

@@ -9,9 +9,9 @@
  * manifest, sealed anew with every rewrite, goes last. A device that meets files no key of its
  * opens and a newer key check pauses with `passphrase_changed` until the new one is entered.
  */
-import { syncPaths, SegmentSchema, SnapshotPartSchema } from './changes';
-import { createKeyCheck, PBKDF2_ITERATIONS, sealJson, SyncCryptoError, type SyncKeyring } from './crypto';
-import { isProblem, keyCheckPath, newestGeneration, openSyncKeyring, readSealed, SEGMENT_PLACE_VERSION, type SyncMemory } from './engine';
+import { syncPaths } from './changes';
+import { createKeyCheck, openWith, PBKDF2_ITERATIONS, seal, SyncCryptoError, type SyncKeyring } from './crypto';
+import { keyCheckPath, newestGeneration, openSyncKeyring, SEGMENT_PLACE_VERSION, type SyncMemory } from './engine';
 import type { SyncProgress } from './scheduler';
 import type { SyncStorage } from './storage';
 
@@ -56,25 +56,29 @@ const REKEY_SAVE_EVERY = 20;
 export async function reencryptOwn(storage: SyncStorage, keys: SyncKeyring, memory: SyncMemory, onProgress: (progress: SyncProgress) => void = () => undefined, checkpoint: (memory: SyncMemory) => Promise<void> = async () => undefined): Promise<SyncMemory> {
   if ((memory.keyGeneration ?? 1) >= keys.generation) return memory;
   const device = memory.device;
-  const files: { path: string; write: (value: unknown) => Promise<void>; read: () => Promise<unknown> }[] = [];
-  for (let n = 1; n <= memory.segments; n++) {
-    const path = syncPaths.segment(device, n);
-    files.push({ path, read: () => readSealed(storage, keys, path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === device && g.n === n), write: async (value) => storage.write(path, await sealJson(keys.key, value, { path, version: SEGMENT_PLACE_VERSION })) });
-  }
+  const paths: string[] = [];
+  for (let n = 1; n <= memory.segments; n++) paths.push(syncPaths.segment(device, n));
   const snapshot = memory.snapshot;
-  for (let part = 1; snapshot !== undefined && part <= snapshot.parts; part++) {
-    const path = syncPaths.snapshot(device, snapshot.n, part);
-    files.push({ path, read: () => readSealed(storage, keys, path, SEGMENT_PLACE_VERSION, SnapshotPartSchema, (p) => p.device === device && p.n === snapshot.n && p.part === part), write: async (value) => storage.write(path, await sealJson(keys.key, value, { path, version: SEGMENT_PLACE_VERSION })) });
-  }
-  let done = memory.rekey?.generation === keys.generation ? Math.min(memory.rekey.done, files.length) : 0;
+  for (let part = 1; snapshot !== undefined && part <= snapshot.parts; part++) paths.push(syncPaths.snapshot(device, snapshot.n, part));
+  let done = memory.rekey?.generation === keys.generation ? Math.min(memory.rekey.done, paths.length) : 0;
   let current: SyncMemory = { ...memory, rekey: { generation: keys.generation, done } };
-  for (const file of files.slice(done)) {
-    const value = await file.read();
-    if (!isProblem(value)) await file.write(value);
+  for (const path of paths.slice(done)) {
+    const place = { path, version: SEGMENT_PLACE_VERSION };
+    // A request that fails stops here (the round is tried again, and resumes at this file).
+    const bytes = await storage.read(path);
+    let plaintext: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      plaintext = bytes === undefined ? undefined : await openWith(keys, bytes, place);
+    } catch (error) {
+      // Not ours, or opened by no key: no device could read it before either; left as it is.
+      if (!(error instanceof SyncCryptoError)) throw error;
+    }
+    // The same bytes, under the new key (nothing parsed and written back: what it said stays whole).
+    if (plaintext !== undefined) await storage.write(path, await seal(keys.key, plaintext, place));
     done++;
-    onProgress({ phase: 'rekey', done, total: files.length });
+    onProgress({ phase: 'rekey', done, total: paths.length });
     current = { ...current, rekey: { generation: keys.generation, done } };
-    if (done % REKEY_SAVE_EVERY === 0 && done < files.length) await checkpoint(current);
+    if (done % REKEY_SAVE_EVERY === 0 && done < paths.length) await checkpoint(current);
   }
   const finished: SyncMemory = { ...current, keyGeneration: keys.generation };
   delete finished.rekey;

@@ -25,7 +25,7 @@ const SavedSyncSchema = z.object({
     horizons: z._default(z.record(z.string(), z.string()), {}),
     devices: z._default(z.array(z.string()), []),
     horizon: z.optional(z.string()),
-    snapshot: z.optional(z.object({ n: z.number(), parts: z.number(), merged: z.record(z.string(), z.number()) })),
+    snapshot: z.optional(z.object({ n: z.number(), id: z.string(), parts: z.number(), merged: z.record(z.string(), z.number()) })),
     snapshotCover: z._default(z.number(), 0),
     sealedWith: z.optional(z.number()),
     keyGeneration: z.optional(z.number()),

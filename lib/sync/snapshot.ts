@@ -47,6 +47,21 @@ export function snapshotDue(memory: SyncMemory, every: number): boolean {
  * neither (the snapshot would miss it): the next round tries again. A deleted conversation's
  * bodies that are gone are left out: its deletion is newer than all of them, so it stays deleted.
  */
+/** Whether a live conversation's message is neither in the state nor at hand (then no snapshot yet). */
+export function missesMessages(state: SyncState, message: (id: string) => Message | undefined): boolean {
+  const alive = new Map<string, boolean>();
+  for (const [id, { conversationId }] of state.messages) {
+    if (state.bodies.has(id) || message(id) !== undefined) continue;
+    let live = alive.get(conversationId);
+    if (live === undefined) {
+      live = isAlive(state, 'conversation', conversationId);
+      alive.set(conversationId, live);
+    }
+    if (live) return true;
+  }
+  return false;
+}
+
 export function snapshotChanges(state: SyncState, message: (id: string) => Message | undefined, image: (id: string) => ExportedImage | undefined): Change[] | undefined {
   const changes: Change[] = [];
   const alive = new Map<string, boolean>();

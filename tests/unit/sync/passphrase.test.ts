@@ -12,7 +12,7 @@ import { restoreDeviceSync, saveDeviceSync } from '@/lib/sync/persist';
 import { DEFAULT_TUNING } from '@/lib/sync/snapshot';
 import { changeSyncPassphrase, joinSync, unlockSync } from '@/lib/sync/setup';
 import type { SyncProgress } from '@/lib/sync/scheduler';
-import type { SyncStorage } from '@/lib/sync/storage';
+import { SyncStorageError, type SyncStorage } from '@/lib/sync/storage';
 import { WebDavStorage } from '@/lib/sync/webdav';
 import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
@@ -128,6 +128,30 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     expect(await newcomer.texts()).toEqual(await laptop.texts());
     // Changing it again needs this device to be on the newest key first.
     expect(await changeSyncPassphrase(storage, first.key, 'yet another passphrase')).toMatchObject({ ok: false, code: 'passphrase_changed' });
+  }, 60_000);
+
+  it('a file the server fails to give during re-encryption stops the round (tried again), never counts as done', async () => {
+    const storage = storageIn('rekeyfail');
+    const joined = await joinSync(storage, OLD, true);
+    if (!joined.ok) throw new Error('could not join');
+    const laptop = new Profile('rekeyfail-laptop', storage, joined.key);
+    await laptop.store.createConversation({ id: 'f1', profileId: 'p', model: 'm', surface: 'popup', title: 'Three segments' });
+    for (let i = 1; i <= 3; i++) {
+      await laptop.store.addMessage(message(`f${i}`, 'f1', i === 1 ? null : `f${i - 1}`, i, `turn ${i}`));
+      await syncDevice(laptop.store, storage, laptop.keys, laptop.sync);
+    }
+    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    if (!changed.ok) throw new Error(changed.code);
+    laptop.keys = changed.key;
+    const failing = new Proxy(storage, { get: (target, name) => (name === 'read' ? async (path: string) => {
+      if (path.endsWith('/seg-2')) throw new SyncStorageError('server', `${server.address}sync/${path}`, 503);
+      return target.read(path);
+    } : Reflect.get(target, name, target)) });
+    await expect(syncDevice(laptop.store, failing, laptop.keys, laptop.sync)).rejects.toMatchObject({ code: 'server' });
+    expect(laptop.sync.memory.keyGeneration ?? 1).toBe(1);
+    await syncDevice(laptop.store, storage, laptop.keys, laptop.sync);
+    expect(laptop.sync.memory.keyGeneration).toBe(2);
+    for (const [path, bytes] of sealedFiles(join(server.files, 'rekeyfail'))) expect(await opensWith(changed.key.key, path, bytes), path).toBe(true);
   }, 60_000);
 
   it('a re-encryption stopped half-way resumes where it got to, and re-encrypts nothing twice', async () => {

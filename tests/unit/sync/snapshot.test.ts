@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { truncateSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/conversations/records';
@@ -103,7 +103,7 @@ describe('snapshots and collecting deletions, against a WebDAV server (Apache mo
   it('a device writes a snapshot once enough segments have gone by, and a new device reads it instead of those segments, ending with the same history', async () => {
     const { storage, key, laptop } = await busyLaptop('snap', 7);
     // Seven segments: a snapshot after the fifth, covering segments 1 to 5.
-    expect(laptop.sync.memory.snapshot).toEqual({ n: 1, parts: 1, merged: { 'snap-laptop': 5 } });
+    expect(laptop.sync.memory.snapshot).toMatchObject({ n: 1, parts: 1, merged: { 'snap-laptop': 5 } });
     expect(filesIn('snap')).toContain('gateway-chat/devices/snap-laptop/snap-1-1');
 
     const counting = new Counting(storage);
@@ -245,6 +245,49 @@ describe('snapshots and collecting deletions, against a WebDAV server (Apache mo
       await other.round();
     }
     expect(patient.sync.state.tombstones.size).toBe(1);
+  }, 60_000);
+
+  it('a snapshot part written for another snapshot of the same number (a restart that wrote it again, a server serving old bytes) is not taken for the one the manifest names', async () => {
+    const { storage, key, laptop } = await busyLaptop('snapid', 4);
+    const before = structuredClone(saveDeviceSync(laptop.sync));
+    await laptop.store.addMessage(message('m5', 'c1', 'm4', 5, 'turn 5'));
+    await laptop.round();
+    expect(laptop.sync.memory.snapshot?.n).toBe(1);
+    const partPath = join(server.files, 'snapid', 'gateway-chat/devices/snapid-laptop/snap-1-1');
+    const first = readFileSync(partPath);
+    // The worker stopped before it saved: the next round writes snapshot 1 again, another id.
+    laptop.sync = restoreDeviceSync(before)!;
+    await laptop.round();
+    expect(readFileSync(partPath).equals(first)).toBe(false);
+    // The server serves the first one's bytes (sealed for the same path): refused, and the segments read instead.
+    writeFileSync(partPath, first);
+    const newcomer = new Profile('snapid-newcomer', storage, key);
+    const round = await newcomer.round();
+    expect(round.problems).toEqual([{ path: 'gateway-chat/devices/snapid-laptop/snap-1-1', reason: 'unreadable' }]);
+    expect(await newcomer.seen()).toEqual(await laptop.seen());
+  }, 60_000);
+
+  it('a device the listing leaves out (a flaky or hostile server) still holds a deletion back with the horizon it last published', async () => {
+    const storage = storageIn('hidden');
+    const key = await openSyncKey(storage, 'hidden passphrase', true);
+    const laptop = new Profile('hidden-laptop', storage, key);
+    const desktop = new Profile('hidden-desktop', storage, key);
+    const away = new Profile('hidden-away', storage, key);
+    await laptop.store.createConversation({ id: 'h1', profileId: 'p', model: 'm', surface: 'popup', title: 'Goes' });
+    await laptop.round();
+    await desktop.round();
+    await away.round();
+    await laptop.round();
+    await desktop.round();
+    // From now on the server lists no manifest of `away`.
+    const hiding = new Proxy(storage, { get: (target, name) => (name === 'tags' ? async (folder: string) => new Map([...(await target.tags(folder))].filter(([d]) => d !== 'hidden-away')) : Reflect.get(target, name, target)) });
+    await laptop.store.deleteConversation('h1');
+    for (let i = 0; i < 4; i++) {
+      await laptop.round(hiding);
+      await desktop.round(hiding);
+    }
+    expect(laptop.sync.state.tombstones.size).toBe(1);
+    expect(desktop.sync.state.tombstones.size).toBe(1);
   }, 60_000);
 
   it('what a device knows of snapshots and horizons survives a restart', async () => {
