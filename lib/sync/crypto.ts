@@ -32,7 +32,9 @@ export type SyncCryptoFailure =
   /** The synced data this device published is gone from the server (erased, or the folder replaced). */
   | 'erased'
   /** Another device changed the passphrase: this one needs the new one (keys.ts). */
-  | 'passphrase_changed';
+  | 'passphrase_changed'
+  /** The passphrase typed is one this storage had before a change, not its current one. */
+  | 'old_passphrase';
 
 export class SyncCryptoError extends Error {
   constructor(readonly code: SyncCryptoFailure) {
@@ -122,6 +124,8 @@ export const KeyCheckSchema = z.object({
   iterations: z.number().check(z.int(), z.minimum(PBKDF2_ITERATIONS), z.maximum(MAX_PBKDF2_ITERATIONS)),
   salt: z.string(),
   check: z.string(),
+  /** From the second generation on: this check's salt and check, sealed with the previous generation's key (keys.ts). */
+  link: z.optional(z.string()),
 });
 export type KeyCheck = z.infer<typeof KeyCheckSchema>;
 
@@ -175,11 +179,34 @@ export async function openJsonWith<T>(keys: SyncKeyring, object: Uint8Array<Arra
 }
 
 /** A new key check for `passphrase` (the first device, or a new passphrase: `generation`), with the key it proves. */
-export async function createKeyCheck(passphrase: string, iterations = PBKDF2_ITERATIONS, generation = 1): Promise<{ keyCheck: KeyCheck; key: CryptoKey }> {
+export async function createKeyCheck(passphrase: string, iterations = PBKDF2_ITERATIONS, generation = 1, previous?: CryptoKey): Promise<{ keyCheck: KeyCheck; key: CryptoKey }> {
   const salt = randomSalt();
   const key = await deriveKey(passphrase, salt, iterations);
   const check = await seal(key, encoder.encode(KEY_CHECK_VALUE), keyCheckPlace(generation));
-  return { keyCheck: { format: 1, kdf: 'PBKDF2-SHA-256', iterations, salt: base64(salt), check: base64(check) }, key };
+  const keyCheck: KeyCheck = { format: 1, kdf: 'PBKDF2-SHA-256', iterations, salt: base64(salt), check: base64(check) };
+  if (previous !== undefined) keyCheck.link = base64(await seal(previous, linkValue(keyCheck, generation), linkPlace(generation)));
+  return { keyCheck, key };
+}
+
+const linkValue = (keyCheck: KeyCheck, generation: number): Uint8Array<ArrayBuffer> => encoder.encode(`${generation}\n${keyCheck.iterations}\n${keyCheck.salt}\n${keyCheck.check}`);
+const linkPlace = (generation: number): ObjectPlace => ({ path: `${keyCheckPlace(generation).path}#link`, version: generation });
+
+/**
+ * Whether generation `generation`'s key check was written by a device holding `previous` (the
+ * key of the generation before): a check the server made up, or one made with an old passphrase
+ * by someone without the current key, is not.
+ */
+export async function linkedTo(stored: unknown, generation: number, previous: CryptoKey): Promise<boolean> {
+  const parsed = KeyCheckSchema.safeParse(stored);
+  const link = parsed.success && parsed.data.link !== undefined ? fromBase64(parsed.data.link) : undefined;
+  if (!parsed.success || link === undefined) return false;
+  try {
+    const value = await open(previous, link, linkPlace(generation));
+    const expected = linkValue(parsed.data, generation);
+    return value.length === expected.length && value.every((b, i) => b === expected[i]);
+  } catch {
+    return false;
+  }
 }
 
 /** The key `passphrase` gives, once the key check read from the server proves it; else a `SyncCryptoError`. */

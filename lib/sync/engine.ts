@@ -7,7 +7,7 @@
 import type * as z from 'zod/mini';
 import { isDeviceId, ManifestSchema, SegmentSchema, SnapshotPartSchema, SYNC_FORMAT, syncPaths, type Change, type Manifest } from './changes';
 import { compareStamps } from './clock';
-import { createKeyCheck, KEY_CHECK_PATH, keyCheckPlace, keyringOf, openJsonWith, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure, type SyncKeyring } from './crypto';
+import { createKeyCheck, KEY_CHECK_PATH, keyCheckPlace, keyringOf, linkedTo, openJsonWith, sealJson, SyncCryptoError, unlock, type SyncCryptoFailure, type SyncKeyring } from './crypto';
 import { SyncStorageError, type SyncStorage } from './storage';
 import { changeWeight } from './images';
 import type { SyncProgress } from './scheduler';
@@ -43,6 +43,15 @@ export interface SyncMemory {
   keyGeneration?: number;
   /** A re-encryption under way (keys.ts): to which generation, and how many of its files are done. */
   rekey?: { generation: number; done: number };
+  /**
+   * The devices listed when this device took its current key generation: only their files may
+   * still open with an older key (they were sealed before the change), and only until their
+   * manifest opens with the current key (`keyed`). A device that appears later, or an object an
+   * old passphrase sealed since, is not believed.
+   */
+  legacy?: { generation: number; devices: string[] };
+  /** Each other device's key generation, once its manifest opened with this device's current key. */
+  keyed?: Record<string, number>;
 }
 
 export interface SnapshotInfo {
@@ -107,13 +116,39 @@ export const keyCheckPath = (generation: number): string => `gateway-chat/${keyC
  * keys.ts), or undefined when sync was never set up there.
  */
 export async function newestGeneration(storage: SyncStorage): Promise<number | undefined> {
-  let newest: number | undefined;
+  const found = new Set<number>();
   for (const name of await storage.list('gateway-chat/keychecks/')) {
     const m = /^(\d{1,6})\.json$/.exec(name);
-    if (m !== null && Number(m[1]) >= 2) newest = Math.max(newest ?? 0, Number(m[1]));
+    if (m !== null) found.add(Number(m[1]));
   }
-  if (newest !== undefined) return newest;
+  // Generations follow one another: a check with a gap before it (999999.json) is not one.
+  let newest = 1;
+  while (found.has(newest + 1)) newest++;
+  if (newest > 1) return newest;
   return (await storage.read(`gateway-chat/${KEY_CHECK_PATH}`)) === undefined ? undefined : 1;
+}
+
+async function readKeyCheck(storage: SyncStorage, generation: number): Promise<unknown> {
+  const stored = await storage.read(keyCheckPath(generation));
+  if (stored === undefined) throw new SyncCryptoError('bad_key_check');
+  try {
+    return JSON.parse(new TextDecoder().decode(stored));
+  } catch {
+    throw new SyncCryptoError('bad_key_check');
+  }
+}
+
+/**
+ * Whether the next generation's key check is there and was written by a device holding `keys`'
+ * key (a real change of passphrase, not a file the server made up).
+ */
+export async function changedSince(storage: SyncStorage, keys: SyncKeyring): Promise<boolean> {
+  if ((await storage.read(keyCheckPath(keys.generation + 1))) === undefined) return false;
+  try {
+    return await linkedTo(await readKeyCheck(storage, keys.generation + 1), keys.generation + 1, keys.key);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -129,15 +164,31 @@ export async function openSyncKeyring(storage: SyncStorage, passphrase: string, 
     await storage.write(keyCheckPath(1), new TextEncoder().encode(JSON.stringify(keyCheck)));
     return { generation: 1, key, older: [] };
   }
-  const stored = await storage.read(keyCheckPath(generation));
-  if (stored === undefined) throw new SyncCryptoError('bad_key_check');
-  let parsed: unknown;
+  let key: CryptoKey | undefined;
+  let failure: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(stored));
-  } catch {
-    throw new SyncCryptoError('bad_key_check');
+    key = await unlock(passphrase, await readKeyCheck(storage, generation), generation);
+  } catch (error) {
+    if (!(error instanceof SyncCryptoError) || error.code !== 'wrong_passphrase') throw error;
+    failure = error;
   }
-  return { generation, key: await unlock(passphrase, parsed, generation), older: [] };
+  // An earlier passphrase of this storage is refused, even where a newer check takes it (one
+  // a server or an old passphrase's holder planted): the user is told to use the current one.
+  for (let older = generation - 1; older >= 1; older--) {
+    let opened: CryptoKey | undefined;
+    try {
+      opened = await unlock(passphrase, await readKeyCheck(storage, older), older);
+    } catch {
+      // Not this one's passphrase: as it should be.
+    }
+    if (opened === undefined) continue;
+    // The checks after it were not written by a holder of its key: no real change followed it,
+    // and it is the current one.
+    if (key === undefined && !(await linkedTo(await readKeyCheck(storage, older + 1).catch(() => undefined), older + 1, opened))) return { generation: older, key: opened, older: [] };
+    throw new SyncCryptoError('old_passphrase');
+  }
+  if (key === undefined) throw failure;
+  return { generation, key, older: [] };
 }
 
 /** The key `openSyncKeyring` gives (the storage's newest). */
@@ -247,13 +298,21 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
   // Every device ever listed counts for the horizon (one missing from a listing, a flaky server
   // or a hostile one, still holds deletions back with the horizon it last published).
   const devices = [...new Set([...memory.devices, ...listed])];
+  const legacy = memory.legacy?.generation === key.generation ? memory.legacy : { generation: key.generation, devices: key.older.length === 0 ? [] : [...memory.devices] };
+  const keyed = { ...memory.keyed };
+  // The keys another device's files may open with: the current one, and older ones only for a
+  // device that was there before the change and has not re-encrypted yet.
+  const current: SyncKeyring = { ...key, older: [] };
+  const keysFor = (other: string): SyncKeyring => (keyed[other] === key.generation || !legacy.devices.includes(other) ? current : key);
   const fresh: ReadManifest[] = [];
   for (const other of listed) {
     const tag = manifests.get(other)!;
     // Not rewritten since it was last read whole: nothing new from that device.
     if (seenTags[other] === tag) continue;
     const manifestPath = syncPaths.manifest(other);
-    const manifest = await readSealed(storage, key, manifestPath, MANIFEST_PLACE_VERSION, ManifestSchema, (m) => m.device === other);
+    let manifest = await readSealed(storage, current, manifestPath, MANIFEST_PLACE_VERSION, ManifestSchema, (m) => m.device === other);
+    if (!isProblem(manifest)) keyed[other] = key.generation;
+    else if (manifest.reason === 'tampered' && keysFor(other) !== current) manifest = await readSealed(storage, key, manifestPath, MANIFEST_PLACE_VERSION, ManifestSchema, (m) => m.device === other);
     if (isProblem(manifest)) {
       // Gone since the listing (erased, say): nothing to read.
       if (manifest.reason !== 'missing') problems.push(manifest);
@@ -279,7 +338,7 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
     let whole = true;
     for (let part = 1; part <= snapshot.parts; part++) {
       const path = syncPaths.snapshot(chosen.device, snapshot.n, part);
-      const got = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SnapshotPartSchema, (p) => p.device === chosen.device && p.n === snapshot.n && p.id === snapshot.id && p.part === part);
+      const got = await readSealed(storage, keysFor(chosen.device), path, SEGMENT_PLACE_VERSION, SnapshotPartSchema, (p) => p.device === chosen.device && p.n === snapshot.n && p.id === snapshot.id && p.part === part);
       if (isProblem(got)) {
         // Replaced by a newer one meanwhile, or unreadable: the segments are read instead.
         if (got.reason !== 'missing') problems.push(got);
@@ -308,7 +367,7 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
     const from = (merged[other] ?? 0) + 1;
     for (let n = from; n <= manifest.segments; n++) {
       const path = syncPaths.segment(other, n);
-      const segment = await readSealed(storage, key, path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === other && g.n === n);
+      const segment = await readSealed(storage, keysFor(other), path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === other && g.n === n);
       if (isProblem(segment)) {
         // The others still apply (the merge does not care about order); this one is read again next round.
         problems.push(segment);
@@ -329,8 +388,8 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
   }
   // Files no key here opens, and a newer key check on the server: the passphrase was changed
   // elsewhere. Paused until it is entered here (nothing read is lost: read again then).
-  if (problems.some((p) => p.reason === 'tampered') && ((await newestGeneration(storage)) ?? 0) > key.generation) throw new SyncCryptoError('passphrase_changed');
-  const next: SyncMemory = { ...memory, segments, merged, seenVersions, seenTags, heard, horizons, devices, snapshotCover };
+  if (problems.some((p) => p.reason === 'tampered') && (await changedSince(storage, key))) throw new SyncCryptoError('passphrase_changed');
+  const next: SyncMemory = { ...memory, segments, merged, seenVersions, seenTags, heard, horizons, devices, snapshotCover, legacy, keyed };
   // 3. The manifest last: it publishes the segments, and says how far this device has read.
   // Nothing published and nothing more read: left as it is (other devices then skip it too),
   // unless this device's horizon has passed a deletion the others wait on to collect it.

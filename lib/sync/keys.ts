@@ -11,7 +11,7 @@
  */
 import { syncPaths } from './changes';
 import { createKeyCheck, openWith, PBKDF2_ITERATIONS, seal, SyncCryptoError, type SyncKeyring } from './crypto';
-import { keyCheckPath, newestGeneration, openSyncKeyring, SEGMENT_PLACE_VERSION, type SyncMemory } from './engine';
+import { changedSince, keyCheckPath, openSyncKeyring, SEGMENT_PLACE_VERSION, type SyncMemory } from './engine';
 import type { SyncProgress } from './scheduler';
 import type { SyncStorage } from './storage';
 
@@ -22,12 +22,13 @@ import type { SyncStorage } from './storage';
  * (its passphrase must be entered here before this one may change it).
  */
 export async function changePassphrase(storage: SyncStorage, keys: SyncKeyring, passphrase: string): Promise<SyncKeyring> {
-  const newest = (await newestGeneration(storage)) ?? 0;
-  if (newest > keys.generation) throw new SyncCryptoError('passphrase_changed');
+  // Changed already by a device with this key: its passphrase first. (A next check not linked
+  // to this key is none of ours: a change writes over it.)
+  if (await changedSince(storage, keys)) throw new SyncCryptoError('passphrase_changed');
   const generation = keys.generation + 1;
   const path = keyCheckPath(generation);
-  if ((await storage.read(path)) !== undefined) throw new SyncCryptoError('passphrase_changed');
-  const { keyCheck, key } = await createKeyCheck(passphrase, PBKDF2_ITERATIONS, generation);
+  // Linked to the current key: the other devices know it for a real change (engine.changedSince).
+  const { keyCheck, key } = await createKeyCheck(passphrase, PBKDF2_ITERATIONS, generation, keys.key);
   await storage.write(path, new TextEncoder().encode(JSON.stringify(keyCheck)));
   return { generation, key, older: [keys.key, ...keys.older] };
 }
@@ -40,6 +41,8 @@ export async function unlockNewest(storage: SyncStorage, passphrase: string, had
   const opened = await openSyncKeyring(storage, passphrase, false);
   if (had === undefined) return opened;
   if (had.generation >= opened.generation) return had;
+  // The first change after this device's key must be one a holder of that key made.
+  if (!(await changedSince(storage, had))) throw new SyncCryptoError('bad_key_check');
   return { ...opened, older: [had.key, ...had.older] };
 }
 

@@ -30,6 +30,8 @@ const SavedSyncSchema = z.object({
     sealedWith: z.optional(z.number()),
     keyGeneration: z.optional(z.number()),
     rekey: z.optional(z.object({ generation: z.number(), done: z.number() })),
+    legacy: z.optional(z.object({ generation: z.number(), devices: z.array(z.string()) })),
+    keyed: z.optional(z.record(z.string(), z.number())),
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   deferred: z._default(z.array(z.string()), []),

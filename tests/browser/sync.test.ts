@@ -234,7 +234,7 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     const note = desktopSection.getByRole('note');
     await note.getByLabel('Encryption passphrase').fill(PASSPHRASE);
     await note.getByRole('button', { name: 'Unlock' }).click();
-    await note.getByRole('alert').filter({ hasText: 'not the passphrase this storage was set up with' }).waitFor({ timeout: 30_000 });
+    await note.getByRole('alert').filter({ hasText: 'That is an earlier passphrase of this storage' }).waitFor({ timeout: 30_000 });
     await desktopOptions.screenshot({ path: 'test-results/screens/light-options-sync-unlock.png' });
     await note.getByLabel('Encryption passphrase').fill(NEW);
     await note.getByRole('button', { name: 'Unlock' }).click();

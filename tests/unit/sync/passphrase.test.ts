@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
 import { HybridClock } from '@/lib/sync/clock';
-import { open, SyncCryptoError, type SyncKeyring } from '@/lib/sync/crypto';
+import { createKeyCheck, open, PBKDF2_ITERATIONS, sealJson, SyncCryptoError, type SyncKeyring } from '@/lib/sync/crypto';
 import { newMemory, openSyncKeyring } from '@/lib/sync/engine';
 import { syncDevice, type DeviceSync } from '@/lib/sync/device';
 import { emptyState } from '@/lib/sync/merge';
@@ -109,8 +109,9 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     await laptop.store.addMessage(message('l6', 'c1', 'l5', 6, 'laptop 6, after the change'));
     await laptop.round();
     await expect(desktop.round()).rejects.toMatchObject({ code: 'passphrase_changed' });
-    // The old passphrase no longer unlocks; the new one does, and the desktop goes on where it stopped.
-    expect(await unlockSync(storage, OLD, desktop.keys)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
+    // The old passphrase no longer unlocks (said as an earlier one); the new one does, and the desktop goes on where it stopped.
+    expect(await unlockSync(storage, OLD, desktop.keys)).toMatchObject({ ok: false, code: 'old_passphrase' });
+    expect(await unlockSync(storage, 'never this one', desktop.keys)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
     const unlocked = await unlockSync(storage, NEW, desktop.keys);
     if (!unlocked.ok) throw new Error(unlocked.code);
     desktop.keys = unlocked.key;
@@ -122,12 +123,66 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     // A device new after the change: the new passphrase alone opens everything.
     const joined = await joinSync(storage, NEW, false);
     if (!joined.ok) throw new Error(joined.code);
-    expect(await joinSync(storage, OLD, false)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
+    expect(await joinSync(storage, OLD, false)).toMatchObject({ ok: false, code: 'old_passphrase' });
     const newcomer = new Profile('change-newcomer', storage, joined.key);
     expect((await newcomer.round()).problems).toEqual([]);
     expect(await newcomer.texts()).toEqual(await laptop.texts());
     // Changing it again needs this device to be on the newest key first.
     expect(await changeSyncPassphrase(storage, first.key, 'yet another passphrase')).toMatchObject({ ok: false, code: 'passphrase_changed' });
+  }, 60_000);
+
+  it('after a change, the old passphrase cannot forge: manifests it seals for a device that re-encrypted, or for a device never seen, are not believed; a key check it plants is neither followed nor unlocked; a check with a gap before it is ignored', async () => {
+    const storage = storageIn('forge');
+    const first = await joinSync(storage, OLD, true);
+    const second = await joinSync(storage, OLD, false);
+    if (!first.ok || !second.ok) throw new Error('could not join');
+    const laptop = new Profile('forge-laptop', storage, first.key);
+    const desktop = new Profile('forge-desktop', storage, second.key);
+    await laptop.store.createConversation({ id: 'g1', profileId: 'p', model: 'm', surface: 'popup', title: 'Real' });
+    await laptop.store.addMessage(message('g1m', 'g1', null, 1, 'real message'));
+    await laptop.round();
+    await desktop.round();
+    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    if (!changed.ok) throw new Error(changed.code);
+    laptop.keys = changed.key;
+    await laptop.round();
+    await expect(desktop.round()).rejects.toMatchObject({ code: 'passphrase_changed' });
+    const unlocked = await unlockSync(storage, NEW, desktop.keys);
+    if (!unlocked.ok) throw new Error(unlocked.code);
+    desktop.keys = unlocked.key;
+    await desktop.round();
+    await laptop.round();
+    const before = await laptop.texts();
+
+    // Someone with the old passphrase and the server: a manifest for the desktop (a far newer
+    // version, a snapshot that would skip everything), and a device that never was.
+    const oldKey = first.key.key;
+    const forge = async (device: string, version: number): Promise<void> => {
+      const path = `gateway-chat/manifests/${device}`;
+      await storage.write(path, await sealJson(oldKey, { format: 1, device, version, segments: 1, merged: {}, snapshot: { n: 1, id: 'ffffffffffffffffffffffff', parts: 1, merged: { [device]: 1_000_000 } } }, { path, version: 0 }));
+      const segment = `gateway-chat/devices/${device}/seg-1`;
+      await storage.write(segment, await sealJson(oldKey, { format: 1, device, n: 1, changes: [{ type: 'field', stamp: '9999999999999-0000-x', kind: 'conversation', id: 'g1', field: 'title', value: 'FORGED' }] }, { path: segment, version: 1 }));
+    };
+    await forge('forge-desktop', 1_000);
+    await forge('forge-intruder', 1);
+    const round = await laptop.round();
+    expect(round.problems.map((p) => p.path).sort()).toEqual(['gateway-chat/manifests/forge-desktop', 'gateway-chat/manifests/forge-intruder']);
+    expect(round.problems.every((p) => p.reason === 'tampered')).toBe(true);
+    expect((await laptop.store.getConversation('g1'))?.title).toBe('Real');
+    expect(await laptop.texts()).toEqual(before);
+
+    // A generation-3 key check made with the old passphrase: not a change the laptop follows,
+    // and the old passphrase does not unlock it.
+    const { keyCheck } = await createKeyCheck(OLD, PBKDF2_ITERATIONS, 3, oldKey);
+    await storage.write('gateway-chat/keychecks/3.json', new TextEncoder().encode(JSON.stringify(keyCheck)));
+    await storage.write('gateway-chat/keychecks/999999.json', new TextEncoder().encode('{}'));
+    await expect(laptop.round()).resolves.toBeDefined();
+    expect(await unlockSync(storage, OLD, laptop.keys)).toMatchObject({ ok: false, code: 'old_passphrase' });
+    expect(await unlockSync(storage, OLD, undefined)).toMatchObject({ ok: false, code: 'old_passphrase' });
+    // A new device with the current passphrase: the planted check is not linked to it, so it is
+    // no change (and 999999, with a gap before it, is no generation).
+    const newcomer = await joinSync(storage, NEW, false);
+    expect(newcomer).toMatchObject({ ok: true, key: { generation: 2 } });
   }, 60_000);
 
   it('a file the server fails to give during re-encryption stops the round (tried again), never counts as done', async () => {
