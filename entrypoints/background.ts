@@ -70,7 +70,7 @@ export default defineBackground(() => {
   // Only the extension's own pages command it (never a script injected into a page, whose id is ours too).
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!fromOwnPage(sender, own)) return false;
-    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now() }).then(sendResponse);
+    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now(), syncLeave: () => sync.leave() }).then(sendResponse);
     return true;
   });
 

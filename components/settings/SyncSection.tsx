@@ -41,6 +41,15 @@ async function withKeys(step: KeyStep): Promise<{ failure: SyncFailure; service:
   return undefined;
 }
 
+/**
+ * Before this device forgets its details: the background says on the server that it stopped
+ * (so the others no longer wait on it), waited for a few seconds at most.
+ */
+async function leaveServer(): Promise<void> {
+  await Promise.race([askBackground({ type: 'sync.leave' }).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, LEAVE_WAIT_MS))]);
+}
+const LEAVE_WAIT_MS = 5_000;
+
 /** "Change passphrase": the new one typed twice; the background then re-encrypts this device's files. */
 function ChangePassphraseDialog({ open, onOpenChange, onChanged }: { open: boolean; onOpenChange(open: boolean): void; onChanged(): void }) {
   const w = useWords();
@@ -248,12 +257,14 @@ function SyncOn({ summary, status, seenAt, onNote, onSetUpAgain }: { summary: Sy
   // The note shows once sync is off (the form is back).
   const stop = async (): Promise<void> => {
     onNote({ ok: true, text: 'stopped' });
+    await leaveServer();
     await stopSyncHere();
   };
   const setUpAgain = async (): Promise<void> => {
     // The details go to the form (this page's memory only), which shows once they are gone from
     // storage with the key and the device's state.
     onSetUpAgain(await loadSyncConfig());
+    await leaveServer();
     await stopSyncHere();
   };
 

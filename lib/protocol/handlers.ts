@@ -13,6 +13,7 @@ export interface RequestExtras {
   askPage?(input: Extract<Request, { type: 'page.ask' }>['input']): Promise<{ conversationId: string; messageId: string }>;
   /** "Sync now" (lib/sync/service.ts). */
   syncNow?(): void;
+  syncLeave?(): Promise<void>;
 }
 
 export async function handleRequest(runs: RunManager, raw: unknown, extras: RequestExtras = {}): Promise<ResponseFor<Request['type']>> {
@@ -39,6 +40,10 @@ export async function handleRequest(runs: RunManager, raw: unknown, extras: Requ
       case 'sync.now':
         if (extras.syncNow === undefined) return { ok: false, problem: 'internal' };
         extras.syncNow();
+        return { ok: true };
+      case 'sync.leave':
+        if (extras.syncLeave === undefined) return { ok: false, problem: 'internal' };
+        await extras.syncLeave();
         return { ok: true };
     }
   } catch (error) {

@@ -67,6 +67,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation.stop'), conversationId: z.string() }),
   /** "Sync now" (issue 31); the status follows in storage (lib/sync/sync.adapter.ts). */
   z.object({ type: z.literal('sync.now') }),
+  /** "Stop syncing on this device": the background says so on the server first; answers once it has tried. */
+  z.object({ type: z.literal('sync.leave') }),
 ]);
 export type Request = z.infer<typeof RequestSchema>;
 
@@ -105,6 +107,7 @@ export const RESPONSES = {
   'run.stop': StoppedSchema,
   'conversation.stop': StoppedSchema,
   'sync.now': AcceptedSchema,
+  'sync.leave': AcceptedSchema,
 } as const;
 export type ResponseFor<T extends Request['type']> = z.infer<(typeof RESPONSES)[T]>;
 

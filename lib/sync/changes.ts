@@ -61,6 +61,11 @@ export const ManifestSchema = z.object({
   horizon: z.optional(Stamp),
   /** A name for people: which browser this is. */
   label: z.optional(z.string()),
+  /**
+   * "Stop syncing on this device": it publishes nothing more. Its segments are still read; its
+   * horizon no longer holds deletions back (snapshot.ts).
+   */
+  retired: z.optional(z.boolean()),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

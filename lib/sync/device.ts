@@ -50,6 +50,8 @@ export interface DeviceRound {
   /** A snapshot was written this round. */
   snapshot: boolean;
   problems: SyncProblem[];
+  /** It stopped reading at `SnapshotTuning.maxReads`: another round goes on from there. */
+  more: boolean;
 }
 
 /** The part of the conversation store a round uses. */
@@ -92,6 +94,7 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, keys:
     ...(onProgress === undefined ? {} : { onProgress }),
     clock: () => device.clock.tick(),
     horizonMatters: horizonMatters(device.state, now, tuning.graceMs),
+    maxReads: tuning.maxReads,
   });
   // Published: now part of the state, as what arrived is.
   applyChanges(device.state, outgoing);
@@ -132,7 +135,7 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, keys:
   settle(device.state);
   await store.forgetSyncDeletions(deletedHere);
   await checkpoint(device);
-  return { sent: outgoing.length, received: result.changes.length, problems: result.problems, collected, snapshot };
+  return { sent: outgoing.length, received: result.changes.length, problems: result.problems, more: result.more === true, collected, snapshot };
 }
 
 /** The changes that rebuild the merged state (snapshot.ts), bodies from the state or the database. */

@@ -52,6 +52,8 @@ export interface SyncMemory {
   legacy?: { generation: number; devices: string[] };
   /** Each other device's key generation, once its manifest opened with this device's current key. */
   keyed?: Record<string, number>;
+  /** The other devices whose manifest says they stopped syncing. */
+  retired?: string[];
 }
 
 export interface SnapshotInfo {
@@ -74,6 +76,8 @@ export interface SyncProblem {
 
 export interface RoundResult {
   memory: SyncMemory;
+  /** `maxReads` stopped the reading: another round goes on from there. */
+  more?: boolean;
   /** Other devices' changes read this round. */
   changes: Change[];
   problems: SyncProblem[];
@@ -229,6 +233,12 @@ export interface RoundOptions {
    * (snapshot.ts): only then is an otherwise unchanged manifest rewritten for it.
    */
   horizonMatters?: (from: string | undefined, to: string) => boolean;
+  /**
+   * Reads at most this many segments (and snapshot parts) of other devices: what was read is
+   * merged and applied before the next round reads on (`RoundResult.more`), so a device
+   * catching up on a long history never holds all of it at once.
+   */
+  maxReads?: number;
 }
 
 /** What a round read of another device's manifest. */
@@ -305,6 +315,7 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
   const current: SyncKeyring = { ...key, older: [] };
   const keysFor = (other: string): SyncKeyring => (keyed[other] === key.generation || !legacy.devices.includes(other) ? current : key);
   const fresh: ReadManifest[] = [];
+  const retired = new Set(memory.retired);
   for (const other of listed) {
     const tag = manifests.get(other)!;
     // Not rewritten since it was last read whole: nothing new from that device.
@@ -326,6 +337,7 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
     if (manifest.horizon === undefined) delete horizons[other];
     else horizons[other] = manifest.horizon;
     if (manifest.snapshot !== undefined) snapshotCover = Math.max(snapshotCover, sum(manifest.snapshot.merged));
+    if (manifest.retired === true) retired.add(other);
     fresh.push({ device: other, tag, manifest });
   }
   let toRead = fresh.reduce((total, { device: other, manifest }) => total + Math.max(0, manifest.segments - (merged[other] ?? 0)), 0);
@@ -362,10 +374,19 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
       toRead = read + fresh.reduce((total, { device: other, manifest }) => total + Math.max(0, manifest.segments - (merged[other] ?? 0)), 0);
     }
   }
+  const maxReads = options.maxReads ?? Number.POSITIVE_INFINITY;
+  let more = false;
   for (const { device: other, tag, manifest } of fresh) {
     let contiguous = true;
     const from = (merged[other] ?? 0) + 1;
     for (let n = from; n <= manifest.segments; n++) {
+      if (read >= maxReads) {
+        // Enough for one round: this device's manifest is read again next round, and the
+        // segments after the last one read with it.
+        more = true;
+        contiguous = false;
+        break;
+      }
       const path = syncPaths.segment(other, n);
       const segment = await readSealed(storage, keysFor(other), path, SEGMENT_PLACE_VERSION, SegmentSchema, (g) => g.device === other && g.n === n);
       if (isProblem(segment)) {
@@ -389,18 +410,21 @@ export async function syncRound(storage: SyncStorage, keys: CryptoKey | SyncKeyr
   // Files no key here opens, and a newer key check on the server: the passphrase was changed
   // elsewhere. Paused until it is entered here (nothing read is lost: read again then).
   if (problems.some((p) => p.reason === 'tampered') && (await changedSince(storage, key))) throw new SyncCryptoError('passphrase_changed');
-  const next: SyncMemory = { ...memory, segments, merged, seenVersions, seenTags, heard, horizons, devices, snapshotCover, legacy, keyed };
+  const next: SyncMemory = { ...memory, segments, merged, seenVersions, seenTags, heard, horizons, devices, snapshotCover, legacy, keyed, ...(retired.size > 0 ? { retired: [...retired] } : {}) };
   // 3. The manifest last: it publishes the segments, and says how far this device has read.
   // Nothing published and nothing more read: left as it is (other devices then skip it too),
   // unless this device's horizon has passed a deletion the others wait on to collect it.
   const clock = options.clock?.();
-  const horizon = clock === undefined ? undefined : horizonOf(clock, devices, heard);
+  // A device that stopped syncing, once everything it published is here, holds nothing back.
+  const holding = devices.filter((d) => !(retired.has(d) && seenTags[d] === manifests.get(d)));
+  const horizon = clock === undefined ? undefined : horizonOf(clock, holding, heard);
   const horizonMoved = horizon !== undefined && horizon !== memory.horizon && (options.horizonMatters?.(memory.horizon, horizon) ?? false);
   const resealed = (memory.sealedWith ?? 1) !== key.generation;
+  const result = { changes, problems, ...(more ? { more } : {}) };
   if (segments === memory.segments && sameVector(merged, memory.merged) && memory.manifestVersion > 0 && !horizonMoved && !resealed) {
-    return { memory: next, changes, problems };
+    return { memory: next, ...result };
   }
-  return { memory: await writeManifest(storage, key, next, clock, horizon, options.label), changes, problems };
+  return { memory: await writeManifest(storage, key, next, clock, horizon, options.label), ...result };
 }
 
 /**
@@ -420,7 +444,7 @@ function horizonOf(clock: string, devices: readonly string[], heard: Record<stri
 }
 
 /** The device's manifest, replaced (a new version) with what `memory` says; the memory that results. */
-async function writeManifest(storage: SyncStorage, key: SyncKeyring, memory: SyncMemory, clock: string | undefined, horizon: string | undefined, label?: string): Promise<SyncMemory> {
+async function writeManifest(storage: SyncStorage, key: SyncKeyring, memory: SyncMemory, clock: string | undefined, horizon: string | undefined, label?: string, retired?: true): Promise<SyncMemory> {
   const version = memory.manifestVersion + 1;
   const manifest: Manifest = {
     format: SYNC_FORMAT,
@@ -432,6 +456,7 @@ async function writeManifest(storage: SyncStorage, key: SyncKeyring, memory: Syn
     ...(clock === undefined ? {} : { clock }),
     ...(horizon === undefined ? {} : { horizon }),
     ...(label === undefined ? {} : { label }),
+    ...(retired === undefined ? {} : { retired }),
   };
   const manifestPath = syncPaths.manifest(memory.device);
   await storage.write(manifestPath, await sealJson(key.key, manifest, { path: manifestPath, version: MANIFEST_PLACE_VERSION }));
@@ -474,4 +499,13 @@ export async function publishSnapshot(storage: SyncStorage, keys: CryptoKey | Sy
     }
   }
   return next;
+}
+
+/**
+ * "Stop syncing on this device": its manifest says so, as a new version (what it published
+ * stays, for the devices that have not read it yet). Nothing when it never published.
+ */
+export async function retireDevice(storage: SyncStorage, keys: CryptoKey | SyncKeyring, memory: SyncMemory, clock: string): Promise<void> {
+  if (memory.manifestVersion === 0) return;
+  await writeManifest(storage, keyringOf(keys), memory, clock, memory.horizon, undefined, true);
 }

@@ -32,6 +32,7 @@ const SavedSyncSchema = z.object({
     rekey: z.optional(z.object({ generation: z.number(), done: z.number() })),
     legacy: z.optional(z.object({ generation: z.number(), devices: z.array(z.string()) })),
     keyed: z.optional(z.record(z.string(), z.number())),
+    retired: z.optional(z.array(z.string())),
   }),
   clock: z.object({ wall: z.number(), counter: z.number() }),
   deferred: z._default(z.array(z.string()), []),

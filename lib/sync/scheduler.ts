@@ -46,6 +46,12 @@ export class SyncScheduler {
   private timer: unknown;
   private failures = 0;
   private current: SyncStatus = { state: 'idle' };
+  private settled: Promise<void> = Promise.resolve();
+
+  /** Resolves once no round is running (the one running now, if any, has ended). */
+  idle(): Promise<void> {
+    return this.settled;
+  }
 
   constructor(private readonly round: () => Promise<void | { unreadable: number }>, private readonly onStatus: (status: SyncStatus) => void = () => undefined, private readonly clock: SchedulerClock = realClock) {}
 
@@ -99,6 +105,10 @@ export class SyncScheduler {
       this.timer = undefined;
     }
     this.running = true;
+    let release = (): void => undefined;
+    this.settled = new Promise((resolve) => {
+      release = resolve;
+    });
     const lastSyncedAt = this.current.lastSyncedAt;
     this.set({ state: 'syncing', ...(lastSyncedAt === undefined ? {} : { lastSyncedAt }) });
     try {
@@ -120,6 +130,7 @@ export class SyncScheduler {
       }
     } finally {
       this.running = false;
+      release();
     }
     if (this.again) {
       this.again = false;

@@ -9,7 +9,7 @@ import { HybridClock } from './clock';
 import { storageFor, type SyncConfig } from './config';
 import { SyncCryptoError, type SyncKeyring } from './crypto';
 import { syncDevice, type DeviceSync, type SettingsSide, type SyncedStore } from './device';
-import { newMemory } from './engine';
+import { newMemory, retireDevice } from './engine';
 import { emptyState } from './merge';
 import { restoreDeviceSync, saveDeviceSync, type SavedSync } from './persist';
 import { SyncScheduler, type SchedulerClock, type SyncProgress, type SyncStatus } from './scheduler';
@@ -47,6 +47,7 @@ export function destinationOf(config: SyncConfig): string {
 export class SyncService {
   private readonly scheduler: SyncScheduler;
   private configured = false;
+  private leaving = false;
   /** The round's summary, for tests and the UI: changes sent and received. */
   lastRound: { sent: number; received: number; problems: number } | undefined;
 
@@ -73,6 +74,8 @@ export class SyncService {
   /** Sync was set up, changed or stopped on this device. */
   async settingsChanged(): Promise<void> {
     this.configured = (await this.deps.loadConfig()) !== undefined;
+    // Gone: a setup after this is a new device, which syncs.
+    if (!this.configured) this.leaving = false;
     if (!this.configured) this.deps.onStatus({ state: 'off' });
     else this.scheduler.now();
   }
@@ -91,6 +94,22 @@ export class SyncService {
     if (this.configured) this.scheduler.now();
   }
 
+  /**
+   * "Stop syncing on this device", before the page forgets the details: once any round running
+   * has ended, its manifest says it stopped (the others then no longer wait on it to collect
+   * deletions). No round starts meanwhile. Best effort: a server that cannot be reached now
+   * leaves it listed, which only keeps deletions longer.
+   */
+  async leave(): Promise<void> {
+    this.leaving = true;
+    await this.scheduler.idle();
+    const config = await this.deps.loadConfig();
+    const key = await this.deps.loadKey();
+    if (config === undefined || key === undefined) return;
+    const device = await this.device(config);
+    await retireDevice(storageFor(config, this.deps.fetcher), key, device.memory, device.clock.tick());
+  }
+
   private async device(config: SyncConfig): Promise<DeviceSync> {
     const saved = await this.deps.loadDevice();
     const destination = destinationOf(config);
@@ -103,27 +122,41 @@ export class SyncService {
 
   private async round(): Promise<{ unreadable: number } | undefined> {
     const config = await this.deps.loadConfig();
-    // Stopped meanwhile: nothing to do.
-    if (config === undefined) return undefined;
+    // Stopped (or stopping) meanwhile: nothing to do.
+    if (config === undefined || this.leaving) return undefined;
     const key = await this.deps.loadKey();
     if (key === undefined) throw new SyncCryptoError('no_key');
     this.deps.busy?.(true);
     try {
       const device = await this.device(config);
       const settings = this.deps.settings === undefined ? undefined : { ...this.deps.settings, withSettings: config.syncSettings };
-      // How far the round is, said at most twice a second.
+      // How far the round is, said at most twice a second; a history read over several rounds
+      // (`DeviceRound.more`) counts on from the files the ones before read.
       let said = 0;
+      let readBefore = 0;
+      let lastDown = 0;
       const progress = (at: SyncProgress): void => {
+        if (at.phase === 'down') lastDown = at.done;
         const now = Date.now();
         if (now - said < 500 && at.done !== at.total) return;
         said = now;
         const status = this.scheduler.status;
-        if (status.state === 'syncing') this.deps.onStatus({ ...status, progress: at });
+        const shown = at.phase === 'down' ? { ...at, done: readBefore + at.done, total: readBefore + at.total } : at;
+        if (status.state === 'syncing') this.deps.onStatus({ ...status, progress: shown });
       };
       const save = (at: DeviceSync): Promise<void> => this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(at) });
-      const round = await syncDevice(this.deps.store, storageFor(config, this.deps.fetcher), key, device, settings, progress, save);
-      this.lastRound = { sent: round.sent, received: round.received, problems: round.problems.length };
-      return { unreadable: round.problems.length };
+      const storage = storageFor(config, this.deps.fetcher);
+      const total = { sent: 0, received: 0 };
+      for (;;) {
+        lastDown = 0;
+        const round = await syncDevice(this.deps.store, storage, key, device, settings, progress, save);
+        total.sent += round.sent;
+        total.received += round.received;
+        readBefore += lastDown;
+        if (round.more && (await this.deps.loadConfig()) !== undefined) continue;
+        this.lastRound = { ...total, problems: round.problems.length };
+        return { unreadable: round.problems.length };
+      }
     } finally {
       this.deps.busy?.(false);
     }

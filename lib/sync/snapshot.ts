@@ -24,12 +24,19 @@ export const SNAPSHOT_EVERY = 100;
 /** A deletion is at least this old before it is collected. */
 export const TOMBSTONE_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * Segments (of about 5,000 changes) a round reads at most: the rest in the rounds right after,
+ * so a device catching up holds tens of thousands of messages at a time, not a year of them.
+ */
+export const MAX_READS_PER_ROUND = 10;
+
 export interface SnapshotTuning {
   snapshotEvery: number;
   graceMs: number;
+  maxReads: number;
 }
 
-export const DEFAULT_TUNING: SnapshotTuning = { snapshotEvery: SNAPSHOT_EVERY, graceMs: TOMBSTONE_GRACE_MS };
+export const DEFAULT_TUNING: SnapshotTuning = { snapshotEvery: SNAPSHOT_EVERY, graceMs: TOMBSTONE_GRACE_MS, maxReads: MAX_READS_PER_ROUND };
 
 /** How many segments, of every device, this device has merged (its own are all in its state). */
 export function mergedCount(memory: SyncMemory): number {
@@ -115,7 +122,10 @@ const stampAt = (wall: number): string => formatStamp({ wall: Math.max(0, wall),
 export function collectableBefore(memory: SyncMemory, now: number, graceMs: number): string | undefined {
   let before = memory.horizon;
   if (before === undefined) return undefined;
+  const retired = new Set(memory.retired);
   for (const other of memory.devices) {
+    // Stopped syncing: it sends nothing more, and what it sent is counted in this device's horizon.
+    if (retired.has(other)) continue;
     const horizon = memory.horizons[other];
     if (horizon === undefined) return undefined;
     if (compareStamps(horizon, before) < 0) before = horizon;

@@ -356,9 +356,14 @@ describe('sync on', () => {
     await waitFor(() => expect(toggle).toHaveAttribute('aria-checked', 'true'));
   });
 
-  it('"Stop syncing on this device" says local conversations stay; confirmed, the details go and the form is back', async () => {
+  it('"Stop syncing on this device" says local conversations stay; confirmed, the background says so on the server first, then the details go and the form is back', async () => {
     await saveSyncConfig(webdav('Gateway Chat'));
     await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
+    const asked: { message: unknown; configured: boolean }[] = [];
+    fakeBrowser.runtime.onMessage.addListener((message: unknown) => loadSyncConfig().then((config) => {
+      asked.push({ message, configured: config !== undefined });
+      return { ok: true };
+    }));
     render(<SyncSection />);
     const sync = within(await section());
     await userEvent.click(await sync.findByRole('button', { name: 'Stop syncing on this device' }));
@@ -368,6 +373,7 @@ describe('sync on', () => {
     expect(await sync.findByRole('textbox', { name: 'Server address' })).toHaveValue('');
     expect(await loadSyncConfig()).toBeUndefined();
     expect(sync.getByRole('status')).toHaveTextContent('Sync is off on this device. Its conversations are still here.');
+    expect(asked).toEqual([{ message: { type: 'sync.leave' }, configured: true }]);
   });
 
   it('"Erase synced data on the server" waits for the folder\'s name typed, then removes sync\'s folder on the server and stops here', async () => {

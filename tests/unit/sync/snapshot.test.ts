@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
 import { HybridClock } from '@/lib/sync/clock';
-import { newMemory, openSyncKey } from '@/lib/sync/engine';
+import { newMemory, openSyncKey, retireDevice } from '@/lib/sync/engine';
 import { syncDevice, type DeviceRound, type DeviceSync } from '@/lib/sync/device';
 import { emptyState, mergedView } from '@/lib/sync/merge';
 import { restoreDeviceSync, saveDeviceSync } from '@/lib/sync/persist';
@@ -17,7 +17,7 @@ import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
 
 let n = 0;
 /** Snapshots every 5 segments, deletions collected as soon as every device is past them. */
-const QUICK: SnapshotTuning = { snapshotEvery: 5, graceMs: 0 };
+const QUICK: SnapshotTuning = { ...DEFAULT_TUNING, snapshotEvery: 5, graceMs: 0 };
 
 function message(id: string, conversationId: string, parentId: string | null, seq: number, text: string, role: 'user' | 'assistant' = 'user'): Message {
   return { id, conversationId, parentId, seq, role, text, reasoning: '', status: 'complete', createdAt: 1 };
@@ -288,6 +288,30 @@ describe('snapshots and collecting deletions, against a WebDAV server (Apache mo
     }
     expect(laptop.sync.state.tombstones.size).toBe(1);
     expect(desktop.sync.state.tombstones.size).toBe(1);
+  }, 60_000);
+
+  it('a device that stopped syncing (its manifest says so) no longer holds deletions back; what it sent before it stopped still arrives', async () => {
+    const storage = storageIn('retired');
+    const key = await openSyncKey(storage, 'retired passphrase', true);
+    const laptop = new Profile('retired-laptop', storage, key);
+    const desktop = new Profile('retired-desktop', storage, key);
+    const leaving = new Profile('retired-leaving', storage, key);
+    await laptop.store.createConversation({ id: 'r1', profileId: 'p', model: 'm', surface: 'popup', title: 'Goes' });
+    await laptop.round();
+    await desktop.round();
+    await leaving.round();
+    await leaving.store.createConversation({ id: 'r2', profileId: 'p', model: 'm', surface: 'popup', title: 'Written before leaving' });
+    await leaving.round();
+    await retireDevice(storage, key, leaving.sync.memory, leaving.sync.clock.tick());
+    await laptop.store.deleteConversation('r1');
+    for (let i = 0; i < 4; i++) {
+      await laptop.round();
+      await desktop.round();
+    }
+    expect(laptop.sync.state.tombstones.size).toBe(0);
+    expect(desktop.sync.state.tombstones.size).toBe(0);
+    expect(laptop.sync.memory.retired).toEqual(['retired-leaving']);
+    expect((await desktop.store.getConversation('r2'))?.title).toBe('Written before leaving');
   }, 60_000);
 
   it('what a device knows of snapshots and horizons survives a restart', async () => {
