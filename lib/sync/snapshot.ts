@@ -28,7 +28,7 @@ export const TOMBSTONE_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
  * Segments (of about 5,000 changes) a round reads at most: the rest in the rounds right after,
  * so a device catching up holds tens of thousands of messages at a time, not a year of them.
  */
-export const MAX_READS_PER_ROUND = 10;
+export const MAX_READS_PER_ROUND = 20;
 
 export interface SnapshotTuning {
   snapshotEvery: number;
