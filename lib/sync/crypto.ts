@@ -96,7 +96,11 @@ export async function sealJson(key: CryptoKey, value: unknown, place: ObjectPlac
 
 /** An object's JSON, parsed with `schema` (what another device wrote is outside data). */
 export async function openJson<T>(key: CryptoKey, object: Uint8Array<ArrayBuffer>, place: ObjectPlace, schema: z.ZodMiniType<T>): Promise<T | undefined> {
-  const bytes = await open(key, object, place);
+  return parseOpened(await open(key, object, place), schema);
+}
+
+/** Opened bytes as JSON, parsed with `schema`: undefined when they are not. */
+function parseOpened<T>(bytes: Uint8Array<ArrayBuffer>, schema: z.ZodMiniType<T>): T | undefined {
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(bytes));
@@ -167,15 +171,7 @@ export async function openWith(keys: SyncKeyring, object: Uint8Array<ArrayBuffer
 
 /** `openWith`, then the JSON parsed with `schema`. */
 export async function openJsonWith<T>(keys: SyncKeyring, object: Uint8Array<ArrayBuffer>, place: ObjectPlace, schema: z.ZodMiniType<T>, older = true): Promise<T | undefined> {
-  const bytes = await openWith(keys, object, place, older);
-  let value: unknown;
-  try {
-    value = JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-  const parsed = schema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  return parseOpened(await openWith(keys, object, place, older), schema);
 }
 
 /** A new key check for `passphrase` (the first device, or a new passphrase: `generation`), with the key it proves. */

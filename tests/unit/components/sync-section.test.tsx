@@ -53,6 +53,16 @@ beforeEach(() => {
 
 const section = async (): Promise<HTMLElement> => screen.findByRole('region', { name: 'Sync' });
 
+/** What the page asks the background (which answers yes), in order. */
+function backgroundAsked(): unknown[] {
+  const asked: unknown[] = [];
+  fakeBrowser.runtime.onMessage.addListener((message: unknown) => {
+    asked.push(message);
+    return Promise.resolve({ ok: true });
+  });
+  return asked;
+}
+
 /** Fills the WebDAV details as a user types them. */
 async function fillWebDav(sync: HTMLElement, { password = server.password, folder }: { password?: string; folder: string }): Promise<void> {
   const form = within(sync);
@@ -264,11 +274,7 @@ describe('sync on', () => {
     expect((await joinSync(storageFor(config), 'the passphrase of record', true)).ok).toBe(true);
     await saveSyncConfig(config);
     await saveSyncStatus({ state: 'paused', code: 'no_key' });
-    const asked: unknown[] = [];
-    fakeBrowser.runtime.onMessage.addListener((message: unknown) => {
-      asked.push(message);
-      return Promise.resolve({ ok: true });
-    });
+    const asked = backgroundAsked();
     render(<SyncSection />);
     const sync = within(await section());
     const note = within(await sync.findByRole('note'));
@@ -303,11 +309,7 @@ describe('sync on', () => {
     await saveSyncKey(joined.key);
     await saveSyncConfig(config);
     await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
-    const asked: unknown[] = [];
-    fakeBrowser.runtime.onMessage.addListener((message: unknown) => {
-      asked.push(message);
-      return Promise.resolve({ ok: true });
-    });
+    const asked = backgroundAsked();
     render(<SyncSection />);
     const sync = within(await section());
     await userEvent.click(await sync.findByRole('button', { name: 'Change passphrase' }));
@@ -332,11 +334,7 @@ describe('sync on', () => {
   it('"Sync now" asks the background for a round', async () => {
     await saveSyncConfig(webdav('Gateway Chat'));
     await saveSyncStatus({ state: 'idle', lastSyncedAt: Date.now() });
-    const asked: unknown[] = [];
-    fakeBrowser.runtime.onMessage.addListener((message: unknown) => {
-      asked.push(message);
-      return Promise.resolve({ ok: true });
-    });
+    const asked = backgroundAsked();
     render(<SyncSection />);
     const sync = within(await section());
     await userEvent.click(await sync.findByRole('button', { name: 'Sync now' }));
