@@ -13,7 +13,7 @@ import type { ProbeStep } from '@/lib/sync/storage';
 type Service = 'webdav' | 's3';
 
 /** Every code a sync failure or status may carry (storage, crypto, setup), and its words. */
-const CODES = ['unreachable', 'unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'server', 'not_storage', 'wrong_passphrase', 'bad_key_check', 'tampered', 'not_sealed', 'no_key', 'erased', 'passphrase_changed', 'old_passphrase', 'empty_passphrase', 'short_passphrase', 'unexpected'] as const;
+const CODES = ['unreachable', 'unauthorized', 'forbidden', 'missing', 'insufficient_storage', 'server', 'not_storage', 'wrong_passphrase', 'bad_key_check', 'tampered', 'not_sealed', 'no_key', 'erased', 'passphrase_changed', 'old_passphrase', 'reused_passphrase', 'empty_passphrase', 'short_passphrase', 'unexpected'] as const;
 type Code = (typeof CODES)[number];
 const KNOWN: Readonly<Record<string, Code>> = Object.fromEntries(CODES.map((code) => [code, code]));
 

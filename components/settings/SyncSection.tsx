@@ -53,6 +53,7 @@ const LEAVE_WAIT_MS = 5_000;
 /** "Change passphrase": the new one typed twice; the background then re-encrypts this device's files. */
 function ChangePassphraseDialog({ open, onOpenChange, onChanged }: { open: boolean; onOpenChange(open: boolean): void; onChanged(): void }) {
   const w = useWords();
+  const [current, setCurrent] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [confirm, setConfirm] = useState('');
   const [changing, setChanging] = useState(false);
@@ -60,6 +61,7 @@ function ChangePassphraseDialog({ open, onOpenChange, onChanged }: { open: boole
   const close = (next: boolean): void => {
     if (changing) return;
     if (!next) {
+      setCurrent('');
       setPassphrase('');
       setConfirm('');
       setFailure(undefined);
@@ -71,11 +73,12 @@ function ChangePassphraseDialog({ open, onOpenChange, onChanged }: { open: boole
     setChanging(true);
     setFailure(undefined);
     try {
-      const failed = await withKeys((storage, had) => changeSyncPassphrase(storage, had, passphrase));
+      const failed = await withKeys((storage, had) => changeSyncPassphrase(storage, had, current, passphrase));
       if (failed !== undefined) {
         setFailure(failed);
         return;
       }
+      setCurrent('');
       setPassphrase('');
       setConfirm('');
       onOpenChange(false);
@@ -93,12 +96,15 @@ function ChangePassphraseDialog({ open, onOpenChange, onChanged }: { open: boole
       footer={
         <>
           <Button onClick={() => close(false)} disabled={changing}>{w.t('common.cancel')}</Button>
-          <Button variant="primary" disabled={passphrase === '' || confirm !== passphrase || changing} onClick={() => void change()}>
+          <Button variant="primary" disabled={current === '' || passphrase === '' || confirm !== passphrase || changing} onClick={() => void change()}>
             {changing ? <LoaderCircle aria-hidden className="animate-spin motion-reduce:animate-none" /> : <KeyRound aria-hidden />}{w.t('sync.changeConfirm')}
           </Button>
         </>
       }
     >
+      <Field label={w.t('sync.currentPassphrase')}>
+        {(control) => <Input {...control} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />}
+      </Field>
       <Field label={w.t('sync.newPassphrase')} hint={w.t('sync.passphraseHint')}>
         {(control) => <Input {...control} type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />}
       </Field>

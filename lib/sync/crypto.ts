@@ -34,7 +34,9 @@ export type SyncCryptoFailure =
   /** Another device changed the passphrase: this one needs the new one (keys.ts). */
   | 'passphrase_changed'
   /** The passphrase typed is one this storage had before a change, not its current one. */
-  | 'old_passphrase';
+  | 'old_passphrase'
+  /** A new passphrase this storage has had before (it would then be taken for an old one). */
+  | 'reused_passphrase';
 
 export class SyncCryptoError extends Error {
   constructor(readonly code: SyncCryptoFailure) {

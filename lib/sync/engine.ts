@@ -132,7 +132,8 @@ export async function newestGeneration(storage: SyncStorage): Promise<number | u
   return (await storage.read(`gateway-chat/${KEY_CHECK_PATH}`)) === undefined ? undefined : 1;
 }
 
-async function readKeyCheck(storage: SyncStorage, generation: number): Promise<unknown> {
+/** Generation `generation`'s key check, as stored (parsed by `unlock`). */
+export async function readKeyCheck(storage: SyncStorage, generation: number): Promise<unknown> {
   const stored = await storage.read(keyCheckPath(generation));
   if (stored === undefined) throw new SyncCryptoError('bad_key_check');
   try {

@@ -10,8 +10,8 @@
  * opens and a newer key check pauses with `passphrase_changed` until the new one is entered.
  */
 import { syncPaths } from './changes';
-import { createKeyCheck, openWith, PBKDF2_ITERATIONS, seal, SyncCryptoError, type SyncKeyring } from './crypto';
-import { changedSince, keyCheckPath, openSyncKeyring, SEGMENT_PLACE_VERSION, type SyncMemory } from './engine';
+import { createKeyCheck, openWith, PBKDF2_ITERATIONS, seal, SyncCryptoError, unlock, type SyncKeyring } from './crypto';
+import { changedSince, keyCheckPath, openSyncKeyring, readKeyCheck, SEGMENT_PLACE_VERSION, type SyncMemory } from './engine';
 import type { SyncProgress } from './scheduler';
 import type { SyncStorage } from './storage';
 
@@ -21,10 +21,23 @@ import type { SyncStorage } from './storage';
  * re-encrypted yet). Refused with `passphrase_changed` when another device changed it first
  * (its passphrase must be entered here before this one may change it).
  */
-export async function changePassphrase(storage: SyncStorage, keys: SyncKeyring, passphrase: string): Promise<SyncKeyring> {
+export async function changePassphrase(storage: SyncStorage, keys: SyncKeyring, current: string, passphrase: string): Promise<SyncKeyring> {
   // Changed already by a device with this key: its passphrase first. (A next check not linked
   // to this key is none of ours: a change writes over it.)
   if (await changedSince(storage, keys)) throw new SyncCryptoError('passphrase_changed');
+  // Whoever changes it knows it (an options page left open is not enough).
+  await unlock(current, await readKeyCheck(storage, keys.generation), keys.generation);
+  // Never one the storage had: it would be refused later as an earlier one.
+  for (let generation = keys.generation; generation >= 1; generation--) {
+    let opened = false;
+    try {
+      await unlock(passphrase, await readKeyCheck(storage, generation), generation);
+      opened = true;
+    } catch {
+      // Not that generation's: as it should be.
+    }
+    if (opened) throw new SyncCryptoError('reused_passphrase');
+  }
   const generation = keys.generation + 1;
   const path = keyCheckPath(generation);
   // Linked to the current key: the other devices know it for a real change (engine.changedSince).

@@ -73,15 +73,15 @@ export async function eraseSyncData(storage: SyncStorage): Promise<{ ok: true } 
 }
 
 /**
- * "Change passphrase" (the new one typed twice): a new key check on the storage; the keys that
- * result, to keep (the background then re-encrypts this device's files).
+ * "Change passphrase" (the current one, then the new one typed twice): a new key check on the
+ * storage; the keys that result, to keep (the background then re-encrypts this device's files).
  */
-export async function changeSyncPassphrase(storage: SyncStorage, keys: SyncKeyring | undefined, passphrase: string): Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)> {
+export async function changeSyncPassphrase(storage: SyncStorage, keys: SyncKeyring | undefined, current: string, passphrase: string): Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)> {
   if (keys === undefined) return { ok: false, code: 'no_key' };
-  if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
+  if (current === '' || passphrase === '') return { ok: false, code: 'empty_passphrase' };
   if ([...passphrase].length < MIN_PASSPHRASE_LENGTH) return { ok: false, code: 'short_passphrase' };
   try {
-    return { ok: true, key: await changePassphrase(storage, keys, passphrase) };
+    return { ok: true, key: await changePassphrase(storage, keys, current, passphrase) };
   } catch (error) {
     return { ok: false, ...failureFrom(error) };
   }

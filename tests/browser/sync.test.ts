@@ -211,6 +211,7 @@ describe('two browser profiles syncing through WebDAV (Apache mod_dav)', () => {
     const section = laptopOptions.getByRole('region', { name: 'Sync' });
     await section.getByRole('button', { name: 'Change passphrase' }).click();
     const dialog = laptopOptions.getByRole('dialog', { name: 'Change the encryption passphrase?' });
+    await dialog.getByLabel('Current passphrase').fill(PASSPHRASE);
     await dialog.getByLabel('New passphrase', { exact: true }).fill(NEW);
     await dialog.getByLabel('Confirm new passphrase').fill(NEW);
     await dialog.evaluate((d) => Promise.all(d.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));

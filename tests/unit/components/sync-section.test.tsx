@@ -314,12 +314,19 @@ describe('sync on', () => {
     const sync = within(await section());
     await userEvent.click(await sync.findByRole('button', { name: 'Change passphrase' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Change the encryption passphrase?' }));
+    await userEvent.type(dialog.getByLabelText('Current passphrase'), 'not the first one');
     await userEvent.type(dialog.getByLabelText('New passphrase'), 'the second passphrase');
     await userEvent.type(dialog.getByLabelText('Confirm new passphrase'), 'the second passphrasf');
     expect(dialog.getByText('The two passphrases differ: type the same one twice.')).toBeInTheDocument();
     expect(dialog.getByRole('button', { name: 'Change passphrase' })).toBeDisabled();
     await userEvent.clear(dialog.getByLabelText('Confirm new passphrase'));
     await userEvent.type(dialog.getByLabelText('Confirm new passphrase'), 'the second passphrase');
+    // The current one is asked first: a wrong one changes nothing.
+    await userEvent.click(dialog.getByRole('button', { name: 'Change passphrase' }));
+    expect(await dialog.findByRole('alert', {}, { timeout: 15_000 })).toHaveTextContent('That is not the passphrase this storage was set up with.');
+    expect(existsSync(join(server.files, folder, 'gateway-chat', 'keychecks', '2.json'))).toBe(false);
+    await userEvent.clear(dialog.getByLabelText('Current passphrase'));
+    await userEvent.type(dialog.getByLabelText('Current passphrase'), 'the first passphrase');
     await userEvent.click(dialog.getByRole('button', { name: 'Change passphrase' }));
     expect(await sync.findByText(/^The passphrase was changed\./, {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();

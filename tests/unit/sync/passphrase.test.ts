@@ -90,8 +90,11 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     await desktop.round();
 
     // Too short, then right.
-    expect(await changeSyncPassphrase(storage, laptop.keys, 'short')).toMatchObject({ ok: false, code: 'short_passphrase' });
-    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    expect(await changeSyncPassphrase(storage, laptop.keys, OLD, 'short')).toMatchObject({ ok: false, code: 'short_passphrase' });
+    // Whoever changes it must know the current one, and may not choose it again.
+    expect(await changeSyncPassphrase(storage, laptop.keys, 'not the current one', NEW)).toMatchObject({ ok: false, code: 'wrong_passphrase' });
+    expect(await changeSyncPassphrase(storage, laptop.keys, OLD, OLD)).toMatchObject({ ok: false, code: 'reused_passphrase' });
+    const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
     expect(changed.key.generation).toBe(2);
     laptop.keys = changed.key;
@@ -128,7 +131,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     expect((await newcomer.round()).problems).toEqual([]);
     expect(await newcomer.texts()).toEqual(await laptop.texts());
     // Changing it again needs this device to be on the newest key first.
-    expect(await changeSyncPassphrase(storage, first.key, 'yet another passphrase')).toMatchObject({ ok: false, code: 'passphrase_changed' });
+    expect(await changeSyncPassphrase(storage, first.key, OLD, 'yet another passphrase')).toMatchObject({ ok: false, code: 'passphrase_changed' });
   }, 60_000);
 
   it('after a change, the old passphrase cannot forge: manifests it seals for a device that re-encrypted, or for a device never seen, are not believed; a key check it plants is neither followed nor unlocked; a check with a gap before it is ignored', async () => {
@@ -142,7 +145,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     await laptop.store.addMessage(message('g1m', 'g1', null, 1, 'real message'));
     await laptop.round();
     await desktop.round();
-    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
     laptop.keys = changed.key;
     await laptop.round();
@@ -195,7 +198,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
       await laptop.store.addMessage(message(`f${i}`, 'f1', i === 1 ? null : `f${i - 1}`, i, `turn ${i}`));
       await syncDevice(laptop.store, storage, laptop.keys, laptop.sync);
     }
-    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
     laptop.keys = changed.key;
     const failing = new Proxy(storage, { get: (target, name) => (name === 'read' ? async (path: string) => {
@@ -220,7 +223,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
       await laptop.store.addMessage(message(`r${i}`, 'r1', i === 1 ? null : `r${i - 1}`, i, `turn ${i}`));
       await syncDevice(laptop.store, storage, laptop.keys, laptop.sync);
     }
-    const changed = await changeSyncPassphrase(storage, laptop.keys, NEW);
+    const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
     laptop.keys = changed.key;
     // The worker stops after the first save of its progress (20 files).
