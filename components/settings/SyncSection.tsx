@@ -13,7 +13,7 @@ import { useSync, type SyncSummary } from '@/components/stores/sync';
 import { askBackground } from '@/lib/protocol/background.adapter';
 import { storageFor, type SyncConfig } from '@/lib/sync/config';
 import type { SyncServiceStatus } from '@/lib/sync/service';
-import { changeSyncPassphrase, eraseSyncData, unlockSync, type SyncFailure } from '@/lib/sync/setup';
+import { changeSyncPassphrase, eraseSyncData, publishSyncKeyCheck, unlockSync, type SyncFailure } from '@/lib/sync/setup';
 import { loadSyncConfig, loadSyncKey, saveSyncConfig, saveSyncKey, stopSyncHere } from '@/lib/sync/sync.adapter';
 import type { SyncKeyring } from '@/lib/sync/crypto';
 import type { SyncStorage } from '@/lib/sync/storage';
@@ -34,9 +34,16 @@ type KeyStep = (storage: SyncStorage, had: SyncKeyring | undefined) => Promise<{
 async function withKeys(step: KeyStep): Promise<{ failure: SyncFailure; service: SyncConfig['service'] } | undefined> {
   const config = await loadSyncConfig();
   if (config === undefined) return undefined;
-  const result = await step(storageFor(config), await loadSyncKey());
+  const storage = storageFor(config);
+  const result = await step(storage, await loadSyncKey());
   if (!result.ok) return { failure: result, service: config.service };
+  // Kept first: a new passphrase's key check is written only once its keys are (closed in
+  // between, the background writes it before it syncs).
   await saveSyncKey(result.key);
+  if (result.key.pending !== undefined) {
+    const published = await publishSyncKeyCheck(storage, result.key);
+    if (published.ok) await saveSyncKey(published.key);
+  }
   await askBackground({ type: 'sync.now' });
   return undefined;
 }

@@ -9,7 +9,7 @@ import type { ConversationStore } from '@/lib/conversations/store';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { loadSettings, updateSettings, watchSettings } from '@/lib/settings/storage.adapter';
 import { SyncService } from './service';
-import { loadDeviceSync, loadSyncConfig, loadSyncKey, saveDeviceSync, saveSyncStatus, watchSyncConfig } from './sync.adapter';
+import { loadDeviceSync, loadSyncConfig, loadSyncKey, saveDeviceSync, saveSyncKey, saveSyncStatus, watchSyncConfig } from './sync.adapter';
 
 const ALARM = 'sync';
 const PERIOD_MINUTES = 15;
@@ -20,6 +20,7 @@ export function runSyncInBackground(store: ConversationStore): SyncService {
     store,
     loadConfig: loadSyncConfig,
     loadKey: loadSyncKey,
+    saveKey: saveSyncKey,
     loadDevice: loadDeviceSync,
     settings: {
       read: async () => {

@@ -144,6 +144,12 @@ export interface SyncKeyring {
   generation: number;
   key: CryptoKey;
   older: CryptoKey[];
+  /**
+   * A passphrase change not yet on the server: this generation's key check (JSON), kept with the
+   * keys before it is written, so a stop in between never leaves a check no device holds the key
+   * of (keys.ts `publishKeyCheck`, which the background runs before a round).
+   */
+  pending?: string;
 }
 
 export function keyringOf(key: CryptoKey | SyncKeyring): SyncKeyring {

@@ -39,11 +39,36 @@ export async function changePassphrase(storage: SyncStorage, keys: SyncKeyring, 
     if (opened) throw new SyncCryptoError('reused_passphrase');
   }
   const generation = keys.generation + 1;
-  const path = keyCheckPath(generation);
   // Linked to the current key: the other devices know it for a real change (engine.changedSince).
+  // Not written yet: the keys are kept with it first (`publishKeyCheck`).
   const { keyCheck, key } = await createKeyCheck(passphrase, PBKDF2_ITERATIONS, generation, keys.key);
-  await storage.write(path, new TextEncoder().encode(JSON.stringify(keyCheck)));
-  return { generation, key, older: [keys.key, ...keys.older] };
+  return { generation, key, older: [keys.key, ...keys.older], pending: JSON.stringify(keyCheck) };
+}
+
+/** The keys before a change still pending (which is dropped). */
+function beforePending(keys: SyncKeyring): SyncKeyring {
+  const [previous, ...older] = keys.older;
+  return keys.pending === undefined || previous === undefined ? keys : { generation: keys.generation - 1, key: previous, older };
+}
+
+/**
+ * Writes a pending key check (a passphrase change, kept with the keys first); the keys without
+ * it once it is on the server. Run by the page right after it kept them, and by the background
+ * before a round (the page closed in between). Another device's change of the same generation
+ * already there refuses with `passphrase_changed` (its passphrase is then entered here); a check
+ * there that no holder of the current key wrote is none: this one replaces it.
+ */
+export async function publishKeyCheck(storage: SyncStorage, keys: SyncKeyring): Promise<SyncKeyring> {
+  if (keys.pending === undefined) return keys;
+  const path = keyCheckPath(keys.generation);
+  const there = await storage.read(path);
+  const text = there === undefined ? undefined : new TextDecoder().decode(there);
+  if (text !== keys.pending) {
+    if (text !== undefined && (await changedSince(storage, beforePending(keys)))) throw new SyncCryptoError('passphrase_changed');
+    await storage.write(path, new TextEncoder().encode(keys.pending));
+  }
+  const { pending: _written, ...published } = keys;
+  return published;
 }
 
 /**
@@ -53,10 +78,12 @@ export async function changePassphrase(storage: SyncStorage, keys: SyncKeyring, 
 export async function unlockNewest(storage: SyncStorage, passphrase: string, had: SyncKeyring | undefined): Promise<SyncKeyring> {
   const opened = await openSyncKeyring(storage, passphrase, false);
   if (had === undefined) return opened;
-  if (had.generation >= opened.generation) return had;
+  // A change of this device's that another device's beat: dropped, for the one on the server.
+  const before = beforePending(had);
+  if (before.generation >= opened.generation) return before;
   // The first change after this device's key must be one a holder of that key made.
-  if (!(await changedSince(storage, had))) throw new SyncCryptoError('bad_key_check');
-  return { ...opened, older: [had.key, ...had.older] };
+  if (!(await changedSince(storage, before))) throw new SyncCryptoError('bad_key_check');
+  return { ...opened, older: [before.key, ...before.older] };
 }
 
 /** Files re-encrypted between two saves of how far it got. */

@@ -10,6 +10,7 @@ import { storageFor, type SyncConfig } from './config';
 import { SyncCryptoError, type SyncKeyring } from './crypto';
 import { syncDevice, type DeviceSync, type SettingsSide, type SyncedStore } from './device';
 import { newMemory, retireDevice } from './engine';
+import { publishKeyCheck } from './keys';
 import { emptyState } from './merge';
 import { restoreDeviceSync, saveDeviceSync, type SavedSync } from './persist';
 import { SyncScheduler, type SchedulerClock, type SyncProgress, type SyncStatus } from './scheduler';
@@ -27,6 +28,8 @@ export interface SyncServiceDeps {
   store: SyncedStore;
   loadConfig(): Promise<SyncConfig | undefined>;
   loadKey(): Promise<CryptoKey | SyncKeyring | undefined>;
+  /** Keeps the keys (a pending key check written: `publishKeyCheck`). */
+  saveKey?(keys: SyncKeyring): Promise<void>;
   loadDevice(): Promise<unknown>;
   /** This device's settings (presets, actions, and the settings when the user syncs them). */
   settings?: Omit<SettingsSide, 'withSettings'>;
@@ -124,10 +127,16 @@ export class SyncService {
     const config = await this.deps.loadConfig();
     // Stopped (or stopping) meanwhile: nothing to do.
     if (config === undefined || this.leaving) return undefined;
-    const key = await this.deps.loadKey();
+    let key = await this.deps.loadKey();
     if (key === undefined) throw new SyncCryptoError('no_key');
     this.deps.busy?.(true);
     try {
+      // A passphrase change whose page closed before its key check was written: written first,
+      // before anything is sealed with its key.
+      if ('pending' in key && key.pending !== undefined) {
+        key = await publishKeyCheck(storageFor(config, this.deps.fetcher), key);
+        await this.deps.saveKey?.(key);
+      }
       const device = await this.device(config);
       const settings = this.deps.settings === undefined ? undefined : { ...this.deps.settings, withSettings: config.syncSettings };
       // How far the round is, said at most twice a second; a history read over several rounds

@@ -7,7 +7,7 @@
  */
 import { openSyncKeyring } from './engine';
 import { SyncCryptoError, type SyncKeyring } from './crypto';
-import { changePassphrase, unlockNewest } from './keys';
+import { changePassphrase, publishKeyCheck, unlockNewest } from './keys';
 import { syncPaths } from './changes';
 import { MIN_PASSPHRASE_LENGTH } from './limits';
 import { probeStorage, SyncStorageError, type ProbeStep, type SyncStorage } from './storage';
@@ -96,6 +96,15 @@ export async function unlockSync(storage: SyncStorage, passphrase: string, had: 
   if (passphrase === '') return { ok: false, code: 'empty_passphrase' };
   try {
     return { ok: true, key: await unlockNewest(storage, passphrase, had) };
+  } catch (error) {
+    return { ok: false, ...failureFrom(error) };
+  }
+}
+
+/** A pending key check written (`publishKeyCheck`): the keys without it, or why not. */
+export async function publishSyncKeyCheck(storage: SyncStorage, keys: SyncKeyring): Promise<{ ok: true; key: SyncKeyring } | ({ ok: false } & SyncFailure)> {
+  try {
+    return { ok: true, key: await publishKeyCheck(storage, keys) };
   } catch (error) {
     return { ok: false, ...failureFrom(error) };
   }

@@ -74,7 +74,7 @@ export async function saveSyncKey(key: CryptoKey | SyncKeyring): Promise<void> {
 }
 
 const isKey = (value: unknown): value is CryptoKey => typeof CryptoKey !== 'undefined' && value instanceof CryptoKey;
-const KeyringSchema = z.object({ generation: z.number().check(z.int(), z.positive()), key: z.custom<CryptoKey>(isKey), older: z.array(z.custom<CryptoKey>(isKey)) });
+const KeyringSchema = z.object({ generation: z.number().check(z.int(), z.positive()), key: z.custom<CryptoKey>(isKey), older: z.array(z.custom<CryptoKey>(isKey)), pending: z.optional(z.string()) });
 
 export async function loadSyncKey(): Promise<SyncKeyring | undefined> {
   const row = await db().entries.get('key');

@@ -11,6 +11,7 @@ import { emptyState } from '@/lib/sync/merge';
 import { restoreDeviceSync, saveDeviceSync } from '@/lib/sync/persist';
 import { DEFAULT_TUNING } from '@/lib/sync/snapshot';
 import { changeSyncPassphrase, joinSync, unlockSync } from '@/lib/sync/setup';
+import { publishKeyCheck } from '@/lib/sync/keys';
 import type { SyncProgress } from '@/lib/sync/scheduler';
 import { SyncStorageError, type SyncStorage } from '@/lib/sync/storage';
 import { WebDavStorage } from '@/lib/sync/webdav';
@@ -97,7 +98,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
     expect(changed.key.generation).toBe(2);
-    laptop.keys = changed.key;
+    laptop.keys = await publishKeyCheck(storage, changed.key);
     const progress: SyncProgress[] = [];
     await laptop.round((p) => progress.push(p));
     expect(progress.filter((p) => p.phase === 'rekey').at(-1)).toMatchObject({ done: 6, total: 6 }); // five segments and a snapshot's one part
@@ -147,7 +148,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     await desktop.round();
     const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
-    laptop.keys = changed.key;
+    laptop.keys = await publishKeyCheck(storage, changed.key);
     await laptop.round();
     await expect(desktop.round()).rejects.toMatchObject({ code: 'passphrase_changed' });
     const unlocked = await unlockSync(storage, NEW, desktop.keys);
@@ -200,7 +201,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     }
     const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
-    laptop.keys = changed.key;
+    laptop.keys = await publishKeyCheck(storage, changed.key);
     const failing = new Proxy(storage, { get: (target, name) => (name === 'read' ? async (path: string) => {
       if (path.endsWith('/seg-2')) throw new SyncStorageError('server', `${server.address}sync/${path}`, 503);
       return target.read(path);
@@ -225,7 +226,7 @@ describe('changing the encryption passphrase, against a WebDAV server (Apache mo
     }
     const changed = await changeSyncPassphrase(storage, laptop.keys, OLD, NEW);
     if (!changed.ok) throw new Error(changed.code);
-    laptop.keys = changed.key;
+    laptop.keys = await publishKeyCheck(storage, changed.key);
     // The worker stops after the first save of its progress (20 files).
     let saved: unknown;
     const stopping = async (d: DeviceSync): Promise<void> => {

@@ -1,11 +1,13 @@
 import 'fake-indexeddb/auto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncKeyring } from '@/lib/sync/crypto';
 import type { Message } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
 import { newDeviceId, storageFor, type SyncConfig } from '@/lib/sync/config';
 import { SyncService, type SavedDevice, type SyncServiceStatus } from '@/lib/sync/service';
-import { eraseSyncData, joinSync, testSync } from '@/lib/sync/setup';
+import { changeSyncPassphrase, eraseSyncData, joinSync, testSync } from '@/lib/sync/setup';
 import { defaultSettings } from '@/lib/settings/schema';
 import { serverFiles } from '../../sync/server-files';
 import { startWebDavServer, type WebDavServer } from '../../sync/webdav-server';
@@ -45,6 +47,9 @@ function backgroundOf(config: SyncConfig | undefined) {
     store,
     loadConfig: async () => profile.config,
     loadKey: async () => profile.key,
+    saveKey: async (keys) => {
+      profile.key = keys;
+    },
     loadDevice: async () => saved,
     settings: {
       read: async () => profile.settings,
@@ -168,4 +173,32 @@ describe('sync set up from the options page and run by the background, against A
     await reader.settled();
     expect((await reader.store.getConversation('c9'))?.title).toBe('Moves along');
   }, 120_000);
+  it('a passphrase change whose page closed before its key check was written: the background writes it before it seals anything with the new key', async () => {
+    const laptop = backgroundOf(config('pending'));
+    const storage = storageFor(laptop.config!);
+    const joined = await joinSync(storage, 'the passphrase before', true);
+    if (!joined.ok) throw new Error(joined.code);
+    laptop.key = joined.key;
+    await laptop.store.createConversation({ id: 'p1', profileId: 'p', model: 'm', surface: 'popup', title: 'Before the change' });
+    await laptop.service.start();
+    await laptop.settled();
+    // The page kept the new keys, then closed before writing the check.
+    const changed = await changeSyncPassphrase(storage, laptop.key, 'the passphrase before', 'the passphrase after');
+    if (!changed.ok) throw new Error(changed.code);
+    expect(changed.key.pending).toBeDefined();
+    laptop.key = changed.key;
+    expect(existsSync(join(server.files, 'pending', 'gateway-chat', 'keychecks', '2.json'))).toBe(false);
+    laptop.service.now();
+    expect((await laptop.settled()).state).toBe('idle');
+    expect(existsSync(join(server.files, 'pending', 'gateway-chat', 'keychecks', '2.json'))).toBe(true);
+    expect(laptop.key?.pending).toBeUndefined();
+    // The new passphrase is the storage's now, and everything opens with it.
+    const reader = backgroundOf({ ...laptop.config!, deviceId: newDeviceId() });
+    const join2 = await joinSync(storage, 'the passphrase after', false);
+    if (!join2.ok) throw new Error(join2.code);
+    reader.key = join2.key;
+    await reader.service.start();
+    expect((await reader.settled()).state).toBe('idle');
+    expect((await reader.store.getConversation('p1'))?.title).toBe('Before the change');
+  }, 60_000);
 });
