@@ -122,7 +122,8 @@ export async function syncDevice(store: SyncedStore, storage: SyncStorage, keys:
   const before = collectableBefore(device.memory, now, tuning.graceMs);
   const collected = before === undefined ? 0 : collectTombstones(device.state, before, new Set(device.deferred));
   let snapshot = false;
-  if (snapshotDue(device.memory, tuning.snapshotEvery)) {
+  // Not while catching up (the rounds right after read on): once caught up, if due.
+  if (result.more !== true && snapshotDue(device.memory, tuning.snapshotEvery)) {
     const changes = await snapshotOf(store, device.state, local.messages);
     if (changes !== undefined) {
       device.memory = await publishSnapshot(storage, key, device.memory, changes, device.clock.tick(), onProgress, async (memory) => {
