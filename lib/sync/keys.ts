@@ -16,10 +16,11 @@ import type { SyncProgress } from './scheduler';
 import type { SyncStorage } from './storage';
 
 /**
- * A new passphrase for this storage (typed twice, checked by the caller): its key check written
- * as the next generation; the keys that result (the old ones kept, to open what is not
- * re-encrypted yet). Refused with `passphrase_changed` when another device changed it first
- * (its passphrase must be entered here before this one may change it).
+ * A new passphrase for this storage (typed twice, checked by the caller; `current` proved
+ * first): the keys that result, the old ones kept (to open what is not re-encrypted yet), with
+ * the next generation's key check pending (`publishKeyCheck` writes it once they are kept).
+ * Refused with `passphrase_changed` when another device changed it first (its passphrase must be
+ * entered here before this one may change it).
  */
 export async function changePassphrase(storage: SyncStorage, keys: SyncKeyring, current: string, passphrase: string): Promise<SyncKeyring> {
   // Changed already by a device with this key: its passphrase first. (A next check not linked
