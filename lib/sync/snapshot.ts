@@ -48,31 +48,10 @@ export function snapshotDue(memory: SyncMemory, every: number): boolean {
   return mergedCount(memory) - memory.snapshotCover >= every;
 }
 
-/**
- * The changes that rebuild `state`: message and image bodies from the state, else from the
- * database (`message`, `image`). Undefined when a live conversation's message or image is in
- * neither (the snapshot would miss it): the next round tries again. A deleted conversation's
- * bodies that are gone are left out: its deletion is newer than all of them, so it stays deleted.
- */
-/** Whether a live conversation's message is neither in the state nor at hand (then no snapshot yet). */
-export function missesMessages(state: SyncState, message: (id: string) => Message | undefined): boolean {
+/** Whether a conversation is live in `state`, each asked once (a deleted one's activity is a scan). */
+function livenessOf(state: SyncState): (conversationId: string) => boolean {
   const alive = new Map<string, boolean>();
-  for (const [id, { conversationId }] of state.messages) {
-    if (state.bodies.has(id) || message(id) !== undefined) continue;
-    let live = alive.get(conversationId);
-    if (live === undefined) {
-      live = isAlive(state, 'conversation', conversationId);
-      alive.set(conversationId, live);
-    }
-    if (live) return true;
-  }
-  return false;
-}
-
-export function snapshotChanges(state: SyncState, message: (id: string) => Message | undefined, image: (id: string) => ExportedImage | undefined): Change[] | undefined {
-  const changes: Change[] = [];
-  const alive = new Map<string, boolean>();
-  const isLive = (conversationId: string): boolean => {
+  return (conversationId) => {
     let live = alive.get(conversationId);
     if (live === undefined) {
       live = isAlive(state, 'conversation', conversationId);
@@ -80,22 +59,35 @@ export function snapshotChanges(state: SyncState, message: (id: string) => Messa
     }
     return live;
   };
-  for (const [id, { conversationId, stamp }] of state.messages) {
-    const body = state.bodies.get(id) ?? message(id);
-    if (body === undefined) {
-      if (isLive(conversationId)) return undefined;
-      continue;
+}
+
+/** Whether a live conversation's message is neither in the state nor at hand (then no snapshot yet). */
+export function missesMessages(state: SyncState, message: (id: string) => Message | undefined): boolean {
+  const isLive = livenessOf(state);
+  for (const [id, { conversationId }] of state.messages) if (!state.bodies.has(id) && message(id) === undefined && isLive(conversationId)) return true;
+  return false;
+}
+
+/**
+ * The changes that rebuild `state`: message and image bodies from the state, else from the
+ * database (`message`, `image`). Undefined when a live conversation's message or image is in
+ * neither (the snapshot would miss it): the next round tries again. A deleted conversation's
+ * bodies that are gone are left out: its deletion is newer than all of them, so it stays deleted.
+ */
+export function snapshotChanges(state: SyncState, message: (id: string) => Message | undefined, image: (id: string) => ExportedImage | undefined): Change[] | undefined {
+  const changes: Change[] = [];
+  const isLive = livenessOf(state);
+  // Each message and image with the stamp of its first copy, its body from the state or the database.
+  const bodies = <T>(entries: Map<string, { conversationId: string; stamp: string }>, kept: Map<string, T>, atHand: (id: string) => T | undefined, change: (stamp: string, body: T) => Change): boolean => {
+    for (const [id, { conversationId, stamp }] of entries) {
+      const body = kept.get(id) ?? atHand(id);
+      if (body !== undefined) changes.push(change(stamp, body));
+      else if (isLive(conversationId)) return false;
     }
-    changes.push({ type: 'message', stamp, message: body });
-  }
-  for (const [id, { conversationId, stamp }] of state.images) {
-    const body = state.imageBodies.get(id) ?? image(id);
-    if (body === undefined) {
-      if (isLive(conversationId)) return undefined;
-      continue;
-    }
-    changes.push({ type: 'image', stamp, image: body });
-  }
+    return true;
+  };
+  if (!bodies(state.messages, state.bodies, message, (stamp, body) => ({ type: 'message', stamp, message: body }))) return undefined;
+  if (!bodies(state.images, state.imageBodies, image, (stamp, body) => ({ type: 'image', stamp, image: body }))) return undefined;
   for (const [key, fields] of state.fields) {
     const { kind, id } = splitKey(key);
     for (const [field, register] of fields) {
