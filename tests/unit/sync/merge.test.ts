@@ -141,6 +141,15 @@ describe('what devices write for each other', () => {
     expect(ChangeSchema.safeParse({ type: 'field', stamp: stamp(1, 'a'), kind: 'apiKey', id: 'c1', field: 'x', value: 'x' }).success).toBe(false);
     expect(SegmentSchema.safeParse({ format: 1, device: 'laptop01', n: 0, changes: [] }).success).toBe(false);
     expect(ManifestSchema.safeParse({ format: 1, device: 'laptop01', version: 3, segments: 2, merged: { desktop1: 4 } }).success).toBe(true);
+    // Segment counts, in what was merged and what a snapshot covers, are whole and not negative.
+    const manifest = { format: 1, device: 'laptop01', version: 3, segments: 2, merged: { desktop1: 4 } };
+    const snapshot = { n: 1, id: '0123456789abcdef0123', parts: 1, merged: { laptop01: 2 } };
+    expect(ManifestSchema.safeParse({ ...manifest, snapshot }).success).toBe(true);
+    for (const bad of [1.5, -1, Number.POSITIVE_INFINITY, 1e300]) {
+      expect(ManifestSchema.safeParse({ ...manifest, merged: { desktop1: bad } }).success, String(bad)).toBe(false);
+      expect(ManifestSchema.safeParse({ ...manifest, snapshot: { ...snapshot, merged: { laptop01: bad } } }).success, String(bad)).toBe(false);
+    }
+    expect(ManifestSchema.safeParse({ ...manifest, snapshot: { ...snapshot, id: 'short' } }).success).toBe(false);
     expect(isDeviceId('laptop01')).toBe(true);
     expect(isDeviceId('../../etc')).toBe(false);
   });
