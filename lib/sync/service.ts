@@ -15,6 +15,9 @@ import { emptyState } from './merge';
 import { restoreDeviceSync, saveDeviceSync, type SavedSync } from './persist';
 import { SyncScheduler, type SchedulerClock, type SyncProgress, type SyncStatus } from './scheduler';
 
+/** How long after a round's own write its news may still arrive (Dexie relays it; storage.onChanged). */
+const OWN_WRITE_NEWS_MS = 250;
+
 /** What the UI shows: sync set up or not, and the scheduler's status. */
 export type SyncServiceStatus = { state: 'off' } | SyncStatus;
 
@@ -51,6 +54,7 @@ export class SyncService {
   private readonly scheduler: SyncScheduler;
   private configured = false;
   private leaving = false;
+  private ownWrites = 0;
   /** The round's summary, for tests and the UI: changes sent and received. */
   lastRound: { sent: number; received: number; problems: number } | undefined;
 
@@ -83,9 +87,24 @@ export class SyncService {
     else this.scheduler.now();
   }
 
-  /** Something changed in the local database. */
+  /** Something changed in the local database (or the settings). */
   changed(): void {
+    // A round's own writes (what arrived, put in the database and the settings) are nothing new
+    // to send: no round a minute later for them.
+    if (this.ownWrites > 0) return;
     if (this.configured) this.scheduler.changed();
+  }
+
+  /** A write of the round's own, during which (and a moment after: the news of it is relayed) `changed` is not a change. */
+  private async ownWrite<T>(write: () => Promise<T>): Promise<T> {
+    this.ownWrites++;
+    try {
+      return await write();
+    } finally {
+      setTimeout(() => {
+        this.ownWrites--;
+      }, OWN_WRITE_NEWS_MS);
+    }
   }
 
   alarm(): void {
@@ -138,7 +157,17 @@ export class SyncService {
         await this.deps.saveKey?.(key);
       }
       const device = await this.device(config);
-      const settings = this.deps.settings === undefined ? undefined : { ...this.deps.settings, withSettings: config.syncSettings };
+      const own = this.deps.settings;
+      const settings = own === undefined ? undefined : { read: () => own.read(), write: (change: Parameters<typeof own.write>[0]) => this.ownWrite(() => own.write(change)), withSettings: config.syncSettings };
+      const base = this.deps.store;
+      const store: SyncedStore = {
+        images: base.images,
+        syncRecords: () => base.syncRecords(),
+        syncDeletions: () => base.syncDeletions(),
+        syncImageIds: () => base.syncImageIds(),
+        applySyncUpdates: (...args) => this.ownWrite(() => base.applySyncUpdates(...args)),
+        forgetSyncDeletions: (...args) => this.ownWrite(() => base.forgetSyncDeletions(...args)),
+      };
       // How far the round is, said at most twice a second; a history read over several rounds
       // (`DeviceRound.more`) counts on from the files the ones before read.
       let said = 0;
@@ -158,7 +187,7 @@ export class SyncService {
       const total = { sent: 0, received: 0 };
       for (;;) {
         lastDown = 0;
-        const round = await syncDevice(this.deps.store, storage, key, device, settings, progress, save);
+        const round = await syncDevice(store, storage, key, device, settings, progress, save);
         total.sent += round.sent;
         total.received += round.received;
         readBefore += lastDown;

@@ -7,6 +7,7 @@ import type { Message } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
 import { newDeviceId, storageFor, type SyncConfig } from '@/lib/sync/config';
 import { SyncService, type SavedDevice, type SyncServiceStatus } from '@/lib/sync/service';
+import type { SchedulerClock } from '@/lib/sync/scheduler';
 import { changeSyncPassphrase, eraseSyncData, joinSync, testSync } from '@/lib/sync/setup';
 import { defaultSettings } from '@/lib/settings/schema';
 import { serverFiles } from '../../sync/server-files';
@@ -19,7 +20,7 @@ function message(id: string, conversationId: string, parentId: string | null, se
 }
 
 /** A browser profile as the background sees it: its database, its saved config, key and device state. */
-function backgroundOf(config: SyncConfig | undefined) {
+function backgroundOf(config: SyncConfig | undefined, clock?: SchedulerClock) {
   const store = new ConversationStore(`sync-service-${n++}`);
   const statuses: SyncServiceStatus[] = [];
   let saved: SavedDevice | undefined;
@@ -61,6 +62,7 @@ function backgroundOf(config: SyncConfig | undefined) {
       saved = structuredClone(device);
     },
     onStatus: (status) => statuses.push(status),
+    ...(clock === undefined ? {} : { clock }),
   });
   return profile;
 }
@@ -200,5 +202,35 @@ describe('sync set up from the options page and run by the background, against A
     await reader.service.start();
     expect((await reader.settled()).state).toBe('idle');
     expect((await reader.store.getConversation('p1'))?.title).toBe('Before the change');
+  }, 60_000);
+  it('what a round writes to the database is not a change to sync a minute later; an edit made here is', async () => {
+    const laptop = backgroundOf(config('own-writes'));
+    const storage = storageFor(laptop.config!);
+    const joined = await joinSync(storage, 'own writes passphrase', true);
+    if (!joined.ok) throw new Error(joined.code);
+    laptop.key = joined.key;
+    await laptop.store.createConversation({ id: 'o1', profileId: 'p', model: 'm', surface: 'popup', title: 'From the laptop' });
+    await laptop.service.start();
+    await laptop.settled();
+    // The desktop's scheduler on a clock that notes the timers asked for.
+    const timers: number[] = [];
+    const clock: SchedulerClock = { now: () => Date.now(), setTimeout: (run, ms) => { timers.push(ms); return setTimeout(run, ms); }, clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
+    const desktop = backgroundOf({ ...laptop.config!, deviceId: newDeviceId() }, clock);
+    desktop.key = joined.key;
+    // Opened first (a database just created says all its tables changed).
+    await desktop.store.syncRecords();
+    const unwatch = desktop.store.watchSyncChanges(() => desktop.service.changed(), () => undefined);
+    try {
+      await desktop.service.start();
+      await desktop.settled();
+      expect((await desktop.store.getConversation('o1'))?.title).toBe('From the laptop');
+      await new Promise((r) => setTimeout(r, 400));
+      expect(timers.filter((ms) => ms === 60_000)).toEqual([]);
+      await desktop.store.createConversation({ id: 'o2', profileId: 'p', model: 'm', surface: 'popup', title: 'From the desktop' });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(timers.filter((ms) => ms === 60_000)).toEqual([60_000]);
+    } finally {
+      unwatch();
+    }
   }, 60_000);
 });
