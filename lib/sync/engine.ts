@@ -119,7 +119,7 @@ export const keyCheckPath = (generation: number): string => `gateway-chat/${keyC
  * The newest key check's generation on this storage (a passphrase change writes a new one,
  * keys.ts), or undefined when sync was never set up there.
  */
-export async function newestGeneration(storage: SyncStorage): Promise<number | undefined> {
+async function newestGeneration(storage: SyncStorage): Promise<number | undefined> {
   const found = new Set<number>();
   for (const name of await storage.list('gateway-chat/keychecks/')) {
     const m = /^(\d{1,6})\.json$/.exec(name);
@@ -201,7 +201,7 @@ export async function openSyncKey(storage: SyncStorage, passphrase: string, crea
   return (await openSyncKeyring(storage, passphrase, create)).key;
 }
 
-export async function readSealed<T>(storage: SyncStorage, key: SyncKeyring, path: string, version: number, schema: z.ZodMiniType<T>, fits: (value: T) => boolean): Promise<T | SyncProblem> {
+async function readSealed<T>(storage: SyncStorage, key: SyncKeyring, path: string, version: number, schema: z.ZodMiniType<T>, fits: (value: T) => boolean): Promise<T | SyncProblem> {
   let bytes: Uint8Array<ArrayBuffer> | undefined;
   try {
     bytes = await storage.read(path);
@@ -221,7 +221,7 @@ export async function readSealed<T>(storage: SyncStorage, key: SyncKeyring, path
   }
 }
 
-export const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
+const isProblem = (value: unknown): value is SyncProblem => typeof value === 'object' && value !== null && 'reason' in value && 'path' in value && !('format' in value);
 
 export interface RoundOptions {
   /** A name for people, in the manifest. */

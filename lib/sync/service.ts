@@ -152,8 +152,9 @@ export class SyncService {
     try {
       // A passphrase change whose page closed before its key check was written: written first,
       // before anything is sealed with its key.
+      const storage = storageFor(config, this.deps.fetcher);
       if ('pending' in key && key.pending !== undefined) {
-        key = await publishKeyCheck(storageFor(config, this.deps.fetcher), key);
+        key = await publishKeyCheck(storage, key);
         await this.deps.saveKey?.(key);
       }
       const device = await this.device(config);
@@ -183,7 +184,6 @@ export class SyncService {
         if (status.state === 'syncing') this.deps.onStatus({ ...status, progress: shown });
       };
       const save = (at: DeviceSync): Promise<void> => this.deps.saveDevice({ destination: destinationOf(config), sync: saveDeviceSync(at) });
-      const storage = storageFor(config, this.deps.fetcher);
       const total = { sent: 0, received: 0 };
       for (;;) {
         lastDown = 0;

@@ -39,7 +39,7 @@ export interface SnapshotTuning {
 export const DEFAULT_TUNING: SnapshotTuning = { snapshotEvery: SNAPSHOT_EVERY, graceMs: TOMBSTONE_GRACE_MS, maxReads: MAX_READS_PER_ROUND };
 
 /** How many segments, of every device, this device has merged (its own are all in its state). */
-export function mergedCount(memory: SyncMemory): number {
+function mergedCount(memory: SyncMemory): number {
   return Object.values(memory.merged).reduce((total, n) => total + n, memory.segments);
 }
 
