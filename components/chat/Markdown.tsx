@@ -2,28 +2,16 @@ import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSP
 import { Button } from '@/components/ui/Button';
 import { fencedBlock, MarkdownBlockSplitter, ownCopy } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
-import { FAILED, type GrowingRendering } from '@/lib/render/client';
+import { FAILED, type GrowingRendering, type RenderClient } from '@/lib/render/client';
 import type { RenderLabels } from '@/lib/render/labels';
 import type { RenderedBlock, SavedMessage } from '@/lib/render/worker/protocol';
 import { currentWords } from '@/components/i18n/words';
 import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
 import { renderClient } from './render/render-client';
-import { appendText } from './render/append-text';
-import { appendedText } from '@/lib/render/append';
-import { makeFormulasFocusable, useBlockActions } from './render/block-actions';
-import { loadMathStyles } from './render/math-styles';
-import { enhancePreviews, handlePreviewClick } from './render/preview';
-import type Morph from 'morphdom';
-
-/**
- * morphdom updates a growing block in place; its code follows the page's first chunk (until it has
- * arrived, a growing block is set whole, as a finished one is).
- */
-let morph: typeof Morph | undefined;
-void import('morphdom').then((m) => {
-  morph = m.default;
-}, () => undefined);
+import { BlockView } from './render/block-view';
+import { useBlockActions } from './render/block-actions';
+import { handlePreviewClick } from './render/preview';
 
 const WARM_UP = '# A *b* **c** `d` [e](https://example.com) $x^2$\n\n- f\n\n> g\n\n| h |\n| - |\n| i |\n\n```ts\nconst x = 1;\n```';
 
@@ -48,52 +36,21 @@ export function startRenderer(): void {
 export const LARGE_BLOCK_CHARS = 100_000;
 
 /**
- * One block: its text until its rendering arrives, then the rendering (or its text again, if the
- * worker could not render it). The same element throughout, its content set here rather than by
- * React: a growing block's new rendering is morphed into what is there (morphdom), so the parts
- * that did not change (a formula, the lines of code above the last) stay the same nodes and are
- * neither laid out nor painted again; only what changed is. Memoised on what it shows, so a
- * finished block is set once and never drawn anew.
+ * One block (drawn by its `BlockView`: components/chat/render/block-view.ts). The same element
+ * throughout; memoised on what it shows, so a finished block is set once and never drawn anew.
+ * The growing block also tells `slot` where it is, so the frames that only change it draw it
+ * without React.
  */
-const SmallBlock = memo(function SmallBlock({ source, block }: { source: string; block: RenderedBlock | undefined }) {
+const SmallBlock = memo(function SmallBlock({ source, block, slot, index }: { source: string; block: RenderedBlock | undefined; slot?: StreamingPath; index?: number }) {
   const ref = useRef<HTMLDivElement>(null);
-  const shows = useRef<'nothing' | 'text' | 'markup'>('nothing');
-  // The rendering it shows (while it shows one).
-  const applied = useRef('');
-  const rendered = block !== undefined && block !== FAILED;
+  const view = useMemo(() => new BlockView(), []);
   useLayoutEffect(() => {
-    const element = ref.current;
-    if (element === null) return;
-    if (block === undefined || block === FAILED) {
-      element.textContent = source;
-      shows.current = 'text';
-      return;
-    }
-    const before = applied.current;
-    applied.current = block.html;
-    // Most frames of a growing block add text to its end: added to the last text node, nothing else is touched.
-    if (shows.current === 'markup') {
-      const append = appendedText(before, block.html);
-      if (append !== undefined && appendText(element, append)) return;
-    }
-    if (shows.current === 'markup' && morph !== undefined) {
-      // Model output was sanitised in the worker (lib/render/sanitize.ts); morphdom parses it as innerHTML would.
-      morph(element, `<div>${block.html}</div>`, { childrenOnly: true });
-    } else {
-      element.innerHTML = block.html;
-    }
-    shows.current = 'markup';
-    if (block.math) {
-      // KaTeX's styles and fonts come with the first formula (a file of the extension's own).
-      void loadMathStyles();
-      makeFormulasFocusable(element);
-    }
-    const words = currentWords();
-    enhancePreviews(element, words);
-    // Mermaid and its sanitiser load with the first diagram, never with the page.
-    if (block.diagram) void import('./render/diagrams').then((m) => m.enhanceDiagrams(element, words));
-  }, [block, source]);
-  return <div ref={ref} className={rendered ? 'md-block' : 'md-block md-plain'} />;
+    if (ref.current !== null) view.show(ref.current, source, block);
+  }, [view, block, source]);
+  useLayoutEffect(() => {
+    if (slot !== undefined && index !== undefined && ref.current !== null) slot.hold(index, ref.current, view);
+  }, [slot, index, view]);
+  return <div ref={ref} className="md-block md-plain" />;
 }, (before, after) => before.block === after.block && (before.block !== undefined && before.block !== FAILED ? true : before.source === after.source));
 
 const Piece = memo(function Piece({ text, lines }: { text: string; lines: number }) {
@@ -186,6 +143,7 @@ const GROUP = 16;
 interface Growing {
   source: string;
   block: RenderedBlock | undefined;
+  slot: StreamingPath;
 }
 
 /**
@@ -216,10 +174,95 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
     const i = sources.length;
     // Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew.
     if (growing.source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={growing.source} growing labels={labels} />);
-    else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} />);
+    else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} slot={growing.slot} index={i} />);
   }
   return <div className="md-group">{blocks}</div>;
 });
+
+/** A streaming reply's text, read where it is kept rather than passed down each frame. */
+export interface LiveSource {
+  /** The newest text; undefined while there is none yet. */
+  text(): string | undefined;
+  /** Calls `onChange` when the text may have changed; returns how to stop. */
+  subscribe(onChange: () => void): () => void;
+}
+
+/** What the reply's last React render drew, for the streaming path to go on from. */
+interface Drawn {
+  text: string;
+  /** Finished blocks drawn. */
+  closed: number;
+  /** Whether a growing block (of at most `LARGE_BLOCK_CHARS`) was drawn after them. */
+  growing: boolean;
+}
+
+/**
+ * A streaming reply's frames that only change its growing block (most of them), drawn without a
+ * React render: the newest text is read from its `LiveSource`, the growing block's rendering is
+ * asked for (this object is its slot at the render client) and drawn into the block's element by
+ * the block's `BlockView`. Anything else (a block finished, the growing block one React draws: a
+ * large one, or none) has React draw the reply (`redraw`).
+ */
+class StreamingPath {
+  private index = -1;
+  private element: HTMLElement | undefined;
+  private view: BlockView | undefined;
+  private drawn: Drawn = { text: '', closed: 0, growing: false };
+  private redraw: () => void = () => undefined;
+
+  constructor(private readonly client: RenderClient, private readonly splitter: MarkdownBlockSplitter) {}
+
+  /** The growing block, the `index`th, is `element`, drawn by `view`. */
+  hold(index: number, element: HTMLElement, view: BlockView): void {
+    this.index = index;
+    this.element = element;
+    this.view = view;
+  }
+
+  /** What React drew last, and how to have it draw again. */
+  drew(drawn: Drawn, redraw: () => void): void {
+    this.drawn = drawn;
+    this.redraw = redraw;
+  }
+
+  /** The growing block's element and view, while it is the block React drew last. */
+  private growing(): { element: HTMLElement; view: BlockView } | undefined {
+    const { element, view } = this;
+    if (!this.drawn.growing || this.index !== this.drawn.closed || element === undefined || view === undefined || !element.isConnected) return undefined;
+    return { element, view };
+  }
+
+  /** A rendering of the growing block arrived: drawn into it, when it is the block there. */
+  readonly arrived = (): void => {
+    const now = this.client.latest(this);
+    const block = this.growing();
+    if (now !== undefined && block !== undefined && now.index === this.index) block.view.show(block.element, now.source, now.block);
+    else this.redraw();
+  };
+
+  /** Follows `live` until the returned function is called. */
+  follow(live: LiveSource): () => void {
+    return live.subscribe(() => {
+      const now = live.text();
+      const before = this.drawn;
+      if (now === undefined || now === before.text) return;
+      const next = this.splitter.split(now);
+      const block = this.growing();
+      if (block === undefined || next.closed.length !== before.closed || next.open.length > LARGE_BLOCK_CHARS || next.open.trim() === '') {
+        // React draws the reply (and until it has, every frame asks it to).
+        this.drawn = { ...before, text: '', growing: false };
+        this.redraw();
+        return;
+      }
+      this.drawn = { ...before, text: now };
+      const open = ownCopy(next.open);
+      // Its text shows until its first rendering comes; after that, its newest rendering until the next.
+      const rendered = this.client.latest(this);
+      if (rendered === undefined || rendered.index !== before.closed) block.view.show(block.element, open, undefined);
+      this.client.requestGrowing(this, before.closed, open, this.arrived);
+    });
+  }
+}
 
 /**
  * Streamed markdown, split into blocks and rendered by the page's render worker: finished blocks
@@ -228,21 +271,30 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
  * words appear at once; a finished reply opened anew waits for its renderings instead (looked up
  * in the rendering cache when `saved` names it), so its first paint is rendered markdown, never
  * raw markers. Blocks past `LARGE_BLOCK_CHARS` are drawn without the worker (see `LargeBlock`).
+ *
+ * While it streams with `live`, the frames that only change the growing block (most of them) are
+ * drawn without a React render: the text is read from `live`, the growing block's new rendering
+ * is asked for and drawn into its element by its `BlockView`. React renders the reply again when
+ * a block is finished, a rendering of a finished block arrives, or the growing block is one React
+ * draws (a large one, or none).
  */
-export function Markdown({ text, streaming = false, saved }: { text: string; streaming?: boolean; saved?: SavedMessage }) {
+export function Markdown({ text: given, streaming = false, saved, live }: { text: string; streaming?: boolean; saved?: SavedMessage; live?: LiveSource }) {
   const client = renderClient();
   const words = useWords();
   const labels = labelsFor(words);
   client.setLabels(labels);
   const [finishedVersion, finishedArrived] = useReducer((n: number) => n + 1, 0);
-  const [, growingArrived] = useReducer((n: number) => n + 1, 0);
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
   const actions = useBlockActions();
   // This reply's growing block, to the client: one render of it on its way at most.
-  const slot = useMemo(() => ({}), []);
   // Once drawn, a reply never goes blank again (while a rendering of its last block comes, say).
   const [shown, setShown] = useState(false);
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
+  // This reply's growing block, to the client (one render of it on its way at most), and the frames that draw it alone.
+  const slot = useMemo(() => new StreamingPath(client, splitter), [client, splitter]);
+  const liveText = streaming ? live?.text() : undefined;
+  const text = liveText ?? given;
   const split = useMemo(() => splitter.split(text), [splitter, text]);
   // A copy of its own: a slice of the streamed text would keep that frame's whole text alive in
   // whatever still holds it (a block's last props, the client's latest render): 11 MB after a
@@ -263,12 +315,16 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
   const interim = latest !== undefined && latest.index < sources.length ? latest : undefined;
 
   useLayoutEffect(() => {
+    slot.drew({ text, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS }, redraw);
     // The growing block's last text, now final, is already rendered.
     // (Drawn again if so: it was drawn as still coming.)
     if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block)) finishedArrived();
     client.request(small, finishedArrived, streaming || small.length !== sources.length ? undefined : saved);
-    if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, growingArrived);
+    if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, slot.arrived);
   });
+
+  // The frames that only change the growing block are drawn without React.
+  useLayoutEffect(() => (streaming && live !== undefined ? slot.follow(live) : undefined), [streaming, live, slot]);
 
   // Waits only while none of it is rendered: a reply this page has shown before (it just streamed
   // here, and is now read back from storage) is drawn at once, the rest following.
@@ -284,7 +340,7 @@ export function Markdown({ text, streaming = false, saved }: { text: string; str
     const holdsGrowing = growing && sources.length >= from && sources.length < from + GROUP;
     groups.push(
       <BlockGroup key={from} sources={sources} from={from} version={finishedVersion} interim={interim} labels={labels}
-        growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined } : undefined} />,
+        growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined, slot } : undefined} />,
     );
   }
   // A finished reply whose last renderings are still coming says so: what is on screen may be an

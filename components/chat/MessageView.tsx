@@ -1,5 +1,5 @@
 import { Check, ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Route, Sparkles, Square, Trash2 } from 'lucide-react';
-import { lazy, memo, Suspense, useState, type KeyboardEvent } from 'react';
+import { lazy, memo, Suspense, useMemo, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/Button';
 import { IconButton } from '@/components/ui/IconButton';
 import { Textarea } from '@/components/ui/Input';
@@ -11,7 +11,7 @@ import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import type { SavedMessage } from '@/lib/render/worker/protocol';
 import { ErrorCallout } from './ErrorCallout';
-import { LARGE_BLOCK_CHARS, Markdown, Pieces } from './Markdown';
+import { LARGE_BLOCK_CHARS, Markdown, Pieces, type LiveSource } from './Markdown';
 import { formatAmount } from '@/components/i18n/money';
 import { useModelPrice } from '@/components/stores/pricing';
 import { replyCost } from '@/lib/gateway/billing';
@@ -25,7 +25,7 @@ const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default:
 if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
 const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
-import { useLiveMessage } from '@/components/stores/live-replies';
+import { liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -175,6 +175,15 @@ function sameProps(a: MessageViewProps, b: MessageViewProps): boolean {
 export const MessageView = memo(function MessageView({ message: given, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange, compare }: MessageViewProps) {
   // A streaming reply's newest text: it alone renders as text streams in.
   const message = useLiveMessage(given);
+  // Its markdown reads the newest streamed text itself, drawing each frame without this view.
+  const streamingId = given.status === 'streaming' ? given.id : undefined;
+  const live = useMemo<LiveSource | undefined>(() => (streamingId === undefined ? undefined : {
+    text: () => {
+      const now = liveTextOf(streamingId);
+      return now === undefined ? undefined : withoutImageRefs(now.text);
+    },
+    subscribe: (onChange) => subscribeLiveText(streamingId, onChange),
+  }), [streamingId]);
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
   const w = useWords();
@@ -254,7 +263,7 @@ export const MessageView = memo(function MessageView({ message: given, modelList
             {putBack ? w.t('message.foldThink') : w.t('message.unfoldThink')}
           </button>
         )}
-        {text !== '' && <Markdown text={text} streaming={streaming} saved={streaming ? undefined : savedAs(message)} />}
+        {text !== '' && <Markdown text={text} streaming={streaming} live={live} saved={streaming ? undefined : savedAs(message)} />}
         {(message.imageRequest !== undefined || (message.imageIds !== undefined && message.imageIds.length > 0) || text !== message.text) && <Suspense fallback={null}><GeneratedImages message={message} /></Suspense>}
         {streaming && message.text === '' && message.reasoning === '' && message.imageRequest === undefined && (
           <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />{w.t('message.waiting')}</p>

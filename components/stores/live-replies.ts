@@ -1,5 +1,7 @@
+import { useMemo, useRef, useSyncExternalStore } from 'react';
 import { create } from 'zustand';
 import type { Message } from '@/lib/conversations/records';
+import { IMAGE_REF_SCHEME } from '@/lib/images/types';
 
 /** A streaming reply's text so far. */
 export interface LiveText {
@@ -30,9 +32,48 @@ export function publishLiveReplies(texts: ReadonlyMap<string, LiveText>, gone: r
   if (changed) useLiveReplies.setState({ byId });
 }
 
-/** `message` with its newest streamed text, while it streams. */
+/** The streamed text of reply `id`, as of now (undefined when none is streaming here). */
+export function liveTextOf(id: string): LiveText | undefined {
+  return useLiveReplies.getState().byId.get(id);
+}
+
+/** Calls `onChange` whenever reply `id`'s streamed text changes; returns how to stop. */
+export function subscribeLiveText(id: string, onChange: () => void): () => void {
+  return useLiveReplies.subscribe((state, before) => {
+    if (state.byId.get(id) !== before.byId.get(id)) onChange();
+  });
+}
+
+/**
+ * Whether a reply's view draws differently around its text: the text's coming or going, its
+ * reasoning (drawn as text), image references (drawn as images). The text's own growth is not
+ * such a change: its markdown follows it without the view (components/chat/Markdown.tsx).
+ */
+function sameShape(a: LiveText, b: LiveText): boolean {
+  return a.reasoning === b.reasoning && (a.text === '') === (b.text === '') && !a.text.includes(IMAGE_REF_SCHEME) && !b.text.includes(IMAGE_REF_SCHEME);
+}
+
+/**
+ * `message` with its newest streamed text, while it streams, as its view draws it: a new message
+ * only when the view would draw something else than the text's growth (`sameShape`), so a frame
+ * of streamed text does not render the view. Its text is then as of that change; the markdown
+ * reads the newest itself (`liveTextOf`).
+ */
 export function useLiveMessage(message: Message): Message {
-  const live = useLiveReplies((s) => (message.status === 'streaming' ? s.byId.get(message.id) : undefined));
-  if (live === undefined || (live.text === message.text && live.reasoning === message.reasoning)) return message;
-  return { ...message, text: live.text, reasoning: live.reasoning };
+  const streaming = message.status === 'streaming';
+  const id = message.id;
+  const kept = useRef<{ id: string; live: LiveText | undefined; shown: LiveText | undefined }>({ id, live: undefined, shown: undefined });
+  const snapshot = (): LiveText | undefined => {
+    const live = streaming ? useLiveReplies.getState().byId.get(id) : undefined;
+    const k = kept.current;
+    if (k.id === id && live === k.live) return k.shown;
+    const shown = live !== undefined && k.id === id && k.shown !== undefined && sameShape(k.shown, live) ? k.shown : live;
+    kept.current = { id, live, shown };
+    return shown;
+  };
+  const live = useSyncExternalStore(useLiveReplies.subscribe, snapshot, snapshot);
+  return useMemo(() => {
+    if (live === undefined || (live.text === message.text && live.reasoning === message.reasoning)) return message;
+    return { ...message, text: live.text, reasoning: live.reasoning };
+  }, [live, message]);
 }

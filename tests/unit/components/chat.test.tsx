@@ -7,7 +7,10 @@ import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { LARGE_BLOCK_CHARS, Markdown } from '@/components/chat/Markdown';
 import { MessageView, type MessageActions } from '@/components/chat/MessageView';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
-import { useState } from 'react';
+import { Profiler, useState } from 'react';
+import { publishLiveReplies } from '@/components/stores/live-replies';
+import { MarkdownBlockSplitter } from '@/lib/render/blocks';
+import { longMarkdown } from '../../gateway/models';
 import type { Message, StoredError } from '@/lib/conversations/records';
 import { GatewayError } from '@/lib/gateway';
 import { blockDetail } from '@/lib/gateway/blocks';
@@ -226,6 +229,37 @@ describe('Markdown', () => {
     expect(container).toHaveTextContent('<img src=x onerror=alert(1)> **b**');
     await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('b'));
     expect(container.querySelector('img')).toBeNull();
+  });
+
+  it('streaming through the live store, a frame that only grows the last block renders neither the view nor the reply; the end shows what a fresh render shows', async () => {
+    const text = longMarkdown(6 * 1024);
+    let commits = 0;
+    const streamingReply = message({ id: 'live-1', text: '', status: 'streaming' });
+    const view = (m: Message) => <Profiler id="reply" onRender={() => commits++}><MessageView message={m} /></Profiler>;
+    const { rerender, container } = render(view(streamingReply));
+    let frames = 0;
+    for (let end = 5; end < text.length; end += 23) {
+      act(() => publishLiveReplies(new Map([['live-1', { text: text.slice(0, end), reasoning: '' }]])));
+      frames++;
+      // A rendering comes back most frames (the worker is quick); its frame draws it.
+      if (frames % 3 === 0) await settle();
+    }
+    act(() => publishLiveReplies(new Map([['live-1', { text, reasoning: '' }]])));
+    await settle();
+    const blocks = new MarkdownBlockSplitter().split(text).closed.length;
+    // React draws when a block is finished (and when its own rendering arrives), not each frame.
+    expect(commits).toBeLessThan(frames / 3);
+    expect(commits).toBeGreaterThanOrEqual(blocks / 2);
+    const streamed = container.querySelector('.markdown')!.innerHTML;
+    // What streamed is what the finished reply shows, and what a fresh render of the text shows.
+    rerender(view({ ...streamingReply, text, status: 'complete' }));
+    act(() => publishLiveReplies(new Map(), ['live-1']));
+    await waitFor(() => expect(container.querySelector('.markdown')).not.toHaveAttribute('aria-busy'));
+    const fresh = render(<Markdown text={text} />);
+    await waitFor(() => expect(fresh.container.querySelector('.markdown')).not.toHaveAttribute('aria-busy'));
+    const settled = (html: string) => html.replace(/ aria-busy="true"/g, '');
+    expect(settled(container.querySelector('.markdown')!.innerHTML)).toBe(settled(fresh.container.querySelector('.markdown')!.innerHTML));
+    expect(settled(streamed)).toBe(settled(fresh.container.querySelector('.markdown')!.innerHTML));
   });
 
   it('a finished reply waits for its rendering: its first paint is never raw markers', async () => {
