@@ -153,31 +153,57 @@ interface Growing {
  * element once final.
  */
 const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, interim, growing, labels }: {
+  /** This group's finished blocks (the `from`th of the reply and on). */
   sources: readonly string[];
   from: number;
-  /** Changes when renderings of finished blocks arrive. */
+  /** Changes when renderings of its finished blocks arrive; -1 once all have (drawn for good). */
   version: number;
   /** The growing block's newest rendering: shown for the block it was, until that one's own comes. */
   interim: GrowingRendering | undefined;
-  /** The growing block, when it is in this group (its place: `sources.length`). */
+  /** The growing block, when it is in this group (its place: after `sources`). */
   growing: Growing | undefined;
   labels: RenderLabels;
 }) {
   const client = renderClient();
   const blocks: ReactNode[] = [];
-  for (let i = from; i < Math.min(from + GROUP, sources.length); i++) {
-    const source = sources[i]!;
+  sources.forEach((source, j) => {
+    const i = from + j;
     if (source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={source} growing={false} labels={labels} />);
     else blocks.push(<SmallBlock key={i} source={source} block={client.peek(source) ?? (interim?.index === i ? interim.block : undefined)} />);
-  }
+  });
   if (growing !== undefined) {
-    const i = sources.length;
+    const i = from + sources.length;
     // Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew.
     if (growing.source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={growing.source} growing labels={labels} />);
     else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} slot={growing.slot} index={i} />);
   }
   return <div className="md-group">{blocks}</div>;
-});
+}, (a, b) => a.from === b.from && a.version === b.version && a.interim === b.interim && a.growing === b.growing && a.labels === b.labels
+  && a.sources.length === b.sources.length && a.sources.every((source, j) => source === b.sources[j]));
+
+/**
+ * How many of a reply's first blocks are drawn for good (rendered, or large: drawn without the
+ * renderer), counted on from where it was: their groups need not be drawn again when renderings
+ * of later blocks arrive, so a frame of a long reply streaming draws its last groups, not all.
+ */
+class RenderedPrefix {
+  private count = 0;
+  private first: string | undefined;
+  private labels: RenderLabels | undefined;
+
+  of(sources: readonly string[], client: RenderClient, labels: RenderLabels): number {
+    // Another text (edited, replaced) or other words: counted again from the start.
+    if (sources[0] !== this.first || labels !== this.labels || this.count > sources.length) this.count = 0;
+    this.first = sources[0];
+    this.labels = labels;
+    while (this.count < sources.length) {
+      const source = sources[this.count]!;
+      if (source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined) break;
+      this.count++;
+    }
+    return this.count;
+  }
+}
 
 /** A streaming reply's text, read where it is kept rather than passed down each frame. */
 export interface LiveSource {
@@ -286,13 +312,13 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   const [finishedVersion, finishedArrived] = useReducer((n: number) => n + 1, 0);
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const actions = useBlockActions();
-  // This reply's growing block, to the client: one render of it on its way at most.
   // Once drawn, a reply never goes blank again (while a rendering of its last block comes, say).
   const [shown, setShown] = useState(false);
   // One splitter per message view; it reads only what was appended since the last render.
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
   // This reply's growing block, to the client (one render of it on its way at most), and the frames that draw it alone.
-  const slot = useMemo(() => new StreamingPath(client, splitter), [client, splitter]);
+  const [slot] = useState(() => new StreamingPath(client, splitter));
+  const [prefix] = useState(() => new RenderedPrefix());
   const liveText = streaming ? live?.text() : undefined;
   const text = liveText ?? given;
   const split = useMemo(() => splitter.split(text), [splitter, text]);
@@ -335,11 +361,14 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   }
   if (!shown) setShown(true);
   const all = sources.length + (growing ? 1 : 0);
+  const done = prefix.of(sources, client, labels);
   const groups: ReactNode[] = [];
   for (let from = 0; from < all; from += GROUP) {
+    const to = Math.min(from + GROUP, sources.length);
     const holdsGrowing = growing && sources.length >= from && sources.length < from + GROUP;
     groups.push(
-      <BlockGroup key={from} sources={sources} from={from} version={finishedVersion} interim={interim} labels={labels}
+      <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={to <= done ? -1 : finishedVersion}
+        interim={interim !== undefined && interim.index >= from && interim.index < to ? interim : undefined} labels={labels}
         growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined, slot } : undefined} />,
     );
   }
