@@ -119,7 +119,7 @@ interface ChatHeaderProps {
 const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel, picker, onNewChat, onSettings, actions, onCompare, comparing }: ChatHeaderProps) {
   const w = useWords();
   return (
-    <header className="chat-head flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
+    <header className="chat-head relative z-1 flex shrink-0 items-center gap-1 border-b border-line bg-bg px-2 py-1.5">
       <ModelPicker catalogue={catalogue} profile={profile} value={model} onChange={onModel} inputRef={picker} />
       <span className="ml-auto flex shrink-0 items-center gap-1">
         <BalanceChip profile={profile} />
@@ -218,7 +218,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   // With replies compared side by side, following stops once the question reaches the top: the
   // columns grow at their own pace and are read from their start.
   const followStop = useRef<(() => number | undefined) | null>(null);
-  const { logRef, contentRef, following, onScroll, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId, followStop);
+  const { logRef, contentRef, following, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId, followStop);
 
   // Compare: the next message goes to several models at once (undefined: compare mode is off).
   const [compareModels, setCompareModels] = useState<string[]>();
@@ -614,7 +614,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       </div>
       <div className="relative flex min-h-0 flex-1 flex-col">
         {/* Focusable, so the history scrolls by keyboard too. */}
-        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onScroll={onScroll} onWheel={onWheel}>
+        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onWheel={onWheel}>
           <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
             <UnreadableNote count={view.unreadable} what="messages" />
             {branch.length === 0 && (

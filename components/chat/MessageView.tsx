@@ -25,7 +25,7 @@ const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default:
 if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
 const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
-import { liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
+import { hasImageRefs, liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -180,7 +180,7 @@ export const MessageView = memo(function MessageView({ message: given, modelList
   const live = useMemo<LiveSource | undefined>(() => (streamingId === undefined ? undefined : {
     text: () => {
       const now = liveTextOf(streamingId);
-      return now === undefined ? undefined : withoutImageRefs(now.text);
+      return now === undefined ? undefined : hasImageRefs(now) ? withoutImageRefs(now.text) : now.text;
     },
     subscribe: (onChange) => subscribeLiveText(streamingId, onChange),
   }), [streamingId]);

@@ -9,7 +9,6 @@ export interface FollowLatest {
   following: boolean;
   /** Stop following the newest message (before showing an older one). */
   stopFollowing(): void;
-  onScroll(): void;
   onWheel(event: WheelEvent<HTMLDivElement>): void;
   /** Follow again, from now (on send, on "Jump to latest"). */
   jumpToLatest(): void;
@@ -20,7 +19,8 @@ export interface FollowLatest {
  * unless the reader scrolled up. `view` names what is shown (a conversation): a new one is
  * followed from its start. Growth is seen by a resize observer (after layout, before paint:
  * one scroll a frame however many deltas arrived), not by effects on every change of text.
- * `stopAt` gives the furthest scroll position to follow to, when there is one.
+ * `stopAt` gives the furthest scroll position to follow to, when there is one. Scrolling is
+ * listened to directly (passive), not through React's events: following scrolls every frame.
  */
 export function useFollowLatest(view: string | undefined, stopAt?: React.RefObject<(() => number | undefined) | null>): FollowLatest {
   const logRef = useRef<HTMLDivElement>(null);
@@ -51,6 +51,28 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
     if (following) toBottom();
   }, [following, view]);
 
+  // The newest scroll handler, for the listener added once.
+  const onScroll = useRef(() => undefined as void);
+  useLayoutEffect(() => {
+    onScroll.current = () => {
+      const el = logRef.current;
+      if (el === null) return;
+      if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) {
+        if (!followsNow.current) set(true);
+      } else if (el.scrollTop < lastAuto.current - 1 && followsNow.current) {
+        // Moved up by the reader, not left behind by content that grew.
+        set(false);
+      }
+    };
+  });
+  useEffect(() => {
+    const log = logRef.current;
+    if (log === null) return;
+    const listener = (): void => onScroll.current();
+    log.addEventListener('scroll', listener, { passive: true });
+    return () => log.removeEventListener('scroll', listener);
+  }, []);
+
   useEffect(() => {
     const content = contentRef.current;
     const log = logRef.current;
@@ -68,16 +90,6 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
     logRef,
     contentRef,
     following,
-    onScroll() {
-      const el = logRef.current;
-      if (el === null) return;
-      if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) {
-        if (!followsNow.current) set(true);
-      } else if (el.scrollTop < lastAuto.current - 1 && followsNow.current) {
-        // Moved up by the reader, not left behind by content that grew.
-        set(false);
-      }
-    },
     onWheel(event) {
       if (event.deltaY < 0 && followsNow.current) set(false);
     },

@@ -17,6 +17,24 @@ export interface LiveText {
  */
 export const useLiveReplies = create<{ byId: ReadonlyMap<string, LiveText> }>(() => ({ byId: new Map() }));
 
+/**
+ * Whether a streamed text names an image (lib/images/inline.ts takes a chat model's images out of
+ * its text as references), found as it is published: a text that grew is searched from where the
+ * last was searched, so a frame does not read the whole reply again.
+ */
+const namesImages = new WeakMap<LiveText, boolean>();
+
+function findImageRefs(value: LiveText, old: LiveText | undefined): boolean {
+  const grew = old !== undefined && value.text.length >= old.text.length && value.text.startsWith(old.text);
+  if (grew && namesImages.get(old) === true) return true;
+  return value.text.includes(IMAGE_REF_SCHEME, grew ? Math.max(0, old.text.length - IMAGE_REF_SCHEME.length) : 0);
+}
+
+/** Whether reply text `live` names an image (only published texts are known; others are searched). */
+export function hasImageRefs(live: LiveText): boolean {
+  return namesImages.get(live) ?? live.text.includes(IMAGE_REF_SCHEME);
+}
+
 /** The replies' texts as of now; a reply not named keeps its own (another conversation's, say). */
 export function publishLiveReplies(texts: ReadonlyMap<string, LiveText>, gone: readonly string[] = []): void {
   const before = useLiveReplies.getState().byId;
@@ -25,6 +43,7 @@ export function publishLiveReplies(texts: ReadonlyMap<string, LiveText>, gone: r
   for (const [id, value] of texts) {
     const old = before.get(id);
     if (old !== undefined && old.text === value.text && old.reasoning === value.reasoning) continue;
+    namesImages.set(value, findImageRefs(value, old));
     byId.set(id, value);
     changed = true;
   }
@@ -50,7 +69,7 @@ export function subscribeLiveText(id: string, onChange: () => void): () => void 
  * such a change: its markdown follows it without the view (components/chat/Markdown.tsx).
  */
 function sameShape(a: LiveText, b: LiveText): boolean {
-  return a.reasoning === b.reasoning && (a.text === '') === (b.text === '') && !a.text.includes(IMAGE_REF_SCHEME) && !b.text.includes(IMAGE_REF_SCHEME);
+  return a.reasoning === b.reasoning && (a.text === '') === (b.text === '') && !hasImageRefs(a) && !hasImageRefs(b);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { publishLiveReplies, useLiveReplies } from '@/components/stores/live-replies';
+import { hasImageRefs, publishLiveReplies, useLiveReplies } from '@/components/stores/live-replies';
+import { IMAGE_REF_SCHEME } from '@/lib/images/types';
 
 afterEach(() => useLiveReplies.setState({ byId: new Map() }));
 
@@ -19,5 +20,18 @@ describe('live replies', () => {
     const before = useLiveReplies.getState();
     publishLiveReplies(new Map([['a', { text: 'Hello', reasoning: '' }]]), ['gone-already']);
     expect(useLiveReplies.getState()).toBe(before);
+  });
+
+  it('knows whether a reply\'s text names an image, as it grows (a reference split across frames too) and when it is replaced', () => {
+    const ref = `![a cat](${IMAGE_REF_SCHEME}img-1)`;
+    const steps = ['Here', `Here it is: ${ref.slice(0, 8)}`, `Here it is: ${ref}`, `Here it is: ${ref} and more`];
+    const seen = steps.map((text) => {
+      publishLiveReplies(new Map([['a', { text, reasoning: '' }]]));
+      return hasImageRefs(useLiveReplies.getState().byId.get('a')!);
+    });
+    expect(seen).toEqual([false, false, true, true]);
+    publishLiveReplies(new Map([['a', { text: 'Replaced, no image', reasoning: '' }]]));
+    expect(hasImageRefs(useLiveReplies.getState().byId.get('a')!)).toBe(false);
+    expect(hasImageRefs({ text: `never published ${ref}`, reasoning: '' })).toBe(true);
   });
 });
