@@ -183,17 +183,22 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
 
 /**
  * How many of a reply's first blocks are drawn for good (rendered, or large: drawn without the
- * renderer), counted on from where it was: their groups need not be drawn again when renderings
- * of later blocks arrive, so a frame of a long reply streaming draws its last groups, not all.
+ * renderer), counted on from where it was, and their groups' elements, made once: a group drawn
+ * for good is the same element every render after, so React passes over it at once, and a frame
+ * of a long reply streaming draws its last groups, not all.
  */
-class RenderedPrefix {
+class DrawnForGood {
   private count = 0;
   private first: string | undefined;
   private labels: RenderLabels | undefined;
+  private readonly groups: ReactNode[] = [];
 
   of(sources: readonly string[], client: RenderClient, labels: RenderLabels): number {
     // Another text (edited, replaced) or other words: counted again from the start.
-    if (sources[0] !== this.first || labels !== this.labels || this.count > sources.length) this.count = 0;
+    if (sources[0] !== this.first || labels !== this.labels || this.count > sources.length) {
+      this.count = 0;
+      this.groups.length = 0;
+    }
     this.first = sources[0];
     this.labels = labels;
     while (this.count < sources.length) {
@@ -202,6 +207,13 @@ class RenderedPrefix {
       this.count++;
     }
     return this.count;
+  }
+
+  /** The element of the group from block `from`, all of whose blocks are drawn for good. */
+  group(from: number, make: () => ReactNode): ReactNode {
+    const i = from / GROUP;
+    this.groups[i] ??= make();
+    return this.groups[i];
   }
 }
 
@@ -318,7 +330,7 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   const splitter = useMemo(() => new MarkdownBlockSplitter(), []);
   // This reply's growing block, to the client (one render of it on its way at most), and the frames that draw it alone.
   const [slot] = useState(() => new StreamingPath(client, splitter));
-  const [prefix] = useState(() => new RenderedPrefix());
+  const [prefix] = useState(() => new DrawnForGood());
   const liveText = streaming ? live?.text() : undefined;
   const text = liveText ?? given;
   const split = useMemo(() => splitter.split(text), [splitter, text]);
@@ -340,12 +352,16 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   const latest = client.latest(slot);
   const interim = latest !== undefined && latest.index < sources.length ? latest : undefined;
 
+  // The first blocks drawn for good (while it streams, the others alone are asked for).
+  const done = prefix.of(sources, client, labels);
+
   useLayoutEffect(() => {
     slot.drew({ text, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS }, redraw);
     // The growing block's last text, now final, is already rendered.
     // (Drawn again if so: it was drawn as still coming.)
     if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block)) finishedArrived();
-    client.request(small, finishedArrived, streaming || small.length !== sources.length ? undefined : saved);
+    if (streaming) client.request(sources.slice(done).filter((source) => source.length <= LARGE_BLOCK_CHARS), finishedArrived);
+    else client.request(small, finishedArrived, small.length !== sources.length ? undefined : saved);
     if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, slot.arrived);
   });
 
@@ -361,11 +377,15 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   }
   if (!shown) setShown(true);
   const all = sources.length + (growing ? 1 : 0);
-  const done = prefix.of(sources, client, labels);
   const groups: ReactNode[] = [];
   for (let from = 0; from < all; from += GROUP) {
     const to = Math.min(from + GROUP, sources.length);
     const holdsGrowing = growing && sources.length >= from && sources.length < from + GROUP;
+    // A whole group drawn for good (a group not yet full gets more blocks).
+    if (from + GROUP <= done) {
+      groups.push(prefix.group(from, () => <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={-1} interim={undefined} labels={labels} growing={undefined} />));
+      continue;
+    }
     groups.push(
       <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={to <= done ? -1 : finishedVersion}
         interim={interim !== undefined && interim.index >= from && interim.index < to ? interim : undefined} labels={labels}
