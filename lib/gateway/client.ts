@@ -18,6 +18,7 @@ import {
 import { decodeImagesBody, imageEditForm, imageGenerationBody, sniffImageType, streamsImages, ImageStreamDecoder, type ImageEditRequest, type ImageEvent, type ImageRequest } from './images';
 import { parseModelList } from './models';
 import { base64ToBytes } from '../images/inline';
+import { decodeTranscription, speechBody, speechType, transcriptionForm, type SpeechRequest, type TranscriptionRequest } from './audio';
 import { bearer } from './interfaces/interface';
 import { WIRE_INTERFACES, type WireInterface } from './interfaces';
 import { ReplyMeter } from './reply-cap';
@@ -119,6 +120,13 @@ export interface GatewayClient {
    * here. Throws a GatewayError (`image_download_failed` when the address gave no image).
    */
   fetchImage(url: string, options?: CallOptions): Promise<Blob>;
+  /**
+   * `POST {base}/audio/speech`: `input` spoken, as a Blob of its audio type, within the deadlines
+   * and the largest body. Throws a GatewayError (`not_audio` when the answer was something else).
+   */
+  speak(request: SpeechRequest, options?: CallOptions): Promise<Blob>;
+  /** `POST {base}/audio/transcriptions` (multipart): the recording's transcript. Throws a GatewayError. */
+  transcribe(request: TranscriptionRequest, options?: CallOptions): Promise<string>;
 }
 
 /** Balance and prices are extras: each question gets this long in all. */
@@ -705,5 +713,42 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return bytes;
   }
 
-  return { baseUrl, siteUrl, listModels, streamChat, getBalance, getPricing, generateImages, editImages, fetchImage };
+  async function speak(request: SpeechRequest, callOptions: CallOptions = {}): Promise<Blob> {
+    const call = new Call(callOptions.signal);
+    try {
+      const { response, ctx } = await open(call, endpointUrl(baseUrl, '/audio/speech'), {
+        method: 'POST', body: JSON.stringify(speechBody(request)), accept: 'audio/*', auth: bearer(apiKey),
+      });
+      const contentType = response.headers.get('content-type');
+      const type = speechType(contentType, request.format);
+      if (type === undefined) {
+        // An error said with a 200 (JSON), or a web page: read as what it is.
+        if (/json/i.test(contentType ?? '')) await readJson(call, response, ctx);
+        else if (/html/i.test(contentType ?? '')) {
+          await response.body?.cancel().catch(() => undefined);
+          throw errorFromHttpResponse(response, '<html>', ctx);
+        } else await response.body?.cancel().catch(() => undefined);
+        throw buildGatewayError('bad_response', { status: response.status }, ctx, { code: 'not_audio', params: { contentType: (contentType ?? '').split(';')[0]!.trim() || '-' } });
+      }
+      return new Blob([await readBytes(call, response, ctx)], { type });
+    } finally {
+      call.dispose();
+    }
+  }
+
+  async function transcribe(request: TranscriptionRequest, callOptions: CallOptions = {}): Promise<string> {
+    const call = new Call(callOptions.signal);
+    try {
+      const { response, ctx } = await open(call, endpointUrl(baseUrl, '/audio/transcriptions'), {
+        method: 'POST', body: transcriptionForm(request), accept: 'application/json', auth: bearer(apiKey),
+        // A long recording takes a while to transcribe before any answer: as long as an image may.
+        wait: { ms: limits.imageTimeoutMs, detail: { code: 'headers_timeout', params: { seconds: seconds(limits.imageTimeoutMs) } } },
+      });
+      return decodeTranscription(await readJson(call, response, ctx), ctx);
+    } finally {
+      call.dispose();
+    }
+  }
+
+  return { baseUrl, siteUrl, listModels, streamChat, getBalance, getPricing, generateImages, editImages, fetchImage, speak, transcribe };
 }

@@ -122,6 +122,10 @@ export const ERROR_DETAILS = [
   'image_download_failed',
   /** An edit whose images are no longer stored (deleted since it was asked): nothing was sent. */
   'edit_source_missing',
+  /** A speech model's answer was not audio ({contentType}, what it was). */
+  'not_audio',
+  /** A transcription's answer held no transcript. */
+  'no_transcript',
 ] as const;
 export type ErrorDetailCode = (typeof ERROR_DETAILS)[number];
 

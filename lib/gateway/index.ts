@@ -12,6 +12,7 @@ export { GatewayError, GATEWAY_ERROR_KINDS, remedyFor, redactSecrets } from './e
 export type { GatewayErrorKind, Remedy, RemedyLink } from './errors';
 export { parseModelList } from './models';
 export { imageEditForm, imageGenerationBody } from './images';
+export { SPEECH_FORMATS, SPEECH_MAX_INPUT, recordingName, speechBody, transcriptionForm, type SpeechFormat, type SpeechRequest, type TranscriptionRequest } from './audio';
 export type { ImageEditRequest, ImageEvent, ImageRequest } from './images';
 export { API_STYLES, chooseApi, isApiStyle } from './interfaces/names';
 export type {

@@ -8,7 +8,7 @@ import { ConversationStore } from '@/lib/conversations/store';
 import type { ChatRequest, GatewayClient } from '@/lib/gateway';
 import { RunManager } from '@/lib/runs/run-manager';
 import { defaultSettings, type Settings } from '@/lib/settings/schema';
-import { NO_IMAGES } from '../gateway/no-images';
+import { NO_AUDIO, NO_IMAGES } from '../gateway/no-images';
 
 const conversation = { profileId: 'p', model: 'm', surface: 'popup' as const, title: 'kept in memory' };
 let n = 0;
@@ -145,7 +145,7 @@ describe('the background\'s store when the database will not open', () => {
     const requests: ChatRequest[] = [];
     const client: GatewayClient = {
       baseUrl: 'x', siteUrl: 'x',
-      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
       async *streamChat(request) {
         requests.push(request);
         const last = request.messages.at(-1)!.content;

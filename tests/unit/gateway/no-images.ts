@@ -10,3 +10,9 @@ export const NO_IMAGES: Pick<GatewayClient, 'generateImages' | 'editImages' | 'f
   },
   fetchImage: () => Promise.reject(new Error('this fake client asks for no images')),
 };
+
+/** For fake gateway clients in tests that never speak or transcribe: the audio calls, refusing. */
+export const NO_AUDIO: Pick<GatewayClient, 'speak' | 'transcribe'> = {
+  speak: () => Promise.reject(new Error('this fake client asks for no speech')),
+  transcribe: () => Promise.reject(new Error('this fake client asks for no transcription')),
+};

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { NO_AUDIO } from '../gateway/no-images';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError, type ChatRequest, type GatewayClient, type StreamEvent } from '@/lib/gateway';
 import { ConversationStore } from '@/lib/conversations/store';
@@ -40,7 +41,7 @@ function fake(events: ImageEvent[], chat: StreamEvent[] = [{ type: 'done' }]): G
   return {
     asked,
     baseUrl: 'https://gw.example/v1', siteUrl: 'https://gw.example',
-    listModels: async () => [], getBalance: async () => null, getPricing: async () => null,
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_AUDIO,
     async *streamChat(request: ChatRequest) {
       asked.chat.push(request);
       for (const e of chat) yield e;

@@ -6,7 +6,7 @@ import { RunError, RunManager, type RunEvent } from '@/lib/runs/run-manager';
 import { defaultSettings, type Profile, type Settings } from '@/lib/settings/schema';
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 import { UNSERVED_FOR_MS, unservedAt, withUnserved, type UnservedRoutes } from '@/lib/settings/unserved-routes';
-import { NO_IMAGES } from '../gateway/no-images';
+import { NO_AUDIO, NO_IMAGES } from '../gateway/no-images';
 
 let gateway: ReferenceGateway;
 let store: ConversationStore;
@@ -43,7 +43,7 @@ function manager(overrides: Partial<ConstructorParameters<typeof RunManager>[0]>
 function scripted(events: StreamEvent[]): GatewayClient {
   return {
     baseUrl: 'x', siteUrl: 'x',
-    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
     async *streamChat() {
       for (const e of events) yield e;
     },
@@ -54,7 +54,7 @@ function scripted(events: StreamEvent[]): GatewayClient {
 function neverEnding(): GatewayClient {
   return {
     baseUrl: 'x', siteUrl: 'x',
-    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
     streamChat: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<StreamEvent>>(() => undefined) }) }),
   };
 }
@@ -307,7 +307,7 @@ function counting(events: StreamEvent[]): GatewayClient & { calls: number } {
   const client = {
     calls: 0,
     baseUrl: 'x', siteUrl: 'x',
-    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+    listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
     async *streamChat() {
       client.calls++;
       for (const e of events) yield e;
@@ -363,7 +363,7 @@ describe('one run per reply', () => {
     const enders: (() => void)[] = [];
     const client: GatewayClient = {
       baseUrl: 'x', siteUrl: 'x',
-      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
       async *streamChat() {
         live++;
         try {
@@ -788,7 +788,7 @@ describe('compare: one question to several models at once', () => {
     const feeds = new Map<string, { push(event: StreamEvent): void }>();
     const fed: GatewayClient = {
       baseUrl: 'x', siteUrl: 'x',
-      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
       async *streamChat(request) {
         const queue: StreamEvent[] = [];
         let wake: (() => void) | undefined;

@@ -9,7 +9,7 @@ import { ConversationStore } from '@/lib/conversations/store';
 import { RunManager } from '@/lib/runs/run-manager';
 import { SAVE_CHARS_PER_SECOND, saveDue, saveIntervalMs } from '@/lib/runs/save-policy';
 import { defaultSettings, type Settings } from '@/lib/settings/schema';
-import { NO_IMAGES } from '../gateway/no-images';
+import { NO_AUDIO, NO_IMAGES } from '../gateway/no-images';
 
 const MB = 1024 * 1024;
 
@@ -49,7 +49,7 @@ describe('a streaming reply in the run manager', () => {
     vi.spyOn(Date, 'now').mockImplementation(() => clock);
     const client: GatewayClient = {
       baseUrl: 'x', siteUrl: 'x',
-      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES,
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
       async *streamChat() {
         for (let i = 0; i < count; i++) {
           clock += everyMs;
