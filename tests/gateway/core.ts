@@ -117,7 +117,8 @@ export interface GatewayCore {
   /** The request's JSON body checked against a schema, or what was wrong with it. */
   readJson<T>(served: Served, schema: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; problem: Problem }>;
   /** The model, or why this request may not have its answer. */
-  admit(key: KeyRecord, modelId: string, endpoint: Endpoint, turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem };
+  /** `audio`: an audio route (`audio.ts`), whose models new-api lists as `openai`. */
+  admit(key: KeyRecord, modelId: string, endpoint: Endpoint | 'audio', turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem };
   bill(key: KeyRecord, model: ReferenceModel, promptTokens: number, completionTokens: number): void;
   writer(served: Served): ReplyWriter;
   /** Starts a streamed reply and logs what it delivers. */

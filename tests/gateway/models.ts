@@ -68,6 +68,8 @@ export interface ReferenceModel {
   perCall?: number;
   /** An image model's sizes and answers (`images.ts`). */
   images?: ImageModelSpec;
+  /** A speech or transcription model (`audio.ts`): served only on its audio route. */
+  audio?: 'speech' | 'transcription';
   answer(turns: IncomingTurn[], context?: AnswerContext): ModelReply;
 }
 

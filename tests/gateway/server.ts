@@ -38,6 +38,7 @@ import { Fault, chunkText, cutByFilter, imageFromDataUrl, promptTokensOf, sleep,
 import { openaiErrorBody as errorBody, sendRefusal, type ErrorShape, type Problem } from './errors';
 import { BillingSettings, DEFAULT_BILLING, billingSubscription, billingUsage, pricing, statusFields, tokenUsage, type AccountState } from './billing';
 import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gemini';
+import { AUDIO_PATHS, serveSpeech, serveTranscription } from './audio';
 import { IMAGE_PATHS, SERVED_IMAGE, ServedImages, imageMarkdown, imagePieces, serveImages, type ImageHost } from './images';
 import { DEFAULT_IMAGE_CHAT, REFERENCE_MODELS, estimateTokens, type Endpoint, type ImageChatSettings, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
 
@@ -487,6 +488,8 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (req.method === 'POST' && path === '/v1/responses') return responses(req, res, key, fault);
     if (req.method === 'POST' && path === IMAGE_PATHS.generations) return serveImages(imageHost, served, 'generations');
     if (req.method === 'POST' && path === IMAGE_PATHS.edits) return serveImages(imageHost, served, 'edits');
+    if (req.method === 'POST' && path === AUDIO_PATHS.speech) return serveSpeech(imageHost, served);
+    if (req.method === 'POST' && path === AUDIO_PATHS.transcriptions) return serveTranscription(imageHost, served);
     if (req.method === 'POST' && path === ANTHROPIC_PATH) return serveMessages(core, served);
     if (req.method === 'GET' && path === GEMINI_MODELS) return sendJson(res, 200, listGeminiModels(servedModels.filter((m) => !withdrawn.has(m.id))));
     const call = GEMINI_CALL.exec(path);
@@ -515,10 +518,16 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   }
 
   /** The checks every interface makes before a model answers; the refusal is worded by the caller. */
-  function check(key: KeyRecord, modelId: string, endpoint: Endpoint, turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem } {
+  function check(key: KeyRecord, modelId: string, endpoint: Endpoint | 'audio', turns: IncomingTurn[]): { ok: true; model: ReferenceModel } | { ok: false; problem: Problem } {
     const model = findModel(modelId);
     if (model === undefined) return { ok: false, problem: { kind: 'model_missing', model: modelId, message: words.modelMissing(modelId) } };
     if (!UNLIMITED_ACCOUNTS.has(key.account) && (balances.get(key.account) ?? 0) <= 0) return { ok: false, problem: { kind: 'balance', message: words.insufficientBalance } };
+    if (model.audio !== undefined && endpoint !== 'audio') {
+      // Listed as `openai`, but the upstream takes only its audio route.
+      const route = model.audio === 'speech' ? 'POST /v1/audio/speech' : 'POST /v1/audio/transcriptions';
+      return { ok: false, problem: { kind: 'endpoint', message: `${model.id} is not a chat model; use ${route}.` } };
+    }
+    if (endpoint === 'audio') return model.audio === undefined ? { ok: false, problem: { kind: 'endpoint', message: `${model.id} is not an audio model.` } } : { ok: true, model };
     if (!model.endpoints.includes(endpoint)) {
       return { ok: false, problem: { kind: 'endpoint', message: `${model.id} is not served through this interface; it supports: ${model.endpoints.join(', ')}.` } };
     }
@@ -536,7 +545,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   function admit(res: ServerResponse, key: KeyRecord, modelId: string, endpoint: 'openai' | 'openai-response', turns: IncomingTurn[]): ReferenceModel | undefined {
     const checked = check(key, modelId, endpoint, turns);
     if (checked.ok) return checked.model;
-    if (checked.problem.kind === 'endpoint' && findModel(modelId)?.images === undefined) {
+    if (checked.problem.kind === 'endpoint' && findModel(modelId)?.images === undefined && findModel(modelId)?.audio === undefined) {
       const other = endpoint === 'openai' ? '/v1/responses' : '/v1/chat/completions';
       return void sendRefusal(res, 'openai', { kind: 'endpoint', message: `${modelId} is served only through ${other}.` });
     }
