@@ -3,6 +3,7 @@
  * catalogue (lower-cased keys), then each query is one pass over the models: a substring
  * match of id or owner ranks before a fuzzy one (the query's letters in order in the id).
  */
+import { audioRoleOf } from '../voice/models';
 import type { ModelInfo, ModelPrice, PriceList } from '../gateway';
 import { priceOf } from '../gateway/billing';
 import { API_STYLES, isApiStyle, type ApiStyle } from '../gateway/interfaces/names';
@@ -122,9 +123,11 @@ export class CatalogueIndex {
 
 /**
  * The model a new profile starts with: the gateway's first model that can chat (stated, or
- * not ruled out), skipping those that only embed or draw. Undefined for an empty catalogue.
+ * not ruled out), skipping those that only embed, draw, speak or transcribe (audio models are
+ * listed as chat models by new-api: known by name). Undefined for an empty catalogue.
  */
 export function firstChatModel(models: readonly ModelInfo[]): string | undefined {
-  const chats = (m: ModelInfo): boolean => m.capabilities.chat !== false && m.capabilities.embeddings !== true && m.capabilities.imageGeneration !== true;
+  const chats = (m: ModelInfo): boolean => m.capabilities.chat !== false && m.capabilities.embeddings !== true && m.capabilities.imageGeneration !== true
+    && audioRoleOf(m.id) === undefined;
   return (models.find((m) => m.capabilities.chat === true && chats(m)) ?? models.find(chats))?.id;
 }

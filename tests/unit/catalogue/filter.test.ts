@@ -58,6 +58,10 @@ describe('firstChatModel', () => {
     expect(firstChatModel([model('text-embedding-3', { embeddings: true }), model('mystery', {})])).toBe('mystery');
     expect(firstChatModel([])).toBeUndefined();
   });
+
+  it('skips speech and transcription models, which new-api lists as chat models', () => {
+    expect(firstChatModel([model('tts-1', { chat: true }), model('whisper-1', { chat: true }), model('gpt-4o-mini-tts', { chat: true }), model('gpt-4o', { chat: true })])).toBe('gpt-4o');
+  });
 });
 
 describe('filtering by interface', () => {
