@@ -189,18 +189,24 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
  */
 class DrawnForGood {
   private count = 0;
-  private first: string | undefined;
+  private sources: readonly string[] = [];
   private labels: RenderLabels | undefined;
   private readonly groups: ReactNode[] = [];
 
   of(sources: readonly string[], client: RenderClient, labels: RenderLabels): number {
-    // Another text (edited, replaced) or other words: counted again from the start.
-    if (sources[0] !== this.first || labels !== this.labels || this.count > sources.length) {
-      this.count = 0;
-      this.groups.length = 0;
+    if (sources !== this.sources || labels !== this.labels) {
+      // Blocks added keep what was counted; a block changed (the text replaced) keeps only what
+      // comes before it, and other words nothing.
+      let same = 0;
+      if (labels === this.labels) {
+        const limit = Math.min(this.count, sources.length);
+        while (same < limit && sources[same] === this.sources[same]) same++;
+      }
+      this.count = same;
+      this.groups.length = Math.min(this.groups.length, Math.floor(same / GROUP));
+      this.sources = sources;
+      this.labels = labels;
     }
-    this.first = sources[0];
-    this.labels = labels;
     while (this.count < sources.length) {
       const source = sources[this.count]!;
       if (source.length <= LARGE_BLOCK_CHARS && client.peek(source) === undefined) break;

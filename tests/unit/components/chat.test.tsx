@@ -262,6 +262,19 @@ describe('Markdown', () => {
     expect(settled(streamed)).toBe(settled(fresh.container.querySelector('.markdown')!.innerHTML));
   });
 
+  it('a long finished reply whose text is replaced shows every block as it now is, in groups drawn for good too', async () => {
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} is *here*.`);
+    const { rerender, container } = render(<Markdown text={paragraphs.join('\n\n')} />);
+    await waitFor(() => expect(container.querySelector('.markdown')).not.toHaveAttribute('aria-busy'));
+    expect(container.querySelectorAll('em')).toHaveLength(40);
+    const changed = paragraphs.map((p, i) => (i === 3 ? 'Paragraph 3 is **changed**.' : p));
+    rerender(<Markdown text={changed.join('\n\n')} />);
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('changed'));
+    await waitFor(() => expect(container.querySelector('.markdown')).not.toHaveAttribute('aria-busy'));
+    expect(container.querySelectorAll('em')).toHaveLength(39);
+    expect(container).toHaveTextContent('Paragraph 39 is here.');
+  });
+
   it('a finished reply waits for its rendering: its first paint is never raw markers', async () => {
     const { container } = render(<Markdown text={'A **finished** reply.'} />);
     // Its text may hold its room meanwhile, unseen.
