@@ -5,6 +5,7 @@ import { Callout } from '@/components/ui/Callout';
 import { EmptyState } from '@/components/ui/EmptyState';
 import { IconButton } from '@/components/ui/IconButton';
 import { useFollowLatest } from '@/components/hooks/useFollowLatest';
+import { ReadAloudContext, useReadAloudStarter } from './ReadAloud';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
 import { useCatalogue, type Catalogue } from '@/components/stores/catalogue';
@@ -582,11 +583,13 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focused]);
   const reveal = useMemo(() => (focused === undefined || focusId === undefined ? undefined : { id: focusId, nonce: focused }), [focused, focusId]);
+  const readAloud = useReadAloudStarter(profile, catalogue.models);
   const source = view.conversation?.source;
 
   return (
     <PricesContext.Provider value={prices}>
     <BalanceContext.Provider value={balance}>
+    <ReadAloudContext.Provider value={readAloud}>
     <section className="chat flex min-h-0 flex-1 flex-col" aria-label={w.t('chat.conversation')}>
       <ChatHeader catalogue={catalogue} profile={profile} model={model} onModel={setChosenModel} picker={picker} onNewChat={newChat} onSettings={view.conversation === undefined ? undefined : openSettings} actions={actions} onCompare={canCompare ? onCompare : undefined} comparing={compareModels !== undefined} />
       {compareModels !== undefined && (
@@ -705,6 +708,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
       </div>
     </section>
+    </ReadAloudContext.Provider>
     </BalanceContext.Provider>
     </PricesContext.Provider>
   );

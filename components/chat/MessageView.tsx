@@ -12,6 +12,7 @@ import type { Message } from '@/lib/conversations/records';
 import type { SavedMessage } from '@/lib/render/worker/protocol';
 import { ErrorCallout } from './ErrorCallout';
 import { LARGE_BLOCK_CHARS, Markdown, Pieces, type LiveSource } from './Markdown';
+import { ReadAloudButton } from './ReadAloud';
 import { formatAmount } from '@/components/i18n/money';
 import { useModelPrice } from '@/components/stores/pricing';
 import { replyCost } from '@/lib/gateway/billing';
@@ -279,6 +280,7 @@ export const MessageView = memo(function MessageView({ message: given, modelList
             {!streaming && message.text !== '' && (
               <IconButton size="sm" label={w.t('message.copyReply')} icon={<Copy aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={copy} />
             )}
+            {!streaming && text !== '' && <ReadAloudButton message={message} />}
             {!streaming && actions !== undefined && compare === undefined && (
               <IconButton size="sm" label={w.t('message.regenerate')} icon={<RefreshCw aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => actions.onRegenerate(message.id)} />
             )}

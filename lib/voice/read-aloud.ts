@@ -42,15 +42,19 @@ export function speechCache(maxBytes = 20 * 1024 * 1024): SpeechCache {
   };
 }
 
-export interface ReadAloudOptions {
+/**
+ * `T` is what a piece's audio is: a Blob from the gateway, or (the browser's own voices, which
+ * speak text themselves) the text.
+ */
+export interface ReadAloudOptions<T = Blob> {
   /** The pieces to say, in order. */
   pieces: readonly string[];
   /** What makes a piece's audio (the gateway's speech call): rejects with the reason. */
-  speak(text: string, signal: AbortSignal): Promise<Blob>;
+  speak(text: string, signal: AbortSignal): Promise<T>;
   /** Plays `audio`; resolves when it has ended, rejects when it cannot play; stops at once when `signal` aborts. */
-  play(audio: Blob, signal: AbortSignal): Promise<void>;
+  play(audio: T, signal: AbortSignal): Promise<void>;
   /** The session's audio, keyed by `keyOf(piece)` (which names the model, voice and speed too). */
-  cache?: SpeechCache;
+  cache?: { get(key: string): T | undefined; set(key: string, audio: T): void };
   keyOf?(text: string): string;
   /** The piece now playing (its index), for the page to mark it. */
   onPiece?(index: number): void;
@@ -68,13 +72,13 @@ export interface Reading {
   stop(): void;
 }
 
-export function readAloud(options: ReadAloudOptions): Reading {
+export function readAloud<T = Blob>(options: ReadAloudOptions<T>): Reading {
   const controller = new AbortController();
   const { signal } = controller;
   const keyOf = options.keyOf ?? ((text: string) => text);
 
   /** A piece's audio: kept, or asked for (and kept once it arrives). */
-  const audioOf = (index: number): Promise<Blob> => {
+  const audioOf = (index: number): Promise<T> => {
     const text = options.pieces[index]!;
     const key = keyOf(text);
     const kept = options.cache?.get(key);
@@ -87,9 +91,9 @@ export function readAloud(options: ReadAloudOptions): Reading {
 
   const run = async (): Promise<ReadAloudOutcome> => {
     if (options.pieces.length === 0) return { outcome: 'done' };
-    let next: Promise<Blob> = audioOf(0);
+    let next: Promise<T> = audioOf(0);
     for (let i = 0; i < options.pieces.length; i++) {
-      let audio: Blob;
+      let audio: T;
       try {
         audio = await next;
       } catch (error) {
