@@ -8,7 +8,9 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MessageView } from '@/components/chat/MessageView';
-import { ReadAloudContext, spokenPart } from '@/components/chat/ReadAloud';
+import { ReadAloudContext } from '@/components/chat/ReadAloud';
+import { spokenPart } from '@/components/chat/read-aloud-start';
+import { readAloud } from '@/lib/voice/read-aloud';
 import { startReading, stopReading } from '@/components/stores/read-aloud';
 import type { Message } from '@/lib/conversations/records';
 import { wordsFor } from '@/lib/i18n/messages';
@@ -32,7 +34,7 @@ describe('Read aloud', () => {
     let playing: AbortSignal | undefined;
     let reading: Promise<void> | undefined;
     act(() => {
-      reading = startReading('r1', ['Hello there.', 'How are you?'], {
+      reading = startReading('r1', readAloud, ['Hello there.', 'How are you?'], {
         via: 'gateway',
         speak: async (text) => new Blob([text]),
         play: (_audio, signal) => new Promise<void>((resolve) => {
@@ -52,7 +54,7 @@ describe('Read aloud', () => {
   it('a reading that fails says why, and the reply offers Read aloud again', async () => {
     render(<ReadAloudContext.Provider value={() => undefined}><MessageView message={reply()} /></ReadAloudContext.Provider>);
     const failed = vi.fn();
-    await act(async () => startReading('r1', ['Hello.'], { via: 'gateway', speak: () => Promise.reject(new Error('no balance')), play: async () => undefined, keyOf: (t) => t }, failed));
+    await act(async () => startReading('r1', readAloud, ['Hello.'], { via: 'gateway', speak: () => Promise.reject(new Error('no balance')), play: async () => undefined, keyOf: (t) => t }, failed));
     expect(failed).toHaveBeenCalledWith(new Error('no balance'));
     expect(screen.getByRole('button', { name: 'Read aloud' })).toBeInTheDocument();
   });
