@@ -234,6 +234,8 @@ export interface LiveSource {
 /** What the reply's last React render drew, for the streaming path to go on from. */
 interface Drawn {
   text: string;
+  /** The growing block's text as drawn last (React's, or this path's since). */
+  open: string;
   /** Finished blocks drawn. */
   closed: number;
   /** Whether a growing block (of at most `LARGE_BLOCK_CHARS`) was drawn after them. */
@@ -251,7 +253,7 @@ class StreamingPath {
   private index = -1;
   private element: HTMLElement | undefined;
   private view: BlockView | undefined;
-  private drawn: Drawn = { text: '', closed: 0, growing: false };
+  private drawn: Drawn = { text: '', open: '', closed: 0, growing: false };
   private redraw: () => void = () => undefined;
 
   constructor(private readonly client: RenderClient, private readonly splitter: MarkdownBlockSplitter) {}
@@ -280,8 +282,13 @@ class StreamingPath {
   readonly arrived = (): void => {
     const now = this.client.latest(this);
     const block = this.growing();
-    if (now !== undefined && block !== undefined && now.index === this.index) block.view.show(block.element, now.source, now.block);
-    else this.redraw();
+    if (now === undefined || block === undefined || now.index !== this.index) {
+      this.redraw();
+      return;
+    }
+    // A rendering that failed shows the newest text, never the older text it was asked for.
+    if (now.block === FAILED) block.view.show(block.element, this.drawn.open, undefined);
+    else block.view.show(block.element, now.source, now.block);
   };
 
   /** Follows `live` until the returned function is called. */
@@ -298,11 +305,12 @@ class StreamingPath {
         this.redraw();
         return;
       }
-      this.drawn = { ...before, text: now };
       const open = ownCopy(next.open);
-      // Its text shows until its first rendering comes; after that, its newest rendering until the next.
+      this.drawn = { ...before, text: now, open };
+      // Its text shows until its first rendering comes (or while its renderings fail); after that,
+      // its newest rendering until the next.
       const rendered = this.client.latest(this);
-      if (rendered === undefined || rendered.index !== before.closed) block.view.show(block.element, open, undefined);
+      if (rendered === undefined || rendered.index !== before.closed || rendered.block === FAILED) block.view.show(block.element, open, undefined);
       this.client.requestGrowing(this, before.closed, open, this.arrived);
     });
   }
@@ -362,7 +370,7 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   const done = prefix.of(sources, client, labels);
 
   useLayoutEffect(() => {
-    slot.drew({ text, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS }, redraw);
+    slot.drew({ text, open, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS }, redraw);
     // The growing block's last text, now final, is already rendered.
     // (Drawn again if so: it was drawn as still coming.)
     if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block)) finishedArrived();
@@ -393,7 +401,7 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
       continue;
     }
     groups.push(
-      <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={to <= done ? -1 : finishedVersion}
+      <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={finishedVersion}
         interim={interim !== undefined && interim.index >= from && interim.index < to ? interim : undefined} labels={labels}
         growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined, slot } : undefined} />,
     );

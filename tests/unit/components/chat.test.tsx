@@ -26,6 +26,8 @@ vi.mock('@/lib/render/markdown', async (importOriginal) => {
     ...real,
     renderMarkdownBlock: (source: string) => {
       rendered.push(source);
+      // A block the renderer cannot render (as when its code is gone under an open page).
+      if (source.includes('⚠unrenderable')) throw new Error('renderer failed');
       return real.renderMarkdownBlock(source);
     },
   };
@@ -250,6 +252,14 @@ describe('Markdown', () => {
     // React draws when a block is finished (and when its own rendering arrives), not each frame.
     expect(commits).toBeLessThan(frames / 3);
     expect(commits).toBeGreaterThanOrEqual(blocks / 2);
+    // A frame that only grows the last block commits nothing, and the block shows the new text.
+    const before = commits;
+    act(() => publishLiveReplies(new Map([['live-1', { text: `${text} and then some`, reasoning: '' }]])));
+    await settle();
+    expect(commits).toBe(before);
+    expect(container.querySelector('.markdown')).toHaveTextContent(/and then some$/);
+    act(() => publishLiveReplies(new Map([['live-1', { text, reasoning: '' }]])));
+    await settle();
     const streamed = container.querySelector('.markdown')!.innerHTML;
     // What streamed is what the finished reply shows, and what a fresh render of the text shows.
     rerender(view({ ...streamingReply, text, status: 'complete' }));
@@ -273,6 +283,26 @@ describe('Markdown', () => {
     await waitFor(() => expect(container.querySelector('.markdown')).not.toHaveAttribute('aria-busy'));
     expect(container.querySelectorAll('em')).toHaveLength(39);
     expect(container).toHaveTextContent('Paragraph 39 is here.');
+  });
+
+  it('a growing block the renderer cannot render shows its newest text while it streams and once it ends, never an older one', async () => {
+    const final = 'Para.\n\nB⚠unrenderable and its words keep coming';
+    const streamingReply = message({ id: 'live-2', text: '', status: 'streaming' });
+    const { rerender, container } = render(<MessageView message={streamingReply} />);
+    for (let end = 8; end <= final.length; end += 3) {
+      act(() => publishLiveReplies(new Map([['live-2', { text: final.slice(0, end), reasoning: '' }]])));
+      if (end % 2 !== 0) continue;
+      // Once the renderings asked for have come (failed), the growing block shows the text as it is now.
+      await settle();
+      expect(container.querySelector('.markdown')).toHaveTextContent(final.slice(7, end).trim());
+    }
+    act(() => publishLiveReplies(new Map([['live-2', { text: final, reasoning: '' }]])));
+    await settle();
+    expect(container.querySelector('.markdown')).toHaveTextContent('B⚠unrenderable and its words keep coming');
+    rerender(<MessageView message={{ ...streamingReply, text: final, status: 'complete' }} />);
+    act(() => publishLiveReplies(new Map(), ['live-2']));
+    await settle();
+    expect(container.querySelector('.markdown')).toHaveTextContent('Para. B⚠unrenderable and its words keep coming');
   });
 
   it('a finished reply waits for its rendering: its first paint is never raw markers', async () => {

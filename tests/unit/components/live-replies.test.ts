@@ -24,7 +24,8 @@ describe('live replies', () => {
 
   it('knows whether a reply\'s text names an image, as it grows (a reference split across frames too) and when it is replaced', () => {
     const ref = `![a cat](${IMAGE_REF_SCHEME}img-1)`;
-    const steps = ['Here', `Here it is: ${ref.slice(0, 8)}`, `Here it is: ${ref}`, `Here it is: ${ref} and more`];
+    // The second step ends inside the scheme (`…](gc-i`): the search of the third starts before it.
+    const steps = ['Here', `Here it is: ${ref.slice(0, 13)}`, `Here it is: ${ref}`, `Here it is: ${ref} and more`];
     const seen = steps.map((text) => {
       publishLiveReplies(new Map([['a', { text, reasoning: '' }]]));
       return hasImageRefs(useLiveReplies.getState().byId.get('a')!);
