@@ -7,23 +7,14 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { GatewayError, recordingName, speechBody, transcriptionForm } from '@/lib/gateway';
-import { BASE, JSON_TYPE, KEY, clientFor, replay, type Recording } from './recordings';
+import { recordingName, speechBody, transcriptionForm } from '@/lib/gateway';
+import { BASE, JSON_TYPE, KEY, clientFor, replay, thrownGatewayError, type Recording } from './recordings';
 
 const MP3 = 'ID3\u0004\u0000\u0000fake mp3 frames';
 const speech = { model: 'tts-1', input: 'Hello there.', voice: 'alloy' } as const;
 const json = (status: number, body: unknown): Recording => ({ status, headers: JSON_TYPE, chunks: [JSON.stringify(body)] });
 const recording = new Blob([new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3])], { type: 'audio/webm;codecs=opus' });
 
-async function thrown(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('expected a thrown GatewayError');
-}
 
 /** A form's parts in order, as a server reads them: names, values, and each file's name and type. */
 async function parts(body: BodyInit, contentType?: string): Promise<unknown[]> {
@@ -62,20 +53,20 @@ describe('speak: what is sent', () => {
 
 describe('speak: errors', () => {
   it('a refused key, a model the gateway lacks, no balance: classified by status and code as chat is', async () => {
-    const key = await thrown(clientFor(replay(json(401, { error: { message: '无效的令牌', type: 'new_api_error', code: 'INVALID_API_KEY' } }))).speak(speech));
+    const key = await thrownGatewayError(clientFor(replay(json(401, { error: { message: '无效的令牌', type: 'new_api_error', code: 'INVALID_API_KEY' } }))).speak(speech));
     expect(key.kind).toBe('invalid_key');
-    const model = await thrown(clientFor(replay(json(404, { error: { message: 'The model `tts-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }))).speak(speech));
+    const model = await thrownGatewayError(clientFor(replay(json(404, { error: { message: 'The model `tts-9` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }))).speak(speech));
     expect(model.kind).toBe('model_not_found');
-    const broke = await thrown(clientFor(replay(json(403, { error: { message: '用户额度不足', type: 'new_api_error', code: 'insufficient_user_quota' } }))).speak(speech));
+    const broke = await thrownGatewayError(clientFor(replay(json(403, { error: { message: '用户额度不足', type: 'new_api_error', code: 'insufficient_user_quota' } }))).speak(speech));
     expect(broke.kind).toBe('insufficient_balance');
   });
 
   it('an error said with a 200 in JSON is that error; a web page is a wrong address; text is not audio', async () => {
-    const said = await thrown(clientFor(replay(json(200, { error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } }))).speak(speech));
+    const said = await thrownGatewayError(clientFor(replay(json(200, { error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } }))).speak(speech));
     expect(said.kind).toBe('invalid_key');
-    const page = await thrown(clientFor(replay({ headers: { 'content-type': 'text/html; charset=utf-8' }, chunks: ['<!doctype html><title>Site</title>'] })).speak(speech));
+    const page = await thrownGatewayError(clientFor(replay({ headers: { 'content-type': 'text/html; charset=utf-8' }, chunks: ['<!doctype html><title>Site</title>'] })).speak(speech));
     expect(page.kind).toBe('bad_address');
-    const text = await thrown(clientFor(replay({ headers: { 'content-type': 'text/plain' }, chunks: ['hello'] })).speak(speech));
+    const text = await thrownGatewayError(clientFor(replay({ headers: { 'content-type': 'text/plain' }, chunks: ['hello'] })).speak(speech));
     expect(text.kind).toBe('bad_response');
     expect(text.detail).toEqual({ code: 'not_audio', params: { contentType: 'text/plain' } });
     // Nothing the gateway sent carries the key back.
@@ -85,7 +76,7 @@ describe('speak: errors', () => {
   it('a stop before the answer cancels it: aborted, nothing returned', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await thrown(clientFor(replay({ headers: { 'content-type': 'audio/mpeg' }, chunks: [MP3] })).speak(speech, { signal: controller.signal }));
+    const error = await thrownGatewayError(clientFor(replay({ headers: { 'content-type': 'audio/mpeg' }, chunks: [MP3] })).speak(speech, { signal: controller.signal }));
     expect(error.kind).toBe('aborted');
   });
 });
@@ -139,14 +130,14 @@ describe('transcribe', () => {
   });
 
   it('an answer without a transcript, an error, a stop', async () => {
-    const none = await thrown(clientFor(replay(json(200, { task: 'transcribe' }))).transcribe({ model: 'whisper-1', audio: recording }));
+    const none = await thrownGatewayError(clientFor(replay(json(200, { task: 'transcribe' }))).transcribe({ model: 'whisper-1', audio: recording }));
     expect(none.kind).toBe('bad_response');
     expect(none.detail).toEqual({ code: 'no_transcript' });
-    const big = await thrown(clientFor(replay(json(413, { error: { message: 'Maximum content size limit (26214400) exceeded', type: 'invalid_request_error', code: '' } }))).transcribe({ model: 'whisper-1', audio: recording }));
+    const big = await thrownGatewayError(clientFor(replay(json(413, { error: { message: 'Maximum content size limit (26214400) exceeded', type: 'invalid_request_error', code: '' } }))).transcribe({ model: 'whisper-1', audio: recording }));
     expect(big.status).toBe(413);
     const controller = new AbortController();
     controller.abort();
-    const stopped = await thrown(clientFor(replay(json(200, { text: 'late' }))).transcribe({ model: 'whisper-1', audio: recording }, { signal: controller.signal }));
+    const stopped = await thrownGatewayError(clientFor(replay(json(200, { text: 'late' }))).transcribe({ model: 'whisper-1', audio: recording }, { signal: controller.signal }));
     expect(stopped.kind).toBe('aborted');
   });
 });

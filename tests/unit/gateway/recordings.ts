@@ -108,3 +108,14 @@ export function chunk(delta: Record<string, unknown>, finish: string | null = nu
 export function rawData(value: unknown): string {
   return `data: ${JSON.stringify(value)}\n\n`;
 }
+
+/** The GatewayError `promise` rejects with (failing the test if it resolves, or rejects with anything else). */
+export async function thrownGatewayError(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw new Error(`expected a GatewayError, got ${String(error)}`, { cause: error });
+  }
+  throw new Error('expected a thrown GatewayError');
+}

@@ -6,7 +6,8 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGatewayClient, GatewayError } from '@/lib/gateway';
+import { createGatewayClient } from '@/lib/gateway';
+import { thrownGatewayError } from './recordings';
 import { AUDIO_MODELS, TRANSCRIPT_PREFIX, spokenSeconds } from '../../gateway/audio';
 import { BROKE_KEY, startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 
@@ -21,15 +22,6 @@ afterAll(async () => {
 const client = (key = gateway.demoKey) => createGatewayClient({ baseUrl: gateway.baseUrl, apiKey: key });
 const recording = new Blob([new Uint8Array(2048).fill(7)], { type: 'audio/webm;codecs=opus' });
 
-async function thrown(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(GatewayError);
-    return error as GatewayError;
-  }
-  throw new Error('expected a thrown GatewayError');
-}
 
 /** A WAV file's duration in seconds, from its header. */
 function wavSeconds(bytes: Uint8Array): number {
@@ -52,16 +44,16 @@ describe('speech', () => {
   });
 
   it('refuses as new-api does: a bad key, a model that is missing or not for speech, an empty input, a bad voice, no balance', async () => {
-    expect((await thrown(client('sk-wrong').speak({ model: 'tts-1', input: 'x', voice: 'alloy' }))).kind).toBe('invalid_key');
-    expect((await thrown(client().speak({ model: 'tts-9', input: 'x', voice: 'alloy' }))).kind).toBe('model_not_found');
+    expect((await thrownGatewayError(client('sk-wrong').speak({ model: 'tts-1', input: 'x', voice: 'alloy' }))).kind).toBe('invalid_key');
+    expect((await thrownGatewayError(client().speak({ model: 'tts-9', input: 'x', voice: 'alloy' }))).kind).toBe('model_not_found');
     // A model that does not speak is, for this call, a model that is not there (its param: model).
-    const notSpeech = await thrown(client().speak({ model: 'whisper-1', input: 'x', voice: 'alloy' }));
+    const notSpeech = await thrownGatewayError(client().speak({ model: 'whisper-1', input: 'x', voice: 'alloy' }));
     expect([notSpeech.kind, notSpeech.status]).toEqual(['model_not_found', 400]);
-    const empty = await thrown(client().speak({ model: 'tts-1', input: '  ', voice: 'alloy' }));
+    const empty = await thrownGatewayError(client().speak({ model: 'tts-1', input: '  ', voice: 'alloy' }));
     expect([empty.kind, empty.gatewayMessage]).toEqual(['bad_request', "Invalid 'input': empty string."]);
-    const voice = await thrown(client().speak({ model: 'tts-1', input: 'x', voice: 'robot' }));
+    const voice = await thrownGatewayError(client().speak({ model: 'tts-1', input: 'x', voice: 'robot' }));
     expect(voice.detail).toEqual({ code: 'unsupported_option', params: { param: 'voice', supported: 'alloy, ash, coral, echo, fable, nova, onyx, sage, shimmer' } });
-    expect((await thrown(client(BROKE_KEY).speak({ model: 'tts-1', input: 'x', voice: 'alloy' }))).kind).toBe('insufficient_balance');
+    expect((await thrownGatewayError(client(BROKE_KEY).speak({ model: 'tts-1', input: 'x', voice: 'alloy' }))).kind).toBe('insufficient_balance');
   });
 });
 
@@ -77,9 +69,9 @@ describe('transcriptions', () => {
   });
 
   it('refuses an empty file and a model that does not transcribe; audio models refuse chat', async () => {
-    const empty = await thrown(client().transcribe({ model: 'whisper-1', audio: new Blob([], { type: 'audio/webm' }) }));
+    const empty = await thrownGatewayError(client().transcribe({ model: 'whisper-1', audio: new Blob([], { type: 'audio/webm' }) }));
     expect([empty.kind, empty.gatewayMessage]).toEqual(['bad_request', 'Audio file is empty.']);
-    expect((await thrown(client().transcribe({ model: 'tts-1', audio: recording }))).kind).toBe('model_not_found');
+    expect((await thrownGatewayError(client().transcribe({ model: 'tts-1', audio: recording }))).kind).toBe('model_not_found');
     const chat = await fetch(`${gateway.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.demoKey}`, 'content-type': 'application/json' },

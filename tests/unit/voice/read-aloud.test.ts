@@ -34,6 +34,17 @@ function fakes() {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+/** A reading of two pieces, its first arrived and playing (the second asked for). */
+async function playingFirstOfTwo() {
+  const f = fakes();
+  const reading = readAloud({ pieces: ['One.', 'Two.'], speak: f.speak, play: f.play });
+  await tick();
+  f.requests[0]!.resolve();
+  await tick();
+  await tick();
+  return { f, reading };
+}
+
 describe('readAloud', () => {
   it('plays the first piece once it arrives, asks for the next while it plays, one ahead, in order', async () => {
     const f = fakes();
@@ -61,12 +72,7 @@ describe('readAloud', () => {
   });
 
   it('Stop ends the piece playing and cancels the one being fetched', async () => {
-    const f = fakes();
-    const reading = readAloud({ pieces: ['One.', 'Two.'], speak: f.speak, play: f.play });
-    await tick();
-    f.requests[0]!.resolve();
-    await tick();
-    await tick();
+    const { f, reading } = await playingFirstOfTwo();
     reading.stop();
     expect(await reading.done).toEqual({ outcome: 'stopped' });
     expect(f.playing[0]!.signal.aborted).toBe(true);
@@ -75,12 +81,7 @@ describe('readAloud', () => {
   });
 
   it('a piece that cannot be made says which and why, after what played', async () => {
-    const f = fakes();
-    const reading = readAloud({ pieces: ['One.', 'Two.'], speak: f.speak, play: f.play });
-    await tick();
-    f.requests[0]!.resolve();
-    await tick();
-    await tick();
+    const { f, reading } = await playingFirstOfTwo();
     const refused = new Error('insufficient balance');
     f.requests[1]!.reject(refused);
     f.playing[0]!.end();
