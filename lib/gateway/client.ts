@@ -348,6 +348,13 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
     return { response, ctx };
   }
 
+  /** A 2xx answer that is a web page: the address is the site's, not its API (thrown as such). */
+  async function refuseWebPage(response: Response, ctx: ClassifyContext): Promise<void> {
+    if (!/html/i.test(response.headers.get('content-type') ?? '')) return;
+    await response.body?.cancel().catch(() => undefined);
+    throw errorFromHttpResponse(response, '<html>', ctx);
+  }
+
   /** Why a stream being read ended early: past its size, or the call's failure (a stop, a deadline, the network). */
   function streamFailure(call: Call, error: unknown, ctx: ClassifyContext): GatewayError {
     return error instanceof StreamTooLarge
@@ -433,10 +440,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         yield* wire.decodeBody(value, ctx);
         return;
       }
-      if (/html/i.test(contentType)) {
-        await response.body.cancel().catch(() => undefined);
-        throw errorFromHttpResponse(response, '<html>', ctx);
-      }
+      await refuseWebPage(response, ctx);
       // Decoded here rather than in a helper generator: one generator level per event is
       // measurably cheaper (`npm run bench`), and a stream has one event per token.
       const decoder: ReplyDecoder = wire.streamDecoder(ctx);
@@ -565,10 +569,7 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
         wait: { ms: limits.imageTimeoutMs, detail: imageWait() },
       });
       const contentType = response.headers.get('content-type') ?? '';
-      if (/html/i.test(contentType)) {
-        await response.body?.cancel().catch(() => undefined);
-        throw errorFromHttpResponse(response, '<html>', ctx);
-      }
+      await refuseWebPage(response, ctx);
       if (response.body === null || (!/event-stream/i.test(contentType) && (!stream || /json/i.test(contentType)))) {
         // Not streamed (not asked, or the gateway answered with JSON all the same). A stream
         // asked for and sent under another type (text/plain, none) is read as the stream it is.
@@ -724,10 +725,8 @@ export function createGatewayClient(options: GatewayClientOptions): GatewayClien
       if (type === undefined) {
         // An error said with a 200 (JSON), or a web page: read as what it is.
         if (/json/i.test(contentType ?? '')) await readJson(call, response, ctx);
-        else if (/html/i.test(contentType ?? '')) {
-          await response.body?.cancel().catch(() => undefined);
-          throw errorFromHttpResponse(response, '<html>', ctx);
-        } else await response.body?.cancel().catch(() => undefined);
+        await refuseWebPage(response, ctx);
+        await response.body?.cancel().catch(() => undefined);
         throw buildGatewayError('bad_response', { status: response.status }, ctx, { code: 'not_audio', params: { contentType: (contentType ?? '').split(';')[0]!.trim() || '-' } });
       }
       return new Blob([await readBytes(call, response, ctx)], { type });
