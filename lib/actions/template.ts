@@ -19,11 +19,20 @@ export interface TemplateFields {
 
 const PLACEHOLDER = /\{\{\s*(selection|title|url|language)\s*\}\}/g;
 
-/** The selection as quoted material: a ``` fence longer than any run of backticks inside it. */
-export function quoteSelection(selection: string): string {
-  const longest = Math.max(0, ...[...selection.matchAll(/`+/g)].map((m) => m[0].length));
+/**
+ * Text as quoted material: a ``` fence longer than any run of backticks inside it, so nothing in
+ * the text can close it. `language` names the fence (`text` for a selection, a file's language).
+ */
+export function quoteAs(text: string, language = 'text'): string {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}text\n${selection}\n${fence}`;
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** The selection as quoted material (see quoteAs). */
+export function quoteSelection(selection: string): string {
+  return quoteAs(selection);
 }
 
 export function renderTemplate(template: string, fields: TemplateFields): string {
