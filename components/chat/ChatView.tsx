@@ -22,6 +22,7 @@ import { activeTabId } from '@/lib/page/page.adapter';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageGeneration, type ImageSend, type ImageSupport } from './Composer';
+import type { AttachedFile } from '@/lib/files/types';
 import { ErrorCallout } from './ErrorCallout';
 import { findMessage, MessageList } from './MessageList';
 import { MessageView, type CompareActions, type MessageActions } from './MessageView';
@@ -272,9 +273,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   }, [streamingId, profile]);
 
   // Before spending: a request that may cost more than the balance left is held until the user says so.
-  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; model?: string | undefined; image?: ImageSend | undefined; cost: number; left: number; currency: string }>();
+  const [overBudgetSend, setOverBudgetSend] = useState<{ text: string; images: string[]; model?: string | undefined; image?: ImageSend | undefined; files?: AttachedFile[] | undefined; cost: number; left: number; currency: string }>();
   const chatSettings = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.chat : undefined));
-  const mayCostTooMuch = (text: string, images: string[], models: readonly string[], image?: ImageSend) => {
+  const mayCostTooMuch = (text: string, images: string[], models: readonly string[], image?: ImageSend, files?: readonly AttachedFile[]) => {
     if (models.length === 0) return undefined;
     if (image !== undefined) {
       // An image request costs its price per call, once per image asked for.
@@ -284,11 +285,12 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     }
     const own = view.conversation?.settings;
     const system = own?.systemPrompt ?? chatSettings?.systemPrompt ?? '';
-    const prompt = [system, ...branch.map((m) => m.text), text].reduce((n, t) => n + estimateTokens(t), 0) + images.length * 85;
+    const prompt = [system, ...branch.map((m) => m.text), text].reduce((n, t) => n + estimateTokens(t), 0) + images.length * 85
+      + [...branch.flatMap((m) => m.files ?? []), ...(files ?? [])].reduce((n, f) => n + f.tokens, 0);
     return overBudgetAll(balance, models.map((m) => priceOf(prices, m)), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
   };
 
-  const send = async (text: string, images: string[], anyway = false, modelOverride?: string, image?: ImageSend): Promise<boolean> => {
+  const send = async (text: string, images: string[], anyway = false, modelOverride?: string, image?: ImageSend, files?: AttachedFile[]): Promise<boolean> => {
     setNotice(undefined);
     const comparing = compareModels !== undefined;
     // An action that names its model asks that one (this message only: the conversation then keeps it).
@@ -299,8 +301,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     }
     // One reply per model: the compared ones, or the one asked.
     const replyModels = comparing ? compareModels : [asked];
-    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, replyModels.filter((m) => m !== undefined), comparing ? undefined : image);
-    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, model: modelOverride, image, ...tooMuch });
+    const tooMuch = anyway ? undefined : mayCostTooMuch(text, images, replyModels.filter((m) => m !== undefined), comparing ? undefined : image, files);
+    setOverBudgetSend(tooMuch === undefined ? undefined : { text, images, model: modelOverride, image, files, ...tooMuch });
     if (tooMuch !== undefined) return false;
     jumpToLatest();
     const userMessageId = newId();
@@ -310,7 +312,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     setEcho([
       {
         id: userMessageId, conversationId: watched, seq, role: 'user', parentId: last?.id ?? null, text: text.trim(), reasoning: '', status: 'complete', createdAt,
-        ...(images.length > 0 ? { images } : {}), ...(image?.editOf === undefined ? {} : { imageIds: [image.editOf] }),
+        ...(images.length > 0 ? { images } : {}), ...(files === undefined ? {} : { files }), ...(image?.editOf === undefined ? {} : { imageIds: [image.editOf] }),
       },
       ...replyIds.map((id, i): Message => {
         const replyModel = replyModels[i];
@@ -327,6 +329,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       ...(conversationId === undefined ? { profileId: active.id, newConversationId: aheadId, ...(preset === undefined ? {} : { presetId: preset.id }) } : {}),
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
       ...(images.length > 0 ? { images } : {}),
+      ...(files === undefined || files.length === 0 ? {} : { files }),
     };
     const result = comparing
       ? await askBackground({ type: 'run.compare', input: { ...shared, models: compareModels, replyMessageIds: replyIds } }).then((r) => (r.ok ? { ...r, messageId: r.messageIds[0] ?? '' } : r))
@@ -541,7 +544,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [canCompare]);
-  const onSend = useCallback((text: string, attached: string[], image?: ImageSend) => latest.current.send(text, attached, false, undefined, image), []);
+  const onSend = useCallback((text: string, attached: string[], image?: ImageSend, files?: AttachedFile[]) => latest.current.send(text, attached, false, undefined, image, files), []);
   const onStop = useCallback(() => latest.current.stop(), []);
   const messageActions = useMemo((): MessageActions => ({
     onVersion: (id) => latest.current.showVersion(id),
@@ -683,9 +686,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
               <p>{w.t('chat.overBudget', { cost: formatAmount(w, overBudgetSend.cost, overBudgetSend.currency), left: formatAmount(w, overBudgetSend.left, overBudgetSend.currency) })}</p>
               <p className="mt-1.5 flex gap-2">
                 <Button size="sm" variant="primary" onClick={() => {
-                  const { text, images, model: override, image } = overBudgetSend;
+                  const { text, images, model: override, image, files } = overBudgetSend;
                   // Sent from here: the composer is given afresh, as after any send.
-                  void send(text, images, true, override, image).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
+                  void send(text, images, true, override, image, files).then((sent) => { if (sent) setFreshChats((n) => n + 1); });
                 }}>{w.t('chat.sendAnyway')}</Button>
                 <Button size="sm" variant="ghost" onClick={() => setOverBudgetSend(undefined)}>{w.t('common.cancel')}</Button>
               </p>

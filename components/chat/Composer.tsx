@@ -1,4 +1,4 @@
-import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Paintbrush, Square, X, Zap } from 'lucide-react';
+import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Paintbrush, Paperclip, Square, X, Zap } from 'lucide-react';
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { matchPrompts, slashCommand, type PromptChoice } from '@/lib/actions/prompts';
@@ -18,6 +18,10 @@ import { chooseImageToEdit, ensureImagePrefs, setImageOptions, updateImagePrefs,
 import { isImageSize, optionsFor } from '@/lib/images/models';
 import type { ImageOptions } from '@/lib/images/types';
 import type { ModelPrice } from '@/lib/gateway/billing';
+import type { AttachedFile } from '@/lib/files/types';
+import { FileChips } from '@/components/files/FileChips';
+import { fileRefusalText } from '@/components/files/file-words';
+import { useAttachedFiles } from '@/components/files/useAttachedFiles';
 
 /** Image generation with the chosen model (issue 30): on for an image model, or when the user turned it on. */
 export interface ImageGeneration {
@@ -52,7 +56,7 @@ interface ComposerProps {
   images?: ImageSupport;
   /** Offered where a model is chosen: generate images with it (issue 30). */
   generation?: ImageGeneration | undefined;
-  onSend(text: string, images: string[], image?: ImageSend): Promise<boolean>;
+  onSend(text: string, images: string[], image?: ImageSend, files?: AttachedFile[]): Promise<boolean>;
   onStop(): void;
   /** ↑ in an empty composer: edit the last message sent. */
   onEditLast?: (() => void) | undefined;
@@ -135,6 +139,9 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   const promptItems = useMemo(() => (slashQuery === undefined || prompts === undefined ? [] : matchPrompts(prompts, slashQuery)), [slashQuery, prompts]);
   const slashIndex = Math.min(slashActive, Math.max(0, promptItems.length - 1));
   const [attached, setAttached] = useState<string[]>([]);
+  // PDFs, Word documents and text files: read in the files worker, sent as their text.
+  const attachedFiles = useAttachedFiles();
+  const { files, reading: readingFiles } = attachedFiles;
   const w = useWords();
   // Kept as words to be, so a language change re-words a problem already shown.
   const [problem, setProblem] = useState<((w: Words) => string) | undefined>();
@@ -166,9 +173,16 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   const [askImage, setAskImage] = useState(false);
   const canAttach = (images?.accepts === true || imageMode) && !disabled;
 
-  const attach = async (files: Iterable<File>): Promise<void> => {
+  /** Files from the picker, a drop or a paste: pictures as images, the rest as attached files (not while generating images). */
+  const takeFiles = (list: readonly File[]): void => {
+    const others = list.filter((f) => !f.type.startsWith('image/'));
+    if (others.length > 0 && !imageMode) attachedFiles.add(others);
+    if (others.length < list.length) void attach(list);
+  };
+
+  const attach = async (chosenFiles: Iterable<File>): Promise<void> => {
     setProblem(undefined);
-    const list = [...files].filter((f) => f.type.startsWith('image/'));
+    const list = [...chosenFiles].filter((f) => f.type.startsWith('image/'));
     if (list.length === 0) return;
     if (!canAttach) {
       setGateShown(true);
@@ -252,16 +266,18 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
       });
       return;
     }
-    if (chosen !== undefined && attached.length === 0) return runPrompt(chosen, text.trim());
-    if ((text.trim() === '' && attached.length === 0) || streaming || inFlight.current) return;
-    const tooLarge = checkMessageSize(text.trim(), attached);
+    if (chosen !== undefined && attached.length === 0 && files.length === 0) return runPrompt(chosen, text.trim());
+    // A file still being read holds the message back: it is sent with all its files or not yet.
+    if ((text.trim() === '' && attached.length === 0 && files.length === 0) || readingFiles.length > 0 || streaming || inFlight.current) return;
+    const tooLarge = checkMessageSize(text.trim(), attached, undefined, files);
     if (tooLarge !== undefined) {
       setProblem(() => (words: Words) => tooLargeText(words, tooLarge));
       return;
     }
-    await submit(() => onSend(text, attached), () => {
+    await submit(() => onSend(text, attached, undefined, files.length > 0 ? files : undefined), () => {
       setText('');
       setAttached([]);
+      attachedFiles.clear();
     });
   };
 
@@ -304,17 +320,17 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
   };
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>): void => {
-    const files = [...event.clipboardData.files].filter((f) => f.type.startsWith('image/'));
-    if (files.length > 0) {
+    const pasted = [...event.clipboardData.files];
+    if (pasted.length > 0) {
       event.preventDefault();
-      void attach(files);
+      takeFiles(pasted);
     }
   };
 
   const onDrop = (event: DragEvent<HTMLFormElement>): void => {
     if (event.dataTransfer.files.length === 0) return;
     event.preventDefault();
-    void attach(event.dataTransfer.files);
+    takeFiles([...event.dataTransfer.files]);
   };
 
   const capture = async (): Promise<void> => {
@@ -350,7 +366,8 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     if (prefs?.on === true) updateImagePrefs(generation.model, (p) => ({ ...p, on: false }));
     else setAskImage(true);
   };
-  const empty = text.trim() === '' && attached.length === 0 && chosen === undefined;
+  const empty = text.trim() === '' && attached.length === 0 && files.length === 0 && chosen === undefined;
+  const fileRefusals = attachedFiles.refusals;
   return (
     // Above the history in paint order (relative, z-index 1): the focused field's caret is a layer
     // of its own, and everything painted after a layer and over it needs one too. Painted last,
@@ -358,9 +375,15 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     // (code heads, formulas, blocks) got a layer each, made anew every frame a reply streamed and
     // scrolled (measured: 9% of the page's busy time while a reply streams).
     <form className="composer-form relative z-1 shrink-0 px-3 pt-1 pb-3" onSubmit={onSubmit} onDrop={onDrop} onDragOver={(e) => e.preventDefault()}>
-      {(problem !== undefined || (gateShown && images !== undefined && offText !== undefined)) && (
+      {(problem !== undefined || fileRefusals.length > 0 || (gateShown && images !== undefined && offText !== undefined)) && (
         <div className="mb-2 flex flex-col gap-2">
           {problem !== undefined && <Callout role="alert" tone="danger" className="problem">{problem(w)}</Callout>}
+          {fileRefusals.length > 0 && (
+            <Callout role="alert" tone="danger" className="file-refusals">
+              {fileRefusals.map((r, i) => <p key={i}>{fileRefusalText(w, r)}</p>)}
+              <p><button type="button" className={buttonClass('ghost', 'sm', '-ml-2')} onClick={attachedFiles.dismissRefusals}>{w.t('common.dismiss')}</button></p>
+            </Callout>
+          )}
           {gateShown && images !== undefined && <ImageGate images={images} />}
         </div>
       )}
@@ -387,6 +410,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             ))}
           </ul>
         )}
+        {!imageMode && <FileChips files={files} reading={readingFiles} onRemove={attachedFiles.remove} />}
         <textarea
           aria-label={w.t('composer.message')}
           placeholder={imageMode ? w.t('images.placeholder') : chosen === undefined ? w.t(prompts === undefined ? 'composer.placeholderPlain' : 'composer.placeholder') : w.t(onAskPage === undefined ? 'prompts.forText' : 'prompts.forTextOrPage', { name: chosen.name })}
@@ -442,6 +466,17 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
               </label>
             </Tooltip>
           )}
+          {!imageMode && (
+            <Tooltip content={w.t('files.attachTip')} side="top">
+              <label className={cx(buttonClass('ghost', 'sm', '!w-7 !px-0 attach-file'), 'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring', disabled && 'opacity-50 !cursor-not-allowed')}>
+                <Paperclip aria-hidden />
+                <input type="file" multiple aria-label={w.t('files.attach')} className="sr-only" disabled={disabled} onChange={(e) => {
+                  if (e.target.files !== null) attachedFiles.add([...e.target.files]);
+                  e.target.value = '';
+                }} />
+              </label>
+            </Tooltip>
+          )}
           {images?.onCapture !== undefined && (
             <IconButton size="sm" label={w.t('composer.capture')} tip={offText ?? w.t('composer.capture')} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />
           )}
@@ -461,7 +496,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             ? <IconButton size="sm" variant="secondary" label={w.t('composer.stop')} tooltipSide="top" icon={<Square aria-hidden className="fill-current" />} onClick={onStop} />
             : imageMode
               ? <button type="submit" className={buttonClass('primary', 'sm')} disabled={disabled || sending || text.trim() === ''}><Paintbrush aria-hidden />{w.t('images.generate')}</button>
-              : <IconButton size="sm" variant="primary" type="submit" label={w.t('composer.send')} tip={w.t('composer.sendTip')} tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty} />}
+              : <IconButton size="sm" variant="primary" type="submit" label={w.t('composer.send')} tip={w.t('composer.sendTip')} tooltipSide="top" icon={<ArrowUp aria-hidden />} disabled={disabled || sending || empty || readingFiles.length > 0} />}
         </div>
       </div>
       {generation !== undefined && (

@@ -82,6 +82,8 @@ export function tooLargeText(w: Words, tooLarge: MessageTooLarge): string {
   switch (tooLarge.problem) {
     case 'text_too_long':
       return w.t('refusal.text_too_long', { tokens: tooLarge.tokens, limit: tooLarge.limit });
+    case 'files_too_long':
+      return w.t('refusal.files_too_long', { name: tooLarge.name, tokens: tooLarge.tokens, limit: tooLarge.limit, fits: Math.max(0, tooLarge.fits) });
     case 'too_many_images':
       return w.t('refusal.too_many_images', { count: tooLarge.count, limit: tooLarge.limit });
     case 'images_too_large':
@@ -98,6 +100,8 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
   switch (refusal.problem) {
     case 'text_too_long':
       return tooLargeText(w, { problem: 'text_too_long', tokens: num('tokens'), limit: num('limit') });
+    case 'files_too_long':
+      return tooLargeText(w, { problem: 'files_too_long', name: String(p.name ?? ''), tokens: num('tokens'), limit: num('limit'), fits: num('fits') });
     case 'too_many_images':
       return tooLargeText(w, { problem: 'too_many_images', count: num('count'), limit: num('limit') });
     case 'images_too_large':

@@ -67,6 +67,7 @@ function packsOf(conversationId: string, messages: readonly Message[]): PackRow[
   for (const message of messages) {
     const size = 200 + message.text.length + message.reasoning.length
       + (message.images ?? []).reduce((n, image) => n + image.length, 0)
+      + (message.files ?? []).reduce((n, file) => n + file.text.length, 0)
       + (message.versions ?? []).reduce((n, v) => n + v.text.length + v.reasoning.length, 0);
     if (current === undefined || (current.messages.length > 0 && (chars + size > PACK_CHARS || current.messages.length >= PACK_MESSAGES))) {
       current = { id: `${conversationId}/${String(packs.length).padStart(5, '0')}`, conversationId, ids: [], messages: [] };

@@ -62,6 +62,8 @@ export const FILE_REFUSALS = [
   'empty',
   /** More files than one message takes (params: limit). */
   'too_many',
+  /** The message's token budget is spent by the files already attached (params: limit). */
+  'no_room',
   /** Reading failed for another reason (params.detail). */
   'failed',
 ] as const;

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { STORE_PROBLEMS } from '../conversations/problems';
 import { ImageOptionsSchema } from '../images/types';
+import { AttachedFileSchema } from '../files/types';
 import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
 
 export const RUNS_PORT = 'runs';
@@ -28,6 +29,8 @@ const StartRunInputSchema = z.object({
   model: z.optional(z.string()),
   text: z.string(),
   images: z.optional(z.array(z.string())),
+  /** Attached files, read in the page (their text; lib/files/). */
+  files: z.optional(z.array(AttachedFileSchema)),
   newConversationId: z.optional(z.string()),
   presetId: z.optional(z.string()),
   userMessageId: z.optional(z.string()),

@@ -21,6 +21,8 @@ import type { ImageOptions, ImageRequestRecord } from '../images/types';
 import { platformScaler, type ImageScaler } from '../images/scale';
 import { costPerImage, editImagesOf, requestRecordOf, runImageJob, type ImageJob } from './image-run';
 import { ChatImages, withImagesInline } from './chat-images';
+import { withFiles } from '../files/quote';
+import type { AttachedFile } from '../files/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -54,7 +56,7 @@ export type RunProblem =
   /** The gateway asked to wait (`Retry-After`): `params.retryAt`. */
   | 'wait'
   /** The message is over a size limit: `params` say which and by how much. */
-  | 'text_too_long' | 'too_many_images' | 'images_too_large'
+  | 'text_too_long' | 'files_too_long' | 'too_many_images' | 'images_too_large'
   /** A comparison needs two to four different models: `params.min`, `params.max`. */
   | 'compare_models'
   /** The page asked about cannot be read: `params.reason` (a PageUnreadable code), `params.url`, `params.detail`, `params.seconds` (how long a busy page was given). */
@@ -95,6 +97,8 @@ export interface StartRunInput {
   text: string;
   /** data: URLs of attached images. */
   images?: string[];
+  /** Attached files with their text (lib/files/): saved with the question, quoted in the request. */
+  files?: AttachedFile[];
   /** For a new conversation: its id (known ahead, so a panel can watch it before it exists). */
   newConversationId?: string;
   /** For a new conversation: the preset it starts from (its prompt, parameters, model). */
@@ -231,8 +235,11 @@ function statusForError(error: GatewayError): MessageStatus {
 }
 
 function toRequestMessage(message: Message): ChatMessage {
-  if (message.role === 'user' && message.images !== undefined && message.images.length > 0) {
-    const parts: ContentPart[] = [{ type: 'text', text: message.text }, ...message.images.map((url) => ({ type: 'image' as const, url }))];
+  if (message.role === 'user') {
+    // Attached files follow the question, each quoted with its name (lib/files/quote.ts).
+    const text = withFiles(message.text, message.files);
+    if (message.images === undefined || message.images.length === 0) return { role: 'user', content: text };
+    const parts: ContentPart[] = [{ type: 'text', text }, ...message.images.map((url) => ({ type: 'image' as const, url }))];
     return { role: 'user', content: parts };
   }
   // Signed thinking goes back with its reply (the interfaces that take none leave it out).
@@ -328,8 +335,9 @@ export class RunManager {
   private async turn(input: Omit<StartRunInput, 'model' | 'replyMessageId'>, models: string[], replyIds: string[]): Promise<{ conversationId: string; messageIds: string[] }> {
     const text = input.text.trim();
     const images = input.images ?? [];
-    if (text === '' && (images.length === 0 || input.image !== undefined)) throw new RunError('empty');
-    const tooLarge = checkMessageSize(text, images, this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS);
+    const files = input.image === undefined ? input.files ?? [] : [];
+    if (text === '' && files.length === 0 && (images.length === 0 || input.image !== undefined)) throw new RunError('empty');
+    const tooLarge = checkMessageSize(text, images, this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS, files);
     if (tooLarge !== undefined) {
       const { problem, ...params } = tooLarge;
       throw new RunError(problem, params);
@@ -372,6 +380,7 @@ export class RunManager {
       const seq = maxSeq(all) + 1;
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', parentId: history.at(-1)?.id ?? null, text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
+      if (files.length > 0) user.files = files;
       if (input.notice !== undefined) user.notice = input.notice;
       const imaging = input.image;
       if (imaging?.editOf !== undefined) {
@@ -430,15 +439,17 @@ export class RunManager {
    */
   async edit(input: EditInput): Promise<{ conversationId: string; messageId: string }> {
     const text = input.text.trim();
-    if (text === '') throw new RunError('empty');
     return this.branch(input.messageId, 'user', input, (tree, parent, original) => {
-      const tooLarge = checkMessageSize(text, original.images ?? [], this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS);
+      // A question with files may be edited down to its files alone.
+      if (text === '' && (original.files === undefined || original.files.length === 0)) throw new RunError('empty');
+      const tooLarge = checkMessageSize(text, original.images ?? [], this.deps.messageLimits ?? DEFAULT_MESSAGE_LIMITS, original.files);
       if (tooLarge !== undefined) {
         const { problem, ...params } = tooLarge;
         throw new RunError(problem, params);
       }
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: original.conversationId, seq: 0, role: 'user', parentId: parent, text, reasoning: '', status: 'complete', createdAt: this.now() };
       if (original.images !== undefined) user.images = original.images;
+      if (original.files !== undefined) user.files = original.files;
       if (original.imageIds !== undefined) user.imageIds = original.imageIds;
       return { parent: user.id, history: [...pathTo(tree, parent), user], user };
     });

@@ -1,0 +1,56 @@
+/**
+ * The page's side of the files worker (lib/files/files.worker.ts): one per page, started with
+ * the first file and kept for the next. Where there is no Worker (unit tests), the file is read
+ * in the page.
+ */
+import { FilesReplySchema } from '@/lib/files/protocol';
+import type { ExtractResult } from '@/lib/files/types';
+
+type Waiting = { resolve(result: ExtractResult): void; onPage?: ((page: number, pages: number) => void) | undefined };
+
+let worker: Worker | undefined;
+const waiting = new Map<number, Waiting>();
+let seq = 0;
+
+function started(): Worker {
+  if (worker !== undefined) return worker;
+  const started = new Worker(new URL('../../lib/files/files.worker.ts', import.meta.url), { type: 'module', name: 'files' });
+  started.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const parsed = FilesReplySchema.safeParse(event.data);
+    if (!parsed.success) return;
+    const reply = parsed.data;
+    const pending = waiting.get(reply.seq);
+    if (pending === undefined) return;
+    if (reply.type === 'page') pending.onPage?.(reply.page, reply.pages);
+    else {
+      waiting.delete(reply.seq);
+      pending.resolve(reply.result);
+    }
+  });
+  // A worker that died (its code failed to load, say) fails what it was reading, and the next file starts a new one.
+  started.addEventListener('error', (event) => {
+    event.preventDefault();
+    for (const [key, pending] of waiting) {
+      waiting.delete(key);
+      pending.resolve({ ok: false, refusal: { name: '', code: 'failed', params: { detail: 'worker' } } });
+    }
+    started.terminate();
+    worker = undefined;
+  });
+  worker = started;
+  return started;
+}
+
+/** Reads `file` off the page's thread: its text, or why it was refused (named). */
+export async function readAttachment(file: File, id: string, onPage?: (page: number, pages: number) => void): Promise<ExtractResult> {
+  if (typeof Worker === 'undefined') {
+    const [{ extractFile }, { browserReaders }] = await Promise.all([import('@/lib/files/extract'), import('@/lib/files/browser-readers')]);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    return extractFile({ id, name: file.name, type: file.type, bytes }, browserReaders, onPage === undefined ? {} : { onPage });
+  }
+  const key = ++seq;
+  return new Promise<ExtractResult>((resolve) => {
+    waiting.set(key, { resolve: (result) => resolve(result.ok || result.refusal.name !== '' ? result : { ok: false, refusal: { ...result.refusal, name: file.name } }), onPage });
+    started().postMessage({ type: 'extract', seq: key, id, file });
+  });
+}
