@@ -274,7 +274,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
       setProblem(() => (words: Words) => tooLargeText(words, tooLarge));
       return;
     }
-    await submit(() => onSend(text, attached, undefined, files.length > 0 ? files : undefined), () => {
+    await submit(() => (files.length > 0 ? onSend(text, attached, undefined, files) : onSend(text, attached)), () => {
       setText('');
       setAttached([]);
       attachedFiles.clear();

@@ -367,7 +367,7 @@ export class RunManager {
       const now = this.now();
       if (conversation === undefined) {
         conversation = conversationRecord({
-          id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text), source: input.source,
+          id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text === '' && files[0] !== undefined ? files[0].name : text), source: input.source,
         }, now);
         if (preset !== undefined) conversation = { ...conversation, settings: presetSettings(preset) };
       } else {
@@ -592,7 +592,7 @@ export class RunManager {
     const messages: ChatMessage[] = [];
     if (systemPrompt.trim() !== '') messages.push({ role: 'system', content: systemPrompt });
     for (const m of history) {
-      if (m.text === '' && (m.images === undefined || m.images.length === 0)) continue;
+      if (m.text === '' && (m.images === undefined || m.images.length === 0) && (m.files === undefined || m.files.length === 0)) continue;
       messages.push(toRequestMessage(m));
     }
     const request: ChatRequest = { model, messages, api };

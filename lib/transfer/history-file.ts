@@ -12,6 +12,7 @@ import { buildTree, currentBranch } from '../conversations/branches';
 import type { Profile } from '../settings/schema';
 import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
 import { replaceImageRefs } from '../images/inline';
+import { withFiles } from '../files/quote';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { importedAsData, type ProfileAddress } from './as-data';
 import { ImageRecordSchema, type ImageMeta, type ImageRecord } from '../images/types';
@@ -284,6 +285,8 @@ export function conversationMarkdown(conversation: Conversation, messages: reado
     let text = replaceImageRefs(m.text, () => undefined, image);
     const generated = m.imageRequest === undefined ? [] : (m.imageIds ?? []).map(() => image(m.imageRequest!.prompt));
     if (generated.length > 0) text = [text, generated.join(' ')].filter((t) => t !== '').join('\n\n');
+    // Attached files as the model received them: each named, its text quoted.
+    text = withFiles(text, m.files);
     parts.push(`## ${who}\n\n${text}`);
   }
   return `${parts.join('\n\n')}\n`;

@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- name …]`: prints each figure, and for figures with a budget whether it
- * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, opening, sidepanel, workspace, compare, images, sync, voice, readability.
+ * holds. Exits non-zero when a budget is exceeded. Names: decoding, popup, rendering, opening, sidepanel, workspace, compare, images, sync, voice, files, readability.
  */
 import type { Figure } from './measure';
 import { benchCompare, benchReadability } from './compare';
@@ -13,6 +13,7 @@ import { benchStreamingRender } from './streaming-render';
 import { benchWorkspace } from './workspace';
 import { benchSync } from './sync';
 import { benchVoice } from './voice';
+import { benchFiles } from './files';
 
 const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] = [
   { name: 'decoding', title: 'Stream decoding (20 MB recorded stream per interface, Node)', run: benchStreamDecoding },
@@ -25,6 +26,7 @@ const benches: { name: string; title: string; run: () => Promise<Figure[]> }[] =
   { name: 'images', title: 'Images: a 4 MB chat-model image streamed; a conversation of 50 generated images opened (Chromium, e2e build)', run: benchImages },
   { name: 'sync', title: 'Sync: a year of history up to WebDAV and down to a fresh profile (Chromium, e2e build, Apache mod_dav)', run: benchSync },
   { name: 'voice', title: 'Voice: Read aloud to speech playing (Chromium, e2e build, the reference gateway\'s tts-1)', run: benchVoice },
+  { name: 'files', title: 'Files: a 100-page PDF attached in the popup (Chromium, e2e build)', run: benchFiles },
   { name: 'readability', title: 'Ask about this page: reading a 2 MB page (Chromium, e2e build)', run: benchReadability },
 ];
 

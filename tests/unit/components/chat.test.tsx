@@ -101,6 +101,54 @@ describe('Composer', () => {
   });
 });
 
+describe('Composer files (issue 32)', () => {
+  const text = (name: string, content: string, type = 'text/plain') => new File([content], name, { type });
+
+  it('attaches a text file as a chip (its lines and tokens), removable, and sends its text with the message', async () => {
+    const onSend = vi.fn(async () => true);
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
+    await userEvent.upload(screen.getByLabelText('Attach file'), [text('prices.csv', 'model,price\na,1\nb,2\n', 'text/csv'), text('notes.md', '# Notes')]);
+    const chips = await screen.findByRole('list', { name: 'Attached files' });
+    await waitFor(() => expect(chips).toHaveTextContent('notes.md'));
+    expect(chips).toHaveTextContent('prices.csv3 lines · ~5 tokens');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove notes.md' }));
+    expect(chips).not.toHaveTextContent('notes.md');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Cheapest?{Enter}');
+    expect(onSend).toHaveBeenCalledWith('Cheapest?', [], undefined, [expect.objectContaining({ name: 'prices.csv', kind: 'text', language: 'csv', lines: 3, text: 'model,price\na,1\nb,2\n' })]);
+    // Sent: the chips go with the message.
+    expect(screen.queryByRole('list', { name: 'Attached files' })).toBeNull();
+  });
+
+  it('a file alone can be sent, dropped or pasted', async () => {
+    const onSend = vi.fn(async () => true);
+    render(<Composer streaming={false} onSend={onSend} onStop={() => undefined} />);
+    fireEvent.drop(screen.getByRole('textbox', { name: 'Message' }), { dataTransfer: { files: [text('a.txt', 'alpha')] } });
+    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [text('b.py', 'print(1)')] } });
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Attached files' })).toHaveTextContent('b.py'));
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('', [], undefined, [expect.objectContaining({ name: 'a.txt' }), expect.objectContaining({ name: 'b.py', language: 'python' })]);
+  });
+
+  it('refuses a binary file by name and keeps what was typed and attached', async () => {
+    render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Keep me');
+    await userEvent.upload(screen.getByLabelText('Attach file'), [text('ok.txt', 'fine'), new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1])], 'photo.txt', { type: 'text/plain' })]);
+    expect(await screen.findByRole('alert')).toHaveTextContent('photo.txt is not a text file');
+    expect(screen.getByRole('list', { name: 'Attached files' })).toHaveTextContent('ok.txt');
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('Keep me');
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a file over the size limit is refused before it is read, with both sizes', async () => {
+    render(<Composer streaming={false} onSend={async () => true} onStop={() => undefined} />);
+    const big = text('huge.log', 'x');
+    Object.defineProperty(big, 'size', { value: 40 * 1024 * 1024 });
+    await userEvent.upload(screen.getByLabelText('Attach file'), big);
+    expect(await screen.findByRole('alert')).toHaveTextContent('huge.log is 40 MB; files up to 32 MB can be attached.');
+  });
+});
+
 describe('Composer images (seed part 4, rule 2: confirm the model takes images first)', () => {
   const png = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' });
 

@@ -14,4 +14,11 @@ describe('message size limits', () => {
     expect(checkMessageSize('x', [big, big])).toMatchObject({ problem: 'images_too_large', limit: 20 * 1024 * 1024 });
     expect(checkMessageSize('x', [big])).toBeUndefined();
   });
+
+  it('files count with the text: over together, the largest file is named and what fits beside the text said', () => {
+    const file = (name: string, tokens: number) => ({ id: name, name, kind: 'text' as const, type: '', size: 1, lines: 1, tokens, text: '' });
+    expect(checkMessageSize('a'.repeat(400), [], undefined, [file('a.txt', 40_000), file('b.pdf', 59_900)])).toBeUndefined();
+    expect(checkMessageSize('a'.repeat(400), [], undefined, [file('a.txt', 40_000), file('b.pdf', 60_000)]))
+      .toEqual({ problem: 'files_too_long', name: 'b.pdf', tokens: 100_100, limit: 100_000, fits: 99_900 });
+  });
 });

@@ -7,6 +7,7 @@ import { defaultSettings, type Profile, type Settings } from '@/lib/settings/sch
 import { startReferenceGateway, type ReferenceGateway } from '../../gateway/server';
 import { UNSERVED_FOR_MS, unservedAt, withUnserved, type UnservedRoutes } from '@/lib/settings/unserved-routes';
 import { NO_AUDIO, NO_IMAGES } from '../gateway/no-images';
+import type { AttachedFile } from '@/lib/files/types';
 
 let gateway: ReferenceGateway;
 let store: ConversationStore;
@@ -516,6 +517,46 @@ describe('size limits on what users send', () => {
     await expect(runs.start({ surface: 'popup', text: 'word '.repeat(200) })).rejects.toMatchObject({ problem: 'text_too_long', params: { tokens: 250, limit: 100 } });
     await expect(runs.start({ surface: 'popup', text: 'x', images: ['data:a', 'data:b', 'data:c'] })).rejects.toMatchObject({ problem: 'too_many_images', params: { count: 3, limit: 2 } });
     await expect(runs.start({ surface: 'popup', text: 'x', images: [`data:${'a'.repeat(2000)}`] })).rejects.toMatchObject({ problem: 'images_too_large', params: { limit: 1000 } });
+    expect(client.calls).toBe(0);
+    expect(await store.listConversations()).toEqual([]);
+  });
+});
+
+describe('attached files', () => {
+  const file = (name: string, text: string, extra: Partial<AttachedFile> = {}): AttachedFile => ({ id: `f-${name}`, name, kind: 'text', type: 'text/plain', size: text.length, lines: text.split('\n').length, tokens: Math.ceil(text.length / 4), text, ...extra });
+  const lastUser = () => (chatRequests().at(-1)?.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'user');
+
+  it('are saved with the question and quoted after it in the request, on this turn and the next', async () => {
+    const runs = manager();
+    const report = file('report.pdf', '[Page 1]\nfirst\n\n[Page 2]\nMARKER-PAGE-2', { kind: 'pdf', pages: 2, type: 'application/pdf' });
+    const { conversationId } = await runs.start({ surface: 'popup', text: 'Summarise', files: [report] });
+    await runs.whenIdle();
+    const [question] = await store.messages(conversationId);
+    expect(question).toMatchObject({ role: 'user', text: 'Summarise', files: [report] });
+    expect(lastUser()[0]!.content).toBe('Summarise\n\nAttached file "report.pdf" (2 pages):\n```text\n[Page 1]\nfirst\n\n[Page 2]\nMARKER-PAGE-2\n```');
+    await runs.start({ surface: 'popup', conversationId, text: 'And page 2?' });
+    await runs.whenIdle();
+    // The history carries the file again, as the model saw it.
+    expect(lastUser()[0]!.content).toContain('MARKER-PAGE-2');
+    expect(lastUser()[1]!.content).toBe('And page 2?');
+  });
+
+  it('a question of files alone is sent; an edited question keeps its files', async () => {
+    const runs = manager();
+    const { conversationId } = await runs.start({ surface: 'popup', text: '', files: [file('a.txt', 'alpha')] });
+    await runs.whenIdle();
+    expect(lastUser()[0]!.content).toBe('Attached file "a.txt" (1 line):\n```text\nalpha\n```');
+    const [question] = await store.messages(conversationId);
+    await runs.edit({ messageId: question!.id, text: 'About a.txt' });
+    await runs.whenIdle();
+    expect(lastUser()[0]!.content).toBe('About a.txt\n\nAttached file "a.txt" (1 line):\n```text\nalpha\n```');
+  });
+
+  it('files over the message\'s token budget, with the text, are refused naming the largest, before anything is written', async () => {
+    const client = counting([{ type: 'done' }]);
+    const runs = manager({ clientFor: () => client, messageLimits: { maxTextTokens: 100, maxImages: 2, maxImageBytes: 1000 } });
+    const files = [file('small.txt', 'x'.repeat(40)), file('big.csv', 'y'.repeat(360))];
+    await expect(runs.start({ surface: 'popup', text: 'word '.repeat(8), files })).rejects.toMatchObject({ problem: 'files_too_long', params: { name: 'big.csv', tokens: 110, limit: 100, fits: 90 } });
     expect(client.calls).toBe(0);
     expect(await store.listConversations()).toEqual([]);
   });

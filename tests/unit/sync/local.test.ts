@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, Message } from '@/lib/conversations/records';
-import type { Change } from '@/lib/sync/changes';
+import { ChangeSchema, type Change } from '@/lib/sync/changes';
 import { HybridClock } from '@/lib/sync/clock';
 import { planLocalChanges, planLocalUpdates, type LocalRecords } from '@/lib/sync/local';
 import { applyChanges, emptyState, mergedView, type SyncState } from '@/lib/sync/merge';
@@ -43,6 +43,17 @@ describe('between the local database and the sync state', () => {
     laptop.local = { conversations: [{ ...conversation('c1', 'Trip to Kyoto'), pinned: true }, conversation('c2', 'Busy')], messages: laptop.local.messages.map((m) => (m.id === 'm3' ? { ...m, status: 'complete' as const } : m)) };
     const next = laptop.round([]).outgoing;
     expect(next.map((c) => (c.type === 'field' ? `${c.id}.${c.field}` : c.type === 'message' ? c.message.id : c.type)).sort()).toEqual(['c1.pinned', 'c1.title', 'c2.createdAt', 'c2.model', 'c2.profileId', 'c2.surface', 'c2.title', 'c2.updatedAt', 'm2', 'm3']);
+  });
+
+  it('carries a question\'s attached files to the other device, through the segment format, as they were (issue 32)', () => {
+    const files: Message['files'] = [{ id: 'f1', name: 'report.pdf', kind: 'pdf', type: 'application/pdf', size: 3841, pages: 3, lines: 4, tokens: 12, text: '[Page 1]\nfirst\n\n[Page 2]\nsecond' }];
+    const asked = { ...message('m1', 'c1', 1), files };
+    const desktop = new Device({ conversations: [conversation('c1', 'Report')], messages: [asked] }, new HybridClock('desktop1'));
+    const laptop = new Device({ conversations: [], messages: [] }, new HybridClock('laptop01'));
+    // As a segment travels: written as JSON, read back through its schema.
+    const sent = desktop.round([]).outgoing.map((c) => ChangeSchema.parse(JSON.parse(JSON.stringify(c))));
+    laptop.round(sent);
+    expect(laptop.local.messages).toEqual([asked]);
   });
 
   it('leaves a conversation streaming here as it is until its reply ends: what arrived for it is applied after', () => {

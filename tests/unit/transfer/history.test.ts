@@ -150,6 +150,24 @@ describe('our history file', () => {
   });
 });
 
+describe('attached files (issue 32)', () => {
+  const report = { id: 'f1', name: 'report.pdf', kind: 'pdf' as const, type: 'application/pdf', size: 3841, pages: 3, lines: 4, tokens: 12, text: '[Page 1]\nfirst\n\n[Page 2]\nsecond', cut: { reason: 'tokens' as const, page: 2, tokens: 40 } };
+
+  it('go out with their question and come back as they were', async () => {
+    const store = new ConversationStore(`transfer-${n++}`);
+    const asked = message('g', 0, { text: 'Summarise', files: [report] });
+    await store.importConversations([{ conversation: conversation('g', 1), messages: [asked, message('g', 1)] }]);
+    const file = exportHistory(await store.exportRaw(), { includeProfiles: false, profiles: [profile] });
+    const parsed = parseHistory(file, { profileId: 'p1', profiles: [profile] });
+    expect(parsed.ok ? parsed.conversations[0]!.messages[0] : undefined).toEqual(asked);
+  });
+
+  it('are in the Markdown as the model received them', () => {
+    const text = conversationMarkdown(conversation('g', 1), [message('g', 0, { text: 'Summarise', files: [report] })], { user: 'You', assistant: 'Assistant', image: 'image: {alt}' });
+    expect(text).toContain('## You\n\nSummarise\n\nAttached file "report.pdf" (3 pages):\n```text\n[Page 1]\nfirst\n\n[Page 2]\nsecond\n```\n(The file was cut after page 2 of 3');
+  });
+});
+
 describe('an import never touches another conversation (issue 28)', () => {
   it('conversations of one file sharing message ids (in one batch or in two) each keep their own, and so does the one already here', async () => {
     const store = new ConversationStore(`transfer-${n++}`);
