@@ -19,8 +19,6 @@ import { isImageSize, optionsFor } from '@/lib/images/models';
 import type { ImageOptions } from '@/lib/images/types';
 import type { ModelPrice } from '@/lib/gateway/billing';
 import type { AttachedFile } from '@/lib/files/types';
-import { FileChips } from '@/components/files/FileChips';
-import { fileRefusalText } from '@/components/files/file-words';
 import { useAttachedFiles } from '@/components/files/useAttachedFiles';
 
 /** Image generation with the chosen model (issue 30): on for an image model, or when the user turned it on. */
@@ -73,6 +71,9 @@ const PromptList = lazy(() => import('@/components/ui/ComboboxList'));
 // Image generation's controls: their code arrives when an image model is first chosen (off the popup's first chunk).
 const ImageOptionsRow = lazy(() => import('@/components/images/ImageOptionsRow').then((m) => ({ default: m.ImageOptionsRow })));
 const ImageToEdit = lazy(() => import('@/components/images/ImageToEdit'));
+// Attached files' chips and refusals: their code arrives with the first file.
+const FileChips = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileChips })));
+const FileRefusals = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileRefusals })));
 
 function PromptRow({ choice }: { choice: PromptChoice }) {
   const w = useWords();
@@ -378,12 +379,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
       {(problem !== undefined || fileRefusals.length > 0 || (gateShown && images !== undefined && offText !== undefined)) && (
         <div className="mb-2 flex flex-col gap-2">
           {problem !== undefined && <Callout role="alert" tone="danger" className="problem">{problem(w)}</Callout>}
-          {fileRefusals.length > 0 && (
-            <Callout role="alert" tone="danger" className="file-refusals">
-              {fileRefusals.map((r, i) => <p key={i}>{fileRefusalText(w, r)}</p>)}
-              <p><button type="button" className={buttonClass('ghost', 'sm', '-ml-2')} onClick={attachedFiles.dismissRefusals}>{w.t('common.dismiss')}</button></p>
-            </Callout>
-          )}
+          {fileRefusals.length > 0 && <Suspense fallback={null}><FileRefusals refusals={fileRefusals} onDismiss={attachedFiles.dismissRefusals} /></Suspense>}
           {gateShown && images !== undefined && <ImageGate images={images} />}
         </div>
       )}
@@ -410,7 +406,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             ))}
           </ul>
         )}
-        {!imageMode && <FileChips files={files} reading={readingFiles} onRemove={attachedFiles.remove} />}
+        {!imageMode && (files.length > 0 || readingFiles.length > 0) && <Suspense fallback={null}><FileChips files={files} reading={readingFiles} onRemove={attachedFiles.remove} /></Suspense>}
         <textarea
           aria-label={w.t('composer.message')}
           placeholder={imageMode ? w.t('images.placeholder') : chosen === undefined ? w.t(prompts === undefined ? 'composer.placeholderPlain' : 'composer.placeholder') : w.t(onAskPage === undefined ? 'prompts.forText' : 'prompts.forTextOrPage', { name: chosen.name })}

@@ -24,9 +24,10 @@ const loadGeneratedImages = () => import('@/components/images/GeneratedImages');
 const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default: m.GeneratedImages })));
 // Fetched once the page is idle, so a conversation with images opens without waiting for it.
 if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
+// A question's attached files: their cards' code arrives with the first one shown.
+const FileCards = lazy(() => import('@/components/files/FileCards').then((m) => ({ default: m.FileCards })));
 const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
-import { FileCards } from '@/components/files/FileCards';
 import { hasImageRefs, liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
@@ -214,7 +215,7 @@ export const MessageView = memo(function MessageView({ message: given, modelList
         {message.imageIds !== undefined && message.imageIds.length > 0 && (
           <div className="flex flex-wrap gap-1.5"><Suspense fallback={null}>{message.imageIds.map((id) => <StoredThumbnail key={id} id={id} />)}</Suspense></div>
         )}
-        {message.files !== undefined && message.files.length > 0 && <FileCards files={message.files} />}
+        {message.files !== undefined && message.files.length > 0 && <Suspense fallback={null}><FileCards files={message.files} /></Suspense>}
       </article>
       {(switcher !== null || actions !== undefined) && (
         <span className="message-tools flex items-center gap-0.5">

@@ -1,8 +1,10 @@
 /** The composer's attached files: a chip per file (its kind, size, token estimate, where it was cut), removable; files being read. */
 import { FileText, LoaderCircle, Scissors, X } from 'lucide-react';
 import { useWords } from '@/components/i18n/words';
-import type { AttachedFile } from '@/lib/files/types';
-import { fileCutText, fileSummary } from './file-words';
+import { buttonClass } from '@/components/ui/Button';
+import { Callout } from '@/components/ui/Callout';
+import type { AttachedFile, FileRefusal } from '@/lib/files/types';
+import { fileCutText, fileRefusalText, fileSummary } from './file-words';
 import type { ReadingFile } from './useAttachedFiles';
 
 const CHIP = 'relative flex h-10 min-w-0 items-center gap-1.5 rounded-md border border-line bg-surface px-1.5 text-xs';
@@ -41,5 +43,16 @@ export function FileChips({ files, reading, onRemove }: { files: readonly Attach
         </li>
       ))}
     </ul>
+  );
+}
+
+/** Files not taken, each with its name and why; nothing else in the composer is touched. */
+export function FileRefusals({ refusals, onDismiss }: { refusals: readonly FileRefusal[]; onDismiss(): void }) {
+  const w = useWords();
+  return (
+    <Callout role="alert" tone="danger" className="file-refusals">
+      {refusals.map((r, i) => <p key={i}>{fileRefusalText(w, r)}</p>)}
+      <p><button type="button" className={buttonClass('ghost', 'sm', '-ml-2')} onClick={onDismiss}>{w.t('common.dismiss')}</button></p>
+    </Callout>
   );
 }

@@ -5,10 +5,11 @@
  */
 import { useRef, useState } from 'react';
 import { newId } from '@/lib/conversations/ids';
-import { fitFile } from '@/lib/files/fit';
 import { FILE_LIMITS, type AttachedFile, type FileRefusal } from '@/lib/files/types';
 import { DEFAULT_MESSAGE_LIMITS } from '@/lib/runs/limits';
-import { readAttachment } from './files-client';
+
+// The reading and fitting code arrives with the first file (off the popup's first chunk).
+const loadReader = () => Promise.all([import('./files-client'), import('@/lib/files/fit')]).then(([client, fit]) => ({ readAttachment: client.readAttachment, fitFile: fit.fitFile }));
 
 /** A file being read: its name, and how far (PDF pages). */
 export interface ReadingFile {
@@ -39,6 +40,7 @@ export function useAttachedFiles(maxTokens: number = DEFAULT_MESSAGE_LIMITS.maxT
     const key = newId();
     setReading((now) => [...now, { key, name: file.name }]);
     try {
+      const { readAttachment, fitFile } = await loadReader();
       const result = await readAttachment(file, key, (page, pages) => setReading((now) => now.map((r) => (r.key === key ? { ...r, page, pages } : r))));
       if (!result.ok) {
         setRefusals((now) => [...now, result.refusal]);
