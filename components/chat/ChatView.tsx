@@ -23,6 +23,9 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageGeneration, type ImageSend, type ImageSupport } from './Composer';
 import type { AttachedFile } from '@/lib/files/types';
+import type { DictationTarget } from '@/components/voice/target';
+import { transcriptionChoice } from '@/lib/voice/choice';
+import { DEFAULT_VOICE } from '@/lib/settings/schema';
 import { ErrorCallout } from './ErrorCallout';
 import { findMessage, MessageList } from './MessageList';
 import { MessageView, type CompareActions, type MessageActions } from './MessageView';
@@ -588,6 +591,15 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const reveal = useMemo(() => (focused === undefined || focusId === undefined ? undefined : { id: focusId, nonce: focused }), [focused, focusId]);
   const readAloud = useReadAloudStarter(profile, catalogue.models);
   const source = view.conversation?.source;
+  // Dictate: the Voice section's transcription model (else the catalogue's first, else the browser's recognition).
+  const voice = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.voice : undefined)) ?? DEFAULT_VOICE;
+  const dictation = useMemo((): DictationTarget => ({
+    profile,
+    choice: transcriptionChoice(voice, catalogue.models, typeof window !== 'undefined' && ('SpeechRecognition' in window || 'webkitSpeechRecognition' in window)),
+    language: voice.language,
+    sendAfter: voice.sendAfterDictation,
+    promptsElsewhere: surface === 'popup' || surface === 'sidepanel',
+  }), [profile, voice, catalogue.models, surface]);
 
   return (
     <PricesContext.Provider value={prices}>
@@ -708,7 +720,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       {view.conversation !== undefined && awaitsPromptReview(view.conversation) && <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-1 empty:hidden"><Suspense fallback={null}><ImportedPromptReview conversation={view.conversation} /></Suspense></div>}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} dictation={dictation} />
       </div>
     </section>
     </ReadAloudContext.Provider>

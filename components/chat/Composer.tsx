@@ -1,4 +1,4 @@
-import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Paintbrush, Paperclip, Square, X, Zap } from 'lucide-react';
+import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Mic, Paintbrush, Paperclip, Square, X, Zap } from 'lucide-react';
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { matchPrompts, slashCommand, type PromptChoice } from '@/lib/actions/prompts';
@@ -20,6 +20,7 @@ import type { ImageOptions } from '@/lib/images/types';
 import type { ModelPrice } from '@/lib/gateway/billing';
 import type { AttachedFile } from '@/lib/files/types';
 import { useAttachedFiles } from '@/components/files/useAttachedFiles';
+import type { DictationTarget } from '@/components/voice/target';
 
 /** Image generation with the chosen model (issue 30): on for an image model, or when the user turned it on. */
 export interface ImageGeneration {
@@ -64,6 +65,8 @@ interface ComposerProps {
   prompts?: readonly PromptChoice[] | undefined;
   /** Runs a prompt on what was typed (empty: on the page, where there is one); true once it started. */
   onPrompt?: ((choice: PromptChoice, input: string) => Promise<boolean>) | undefined;
+  /** Dictate: where the words go and how (the chat view knows the gateway and the Voice settings). */
+  dictation?: DictationTarget | undefined;
 }
 
 // The list's code (cmdk, a popover) is fetched the first time `/` is typed.
@@ -73,6 +76,8 @@ const ImageOptionsRow = lazy(() => import('@/components/images/ImageOptionsRow')
 const ImageToEdit = lazy(() => import('@/components/images/ImageToEdit'));
 // Attached files' chips and refusals: their code arrives with the first file.
 const FileChips = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileChips })));
+// Dictation's recorder and bar: their code arrives with the first press of Dictate.
+const Dictation = lazy(() => import('@/components/voice/Dictation'));
 const FileRefusals = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileRefusals })));
 
 function PromptRow({ choice }: { choice: PromptChoice }) {
@@ -127,8 +132,14 @@ const NO_OPTIONS: ImageOptions = {};
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export const Composer = memo(function Composer({ streaming, disabled = false, images, generation, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, generation, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt, dictation }: ComposerProps) {
   const [text, setText] = useState('');
+  const [dictating, setDictating] = useState(false);
+  // What is typed now, for a dictation that lands after renders its callbacks were made in.
+  const typedNow = useRef(text);
+  useEffect(() => {
+    typedNow.current = text;
+  }, [text]);
   // The prompt library: `/` at the start lists it; the chosen prompt waits for its text as a chip.
   const [chosen, setChosen] = useState<PromptChoice>();
   const [slashDismissed, setSlashDismissed] = useState(false);
@@ -248,37 +259,62 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     setText('');
   };
 
-  const send = async (): Promise<void> => {
+  /** Sends what is typed (or `typed`: a dictation sent as soon as it is written down). */
+  const send = async (typed: string = text): Promise<void> => {
     if (editOf !== undefined && !imageMode && generation !== undefined) {
       setAskImage(true);
       return;
     }
     if (imageMode && generation !== undefined) {
-      if (text.trim() === '' || streaming || inFlight.current) return;
+      if (typed.trim() === '' || streaming || inFlight.current) return;
       if (imageOptions.size !== undefined && imageOptions.size !== '' && !isImageSize(imageOptions.size)) {
         setProblem(() => (words: Words) => words.t('images.options.sizeInvalid'));
         return;
       }
       const image: ImageSend = { options: optionsFor(generation.model, imageOptions), ...(editOf === undefined ? {} : { editOf: editOf.id }) };
-      await submit(() => onSend(text, attached, image), () => {
+      await submit(() => onSend(typed, attached, image), () => {
         setText('');
         setAttached([]);
         if (editOf !== undefined) chooseImageToEdit(undefined);
       });
       return;
     }
-    if (chosen !== undefined && attached.length === 0 && files.length === 0) return runPrompt(chosen, text.trim());
+    if (chosen !== undefined && attached.length === 0 && files.length === 0) return runPrompt(chosen, typed.trim());
     // A file still being read holds the message back: it is sent with all its files or not yet.
-    if ((text.trim() === '' && attached.length === 0 && files.length === 0) || readingFiles.length > 0 || streaming || inFlight.current) return;
-    const tooLarge = checkMessageSize(text.trim(), attached, undefined, files);
+    if ((typed.trim() === '' && attached.length === 0 && files.length === 0) || readingFiles.length > 0 || streaming || inFlight.current) return;
+    const tooLarge = checkMessageSize(typed.trim(), attached, undefined, files);
     if (tooLarge !== undefined) {
       setProblem(() => (words: Words) => tooLargeText(words, tooLarge));
       return;
     }
-    await submit(() => (files.length > 0 ? onSend(text, attached, undefined, files) : onSend(text, attached)), () => {
+    await submit(() => (files.length > 0 ? onSend(typed, attached, undefined, files) : onSend(typed, attached)), () => {
       setText('');
       setAttached([]);
       attachedFiles.clear();
+    });
+  };
+
+  /** A dictation's text, put in at the caret (spaced from the words around it); sent at once when the user chose so. */
+  const putDictated = (said: string): void => {
+    const now = typedNow.current;
+    const el = box.current;
+    const start = el === null ? now.length : Math.min(el.selectionStart, now.length);
+    const end = el === null ? now.length : Math.min(el.selectionEnd, now.length);
+    const before = now.slice(0, start);
+    const after = now.slice(end);
+    const lead = before === '' || /\s$/.test(before) ? '' : ' ';
+    const trail = after === '' || /^\s/.test(after) ? '' : ' ';
+    const next = `${before}${lead}${said}${trail}${after}`;
+    setText(next);
+    typedNow.current = next;
+    if (dictation?.sendAfter === true) {
+      void send(next);
+      return;
+    }
+    requestAnimationFrame(() => {
+      const caret = before.length + lead.length + said.length;
+      box.current?.focus();
+      box.current?.setSelectionRange(caret, caret);
     });
   };
 
@@ -406,6 +442,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
             ))}
           </ul>
         )}
+        {dictating && dictation !== undefined && <Suspense fallback={null}><Dictation target={dictation} onText={putDictated} onClose={() => setDictating(false)} /></Suspense>}
         {!imageMode && (files.length > 0 || readingFiles.length > 0) && <Suspense fallback={null}><FileChips files={files} reading={readingFiles} onRemove={attachedFiles.remove} /></Suspense>}
         <textarea
           aria-label={w.t('composer.message')}
@@ -472,6 +509,9 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
                 }} />
               </label>
             </Tooltip>
+          )}
+          {dictation !== undefined && !imageMode && (
+            <IconButton size="sm" label={w.t('dictate.button')} tip={w.t('dictate.button')} tooltipSide="top" aria-pressed={dictating} className="dictate aria-pressed:bg-accent-soft aria-pressed:text-accent-soft-fg" icon={<Mic aria-hidden />} disabled={disabled || dictating} onClick={() => setDictating(true)} />
           )}
           {images?.onCapture !== undefined && (
             <IconButton size="sm" label={w.t('composer.capture')} tip={offText ?? w.t('composer.capture')} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />

@@ -13,13 +13,12 @@ import { storedError } from '@/lib/conversations/records';
 import { createGatewayClient, GatewayError, type ModelInfo } from '@/lib/gateway';
 import type { Words } from '@/lib/i18n/messages';
 import type { Profile } from '@/lib/settings/schema';
-import { modelsFor } from '@/lib/voice/models';
+import { speechChoice } from '@/lib/voice/choice';
+import { useSettingsStore } from '@/components/stores/settings';
+import { DEFAULT_VOICE } from '@/lib/settings/schema';
 import { readAloud, speechCache, type SpeechCache } from '@/lib/voice/read-aloud';
 import { speechPieces, type SpokenPart } from '@/lib/voice/speech-text';
 
-/** OpenAI's default voice and speed (the Voice section to choose them comes with dictation). */
-const VOICE = 'alloy';
-const SPEED = 1;
 
 /** What the page says for a part of a reply that is not read as text. */
 export function spokenPart(w: Words, part: SpokenPart): string {
@@ -104,18 +103,23 @@ export async function startReadingReply(message: Message, profile: Profile, mode
     const why = error instanceof GatewayError ? errorTitle(w, storedError(error, profile.apiKey)) : w.t('voice.unplayable');
     toast(w.t('voice.failed', { why }), 'error');
   };
-  const model = modelsFor('speech', models).likely[0];
-  if (model !== undefined) {
+  // The Voice section's choice (options page), else the catalogue's first speech model, else the browser's voices.
+  const parsed = useSettingsStore.getState().parsed;
+  const settings = parsed?.ok === true ? parsed.settings.voice : DEFAULT_VOICE;
+  const choice = speechChoice(settings, models, typeof speechSynthesis !== 'undefined');
+  if (choice.via === 'gateway') {
+    const { model } = choice;
+    const { voice, speed } = settings;
     const client = createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey });
     cache ??= speechCache();
     await startReading(message.id, readAloud, pieces, {
       via: 'gateway',
-      speak: (input, signal) => client.speak({ model: model.id, input, voice: VOICE, speed: SPEED }, { signal }),
+      speak: (input, signal) => client.speak({ model, input, voice, speed }, { signal }),
       play: playAudio,
-      keyOf: (input) => `${profile.baseUrl}\n${model.id}\n${VOICE}\n${SPEED}\n${input}`,
+      keyOf: (input) => `${profile.baseUrl}\n${model}\n${voice}\n${speed}\n${input}`,
       cache,
     }, failed);
-  } else if (typeof speechSynthesis !== 'undefined') {
+  } else if (choice.via === 'browser') {
     await startReading(message.id, readAloud, pieces, { via: 'browser', speak: async (input) => input, play: sayWithBrowser, keyOf: (input) => input }, failed);
   } else {
     toast(w.t('voice.noVoice'), 'error');

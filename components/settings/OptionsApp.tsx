@@ -1,4 +1,4 @@
-import { BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plus, RefreshCw, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
+import { AudioLines, BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plus, RefreshCw, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
@@ -21,6 +21,7 @@ import { PresetsEditor } from './PresetsEditor';
 import { PromptsTransfer } from './PromptsTransfer';
 import { About } from './About';
 import { SyncSection } from './SyncSection';
+import { VoiceSection } from './VoiceSection';
 import { LanguageSelect } from './LanguageSelect';
 import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
@@ -142,6 +143,7 @@ const SECTIONS = [
   { id: 'prompts', icon: <SquareSlash aria-hidden /> },
   { id: 'presets', icon: <BookMarked aria-hidden /> },
   { id: 'actions', icon: <MousePointerClick aria-hidden /> },
+  { id: 'voice', icon: <AudioLines aria-hidden /> },
   { id: 'appearance', icon: <Palette aria-hidden /> },
   { id: 'sync', icon: <RefreshCw aria-hidden /> },
   { id: 'data', icon: <Database aria-hidden /> },
@@ -294,6 +296,7 @@ export function OptionsApp() {
           <PromptsTransfer settings={settings} onSave={(change) => persist(change, w)} onImported={() => setPromptsImported((n) => n + 1)} />
           <PresetsEditor key={`presets:${promptsImported}`} settings={settings} onSave={(change) => persist(change, w)} />
           <ActionsEditor key={`actions:${promptsImported}`} settings={settings} onSave={(change) => persist(change, w)} />
+          <VoiceSection settings={settings} profile={active} onSave={(change) => persist(change, w)} />
           <Section id="appearance" title={w.t('options.section.appearance')}>
             <Field label={w.t('theme.label')} hint={w.t('options.themeHint')}>
               {(control) => <ThemeSelect settings={settings} id={control.id} />}

@@ -99,6 +99,29 @@ export const AppearanceSchema = z.object({
   language: z._default(z.enum(LANGUAGE_CHOICES), 'browser'),
 });
 
+/** OpenAI's speech voices, offered in the Voice section (a gateway may take others; the field takes any name). */
+export const SPEECH_VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse'] as const;
+export const SPEECH_SPEED = { min: 0.25, max: 4 } as const;
+
+/**
+ * Read aloud and Dictate (issue 32). A model absent: the catalogue's first named for the job
+ * (lib/voice/models.ts). `browser`: the browser's own voices or speech recognition, said as such.
+ */
+export const VoiceSettingsSchema = z.object({
+  speechModel: z.optional(z.string()),
+  speechVia: z._default(z.enum(['gateway', 'browser']), 'gateway'),
+  voice: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'alloy'),
+  speed: z._default(z.number().check(z.gte(SPEECH_SPEED.min), z.lte(SPEECH_SPEED.max)), 1),
+  transcriptionModel: z.optional(z.string()),
+  transcriptionVia: z._default(z.enum(['gateway', 'browser']), 'gateway'),
+  /** The language spoken when dictating (ISO 639-1, `zh`, `en`, …): absent, the model finds it. */
+  language: z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/))),
+  /** Send the message as soon as its dictation is written down. */
+  sendAfterDictation: z._default(z.boolean(), false),
+});
+export type VoiceSettings = z.infer<typeof VoiceSettingsSchema>;
+export const DEFAULT_VOICE: VoiceSettings = VoiceSettingsSchema.parse({});
+
 export const SettingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
   profiles: z.array(ProfileSchema),
@@ -113,6 +136,7 @@ export const SettingsSchema = z.object({
   largeSelection: z._default(LargeSelectionSchema, () => ({ maxTokens: 12_000 })),
   deadlines: z._default(DeadlinesSchema, () => ({ ...DEFAULT_DEADLINES })),
   appearance: z._default(AppearanceSchema, () => ({ theme: 'system' as const, language: 'browser' as const })),
+  voice: z._default(VoiceSettingsSchema, () => ({ ...DEFAULT_VOICE })),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

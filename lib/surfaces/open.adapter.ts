@@ -61,3 +61,8 @@ export function bundledTextUrl(name: 'CHANGELOG.txt' | 'PRIVACY.txt'): string {
   const getURL = browser.runtime.getURL as (path: string) => string;
   return getURL(`/${name}`);
 }
+
+/** The tab that asks for the microphone (the popup and the side panel cannot show the browser's prompt). */
+export async function openMicrophonePage(): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL('/microphone.html') });
+}

@@ -14,7 +14,7 @@ import type { Change, RecordKind } from './changes';
 import { isAlive, type MergedView, type SyncState } from './merge';
 
 /** The settings that sync when the user says so (never profiles, keys or the active profile). */
-export const SYNCED_SETTINGS = ['chat', 'deadlines', 'largeSelection', 'appearance', 'language'] as const;
+export const SYNCED_SETTINGS = ['chat', 'deadlines', 'largeSelection', 'appearance', 'language', 'voice'] as const;
 
 const SETTINGS_ID = 'settings';
 interface SyncedList {

@@ -27,6 +27,8 @@ export interface LaunchOptions {
   executablePath?: string;
   /** The browser's interface language (`--lang`, and the pages' navigator.language). */
   lang?: string;
+  /** More of Chromium's switches (a fake microphone, say). */
+  args?: string[];
 }
 
 export async function launchExtension(options: LaunchOptions = {}): Promise<LaunchedExtension> {
@@ -58,6 +60,7 @@ export async function launchExtension(options: LaunchOptions = {}): Promise<Laun
       `--disable-extensions-except=${EXTENSION_DIR}`,
       `--load-extension=${EXTENSION_DIR}`,
       ...(options.lang === undefined ? [] : [`--lang=${options.lang}`]),
+      ...(options.args ?? []),
     ],
   });
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 20_000 }));
