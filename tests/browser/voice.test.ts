@@ -73,4 +73,34 @@ describe('Read aloud', () => {
       await page.close();
     }
   });
+
+  it('reads with the model, voice and speed chosen in the options page\'s Voice section', async () => {
+    const settings = profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'echo-1' });
+    await resetSettings(env.ext, settings);
+    const options = await env.ext.open('options.html');
+    const section = options.getByRole('region', { name: 'Voice' });
+    // Speech models first, the first of them the automatic choice.
+    await section.getByRole('option', { name: 'Automatic: tts-1' }).waitFor({ state: 'attached' });
+    await section.getByLabel('Speech model').selectOption('gpt-4o-mini-tts');
+    await section.getByLabel('Voice', { exact: true }).selectOption('nova');
+    await section.getByLabel('Speed').fill('1.25');
+    await section.getByRole('button', { name: 'Save voice settings' }).click();
+    await section.getByRole('status').filter({ hasText: 'Preferences saved' }).waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await options.emulateMedia({ colorScheme: theme });
+      await section.screenshot({ path: `test-results/screens/${theme}-options-voice.png` });
+    }
+    await options.close();
+
+    const page = await env.ext.open('popup.html');
+    await page.setViewportSize({ width: 400, height: 600 });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await send(page, 'Read me with nova.');
+    await lastReply(page).getByText('Echo: Read me with nova.').waitFor();
+    await lastReply(page).getByRole('button', { name: 'Read aloud' }).click();
+    await expect.poll(() => speechRequests().length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(speechRequests()[0]!.body).toMatchObject({ model: 'gpt-4o-mini-tts', voice: 'nova', speed: 1.25 });
+    await lastReply(page).getByRole('button', { name: 'Stop reading' }).click();
+    await page.close();
+  });
 });

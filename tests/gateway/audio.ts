@@ -42,6 +42,16 @@ export const AUDIO_MODELS: readonly ReferenceModel[] = [
     answer: () => ({ text: '' }),
   },
   {
+    id: 'gpt-4o-mini-tts',
+    ownedBy: 'openai',
+    endpoints: ['openai'],
+    imageInput: false,
+    price: 1,
+    perCall: 0.002,
+    audio: 'speech',
+    answer: () => ({ text: '' }),
+  },
+  {
     id: 'whisper-1',
     ownedBy: 'openai',
     endpoints: ['openai'],
