@@ -1,5 +1,5 @@
 import { Square, Volume2 } from 'lucide-react';
-import { createContext, useContext, useMemo } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import { useWords } from '@/components/i18n/words';
 import { stopReading, useReadAloud } from '@/components/stores/read-aloud';
@@ -29,13 +29,29 @@ export function ReadAloudButton({ message }: { message: Message }) {
   const start = useContext(ReadAloudContext);
   const w = useWords();
   const reading = useReadAloud((s) => (s.messageId === message.id ? s : undefined));
+  // The piece being said, marked in the reply's text (the marking's code comes with the first one).
+  const said = reading?.said ?? '';
+  const here = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (said === '') return;
+    const root = here.current?.closest('[data-message-id]')?.querySelector('.markdown');
+    if (root === null || root === undefined) return;
+    let gone = false;
+    void import('./read-aloud-highlight').then((m) => {
+      if (!gone) m.highlightSpoken(root, said);
+    });
+    return () => {
+      gone = true;
+      void import('./read-aloud-highlight').then((m) => m.clearSpoken());
+    };
+  }, [said]);
   if (start === undefined) return null;
   if (reading === undefined) {
     return <IconButton size="sm" label={w.t('voice.readAloud')} icon={<Volume2 aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => start(message)} />;
   }
   const progress = reading.piece < 0 ? w.t('voice.preparing') : w.t('voice.progress', { n: reading.piece + 1, total: reading.pieces });
   return (
-    <span className="flex items-center gap-1">
+    <span ref={here} className="flex items-center gap-1">
       <IconButton size="sm" label={w.t('voice.stopReading')} icon={<Square aria-hidden className="fill-current" />} className="text-accent" onClick={stopReading} />
       <span role="status" className="text-2xs text-muted">{reading.via === 'browser' ? w.t('voice.browserProgress', { progress }) : progress}</span>
     </span>

@@ -12,9 +12,11 @@ export interface ReadAloudState {
   piece: number;
   pieces: number;
   via: 'gateway' | 'browser' | undefined;
+  /** The piece being said (for the reply to mark it), empty while none is. */
+  said: string;
 }
 
-const IDLE: ReadAloudState = { messageId: undefined, piece: -1, pieces: 0, via: undefined };
+const IDLE: ReadAloudState = { messageId: undefined, piece: -1, pieces: 0, via: undefined, said: '' };
 
 export const useReadAloud = create<ReadAloudState>(() => IDLE);
 
@@ -31,11 +33,11 @@ export async function startReading<T>(messageId: string, read: <U>(options: Read
     ...options,
     pieces,
     onPiece: (piece) => {
-      if (current === reading) useReadAloud.setState({ piece });
+      if (current === reading) useReadAloud.setState({ piece, said: pieces[piece] ?? '' });
     },
   });
   current = reading;
-  useReadAloud.setState({ messageId, piece: -1, pieces: pieces.length, via });
+  useReadAloud.setState({ messageId, piece: -1, pieces: pieces.length, via, said: '' });
   const ended = await reading.done;
   if (current !== reading) return;
   current = undefined;

@@ -56,7 +56,14 @@ describe('Read aloud', () => {
     const page = await replyInPopup(`A long reply to stop. ${'It goes on and on. '.repeat(12)}`);
     await lastReply(page).getByRole('button', { name: 'Read aloud' }).click();
     await expect.poll(() => page.locator('audio[data-read-aloud]').count(), { timeout: 10_000 }).toBe(1);
+    // The sentence being said is marked in the reply (a CSS highlight over its text).
+    const marked = () => page.evaluate(() => {
+      const highlight = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('read-aloud');
+      return highlight === undefined ? '' : [...highlight].map((r) => r.toString()).join('');
+    });
+    await expect.poll(marked, { timeout: 10_000 }).toBe('Echo: A long reply to stop.');
     await lastReply(page).getByRole('button', { name: 'Stop reading' }).click();
+    await expect.poll(marked).toBe('');
     await lastReply(page).getByRole('button', { name: 'Read aloud' }).waitFor();
     await expect(page.locator('audio[data-read-aloud]').count()).resolves.toBe(0);
     await expect(page.evaluate(() => (window as unknown as { ended: number }).ended)).resolves.toBe(0);
