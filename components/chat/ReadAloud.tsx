@@ -3,6 +3,8 @@ import { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import { useWords } from '@/components/i18n/words';
 import { stopReading, useReadAloud } from '@/components/stores/read-aloud';
+import { useModelPrice } from '@/components/stores/pricing';
+import { formatAmount } from '@/components/i18n/money';
 import type { Message } from '@/lib/conversations/records';
 import type { ModelInfo } from '@/lib/gateway';
 import type { Profile } from '@/lib/settings/schema';
@@ -29,6 +31,7 @@ export function ReadAloudButton({ message }: { message: Message }) {
   const start = useContext(ReadAloudContext);
   const w = useWords();
   const reading = useReadAloud((s) => (s.messageId === message.id ? s : undefined));
+  const price = useModelPrice(reading?.model);
   // The piece being said, marked in the reply's text (the marking's code comes with the first one).
   const said = reading?.said ?? '';
   const here = useRef<HTMLSpanElement>(null);
@@ -50,10 +53,13 @@ export function ReadAloudButton({ message }: { message: Message }) {
     return <IconButton size="sm" label={w.t('voice.readAloud')} icon={<Volume2 aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => start(message)} />;
   }
   const progress = reading.piece < 0 ? w.t('voice.preparing') : w.t('voice.progress', { n: reading.piece + 1, total: reading.pieces });
+  // Its price so far, where the gateway lists the speech model's price per call.
+  const cost = price?.perRequest !== undefined && reading.calls > 0 ? formatAmount(w, price.perRequest * reading.calls, price.currency) : undefined;
   return (
     <span ref={here} className="flex items-center gap-1">
       <IconButton size="sm" label={w.t('voice.stopReading')} icon={<Square aria-hidden className="fill-current" />} className="text-accent" onClick={stopReading} />
       <span role="status" className="text-2xs text-muted">{reading.via === 'browser' ? w.t('voice.browserProgress', { progress }) : progress}</span>
+      {cost !== undefined && <span className="speech-price text-2xs text-muted tabular-nums" title={w.plural('voice.priceTip', reading.calls)}>{w.t('voice.price', { cost })}</span>}
     </span>
   );
 }

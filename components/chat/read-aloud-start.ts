@@ -114,6 +114,7 @@ export async function startReadingReply(message: Message, profile: Profile, mode
     cache ??= speechCache();
     await startReading(message.id, readAloud, pieces, {
       via: 'gateway',
+      model,
       speak: (input, signal) => client.speak({ model, input, voice, speed }, { signal }),
       play: playAudio,
       keyOf: (input) => `${profile.baseUrl}\n${model}\n${voice}\n${speed}\n${input}`,

@@ -14,30 +14,45 @@ export interface ReadAloudState {
   via: 'gateway' | 'browser' | undefined;
   /** The piece being said (for the reply to mark it), empty while none is. */
   said: string;
+  /** The gateway's speech model reading it (its price, where the gateway lists one, is shown). */
+  model?: string | undefined;
+  /** Pieces asked of the gateway so far: each is one call (replayed ones cost nothing and are not counted). */
+  calls: number;
 }
 
-const IDLE: ReadAloudState = { messageId: undefined, piece: -1, pieces: 0, via: undefined, said: '' };
+const IDLE: ReadAloudState = { messageId: undefined, piece: -1, pieces: 0, via: undefined, said: '', calls: 0 };
 
 export const useReadAloud = create<ReadAloudState>(() => IDLE);
 
 let current: Reading | undefined;
 
 /** What says the pieces, as lib/voice/read-aloud.ts takes it, and whose voice it is. */
-export type PageVoice<T> = Omit<ReadAloudOptions<T>, 'pieces' | 'onPiece'> & { via: 'gateway' | 'browser' };
+export type PageVoice<T> = Omit<ReadAloudOptions<T>, 'pieces' | 'onPiece'> & { via: 'gateway' | 'browser'; model?: string };
 
 /** Reads `pieces` of reply `messageId` with `voice` (through `read`: lib/voice/read-aloud.ts); `onFailed` hears why a reading failed. */
 export async function startReading<T>(messageId: string, read: <U>(options: ReadAloudOptions<U>) => Reading, pieces: readonly string[], voice: PageVoice<T>, onFailed: (error: unknown) => void): Promise<void> {
   stopReading();
-  const { via, ...options } = voice;
+  const { via, model, ...options } = voice;
+  // Each piece the voice asks for is one call to the gateway (a replay from the cache is none).
+  const speak = options.speak;
+  let calls = 0;
+  let handle: Reading | undefined;
+  const counted: typeof speak = (input, signal) => {
+    calls++;
+    if (handle !== undefined && current === handle) useReadAloud.setState({ calls });
+    return speak(input, signal);
+  };
   const reading = read<T>({
     ...options,
+    speak: counted,
     pieces,
     onPiece: (piece) => {
       if (current === reading) useReadAloud.setState({ piece, said: pieces[piece] ?? '' });
     },
   });
   current = reading;
-  useReadAloud.setState({ messageId, piece: -1, pieces: pieces.length, via, said: '' });
+  handle = reading;
+  useReadAloud.setState({ messageId, piece: -1, pieces: pieces.length, via, said: '', model, calls });
   const ended = await reading.done;
   if (current !== reading) return;
   current = undefined;

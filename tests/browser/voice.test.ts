@@ -35,6 +35,8 @@ describe('Read aloud', () => {
     const page = await replyInPopup('Read this back. It has two sentences.');
     await lastReply(page).getByRole('button', { name: 'Read aloud' }).click();
     await lastReply(page).getByRole('button', { name: 'Stop reading' }).waitFor();
+    // tts-1's listed price per call, for the calls made so far.
+    await lastReply(page).getByText(/^· ≈ \$0\.00[12]$/).waitFor({ timeout: 10_000 });
     await expect.poll(() => speechRequests().length, { timeout: 10_000 }).toBeGreaterThan(0);
     expect(speechRequests()[0]!.body).toMatchObject({ model: 'tts-1', voice: 'alloy', input: 'Echo: Read this back.' });
     // Played to the end: the reply offers Read aloud again, every piece's audio having ended.

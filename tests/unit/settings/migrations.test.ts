@@ -22,6 +22,7 @@ describe('parseSettings', () => {
     expected.deadlines = { firstTokenSeconds: 120, idleSeconds: 90, totalMinutes: 30, maxReplyMegabytes: 8, imageSeconds: 180 };
     expected.appearance = { theme: 'system', language: 'browser' };
     expected.presets = [];
+    expected.voice = { speechVia: 'gateway', voice: 'alloy', speed: 1, transcriptionVia: 'gateway', sendAfterDictation: false };
     expect(result).toEqual({ ok: true, settings: expected, migrated: false });
   });
 
