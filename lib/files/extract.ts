@@ -4,6 +4,7 @@
  * and a code; nothing is thrown.
  */
 import { estimateTokens } from '../actions/large-selection';
+import { bytesToBase64 } from '../images/bytes';
 import { detectFile } from './detect';
 import { DocxRefused, extractDocx, type Mammoth } from './docx';
 import { extractPdf, PdfRefused, type PdfJs } from './pdf';
@@ -47,6 +48,7 @@ export async function extractFile(input: FileInput, readers: Readers, options: E
       const pdf = await extractPdf(await readers.pdfjs(), bytes, options.onPage, options.maxPages);
       file = { ...base, pages: pdf.pages, lines: pdf.lines, tokens: estimateTokens(pdf.text), text: pdf.text };
       if (pdf.cut !== undefined) file.cut = pdf.cut;
+      else if (bytes.byteLength <= FILE_LIMITS.maxInlineBytes) file.data = `data:application/pdf;base64,${bytesToBase64(bytes)}`;
     } else {
       const text = detected.kind === 'docx' ? await extractDocx(await readers.mammoth(), bytes) : decodeText(bytes);
       if (text === undefined) return refuse(name, 'binary');

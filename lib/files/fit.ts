@@ -64,5 +64,7 @@ export function fitFile(file: AttachedFile, budget: number): AttachedFile {
     text = lines.slice(0, kept).join('\n');
     cut = { reason: 'tokens', line: kept, tokens: whole };
   }
-  return { ...file, text, lines: countLines(text), tokens: estimateTokens(text), cut };
+  // A cut file is no longer the file: it goes as its text, never as itself.
+  const { data: _whole, ...rest } = file;
+  return { ...rest, text, lines: countLines(text), tokens: estimateTokens(text), cut };
 }

@@ -41,6 +41,12 @@ export const AttachedFileSchema = z.object({
   /** The fence's language for code and data files (`python`, `csv`, …). */
   language: z.optional(z.string()),
   cut: z.optional(FileCutSchema),
+  /**
+   * A PDF's own bytes as a `data:` URL (up to `FILE_LIMITS.maxInlineBytes`), for a model whose
+   * catalogue says it takes files: sent as a `file` part on the turn it is attached, never saved
+   * (the run keeps the text; later turns quote it).
+   */
+  data: z.optional(z.string()),
 });
 export type AttachedFile = z.infer<typeof AttachedFileSchema>;
 
@@ -85,4 +91,6 @@ export const FILE_LIMITS = {
   maxFiles: 10,
   /** PDF pages read from one file; the rest is cut, said so. */
   maxPages: 500,
+  /** A PDF up to this size may go as itself to a model that takes files. */
+  maxInlineBytes: 10 * 1024 * 1024,
 } as const;

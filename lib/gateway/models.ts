@@ -31,7 +31,10 @@ function fromEndpointTypes(types: readonly string[]): Pick<ModelCapabilities, 'c
 
 function fromModalities(input: readonly string[] | undefined, output: readonly string[] | undefined): Partial<ModelCapabilities> {
   const caps: Partial<ModelCapabilities> = {};
-  if (input !== undefined) caps.imageInput = input.includes('image');
+  if (input !== undefined) {
+    caps.imageInput = input.includes('image');
+    caps.fileInput = input.includes('file');
+  }
   if (output !== undefined) {
     caps.imageGeneration = output.includes('image');
     // Text out means a chat model, unless the endpoint types already said which endpoints serve it.

@@ -6,7 +6,9 @@ export type { ApiStyle } from './interfaces/names';
 export type ContentPart =
   | { type: 'text'; text: string }
   /** `url` is an http(s) URL or a `data:` URL. */
-  | { type: 'image'; url: string; detail?: 'auto' | 'low' | 'high' };
+  | { type: 'image'; url: string; detail?: 'auto' | 'low' | 'high' }
+  /** A document sent as itself (a PDF, for models whose catalogue says they take files): `data` is its `data:` URL. */
+  | { type: 'file'; filename: string; data: string };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -76,6 +78,8 @@ export interface ModelCapabilities {
   reasoning: Capability;
   /** Calls tools (OpenRouter's `supported_parameters` has `tools`). */
   tools: Capability;
+  /** Takes documents as files (OpenRouter's `input_modalities` has `file`). */
+  fileInput?: Capability;
 }
 
 export interface ModelInfo {

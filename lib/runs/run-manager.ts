@@ -143,7 +143,7 @@ export interface RunManagerDeps {
   /** What one message may carry. */
   messageLimits?: MessageLimits;
   /** What the profile's catalogue says of a model (the interfaces it is served through), when it is known. */
-  modelInfo?(profileId: string, model: string): Promise<{ preferredApi?: ApiStyle | undefined } | undefined>;
+  modelInfo?(profileId: string, model: string): Promise<{ preferredApi?: ApiStyle | undefined; capabilities?: { fileInput?: boolean | 'unknown' | undefined } } | undefined>;
   /** The interfaces this profile's gateway was lately found not to serve (asked through Chat Completions instead). */
   unservedApis?(profile: Profile): Promise<readonly ApiStyle[]>;
   /** Remembers that this profile's gateway does not serve `api` (its route answered 404 or 405). */
@@ -236,10 +236,18 @@ function statusForError(error: GatewayError): MessageStatus {
 
 function toRequestMessage(message: Message): ChatMessage {
   if (message.role === 'user') {
-    // Attached files follow the question, each quoted with its name (lib/files/quote.ts).
-    const text = withFiles(message.text, message.files);
-    if (message.images === undefined || message.images.length === 0) return { role: 'user', content: text };
-    const parts: ContentPart[] = [{ type: 'text', text }, ...message.images.map((url) => ({ type: 'image' as const, url }))];
+    // Attached files follow the question, each quoted with its name (lib/files/quote.ts); one
+    // with its own bytes (`data`: only on its turn, to a model that takes files) goes as itself.
+    const files = message.files ?? [];
+    const itself = files.filter((f) => f.data !== undefined);
+    const text = withFiles(message.text, files.filter((f) => f.data === undefined));
+    const images = message.images ?? [];
+    if (images.length === 0 && itself.length === 0) return { role: 'user', content: text };
+    const parts: ContentPart[] = [
+      ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+      ...images.map((url) => ({ type: 'image' as const, url })),
+      ...itself.map((f) => ({ type: 'file' as const, filename: f.name, data: f.data! })),
+    ];
     return { role: 'user', content: parts };
   }
   // Signed thinking goes back with its reply (the interfaces that take none leave it out).
@@ -380,7 +388,8 @@ export class RunManager {
       const seq = maxSeq(all) + 1;
       const user: Message = { id: input.userMessageId ?? newId(), conversationId: conversation.id, seq, role: 'user', parentId: history.at(-1)?.id ?? null, text, reasoning: '', status: 'complete', createdAt: now };
       if (images.length > 0) user.images = images;
-      if (files.length > 0) user.files = files;
+      // Saved with their text only: a file's own bytes go to a model that takes files, on this turn.
+      if (files.length > 0) user.files = files.map(({ data: _data, ...file }) => file);
       if (input.notice !== undefined) user.notice = input.notice;
       const imaging = input.image;
       if (imaging?.editOf !== undefined) {
@@ -403,7 +412,7 @@ export class RunManager {
       if (created && comparing) conversation = { ...conversation, compare: { userId: user.id, replyIds: replies.map((r) => r.id) } };
       // What each model is sent, before anything is written: a store that cannot be read refuses the turn, leaving no reply streaming forever.
       const sent = imageRequest === undefined
-        ? await Promise.all(replies.map((r) => withImagesInline([...history, user], this.deps.store.images, { conversationId: conversation!.id, model: r.model! })))
+        ? await Promise.all(replies.map(async (r) => withImagesInline([...history, await this.withOwnFiles(user, files, profile, r.model!)], this.deps.store.images, { conversationId: conversation!.id, model: r.model! })))
         : [];
       await this.deps.store.addTurn({ conversation, created, messages: [user, ...replies], ...(compare === undefined ? {} : { compare }) });
 
@@ -583,6 +592,16 @@ export class RunManager {
       this.deps.unservedApis?.(profile).catch(() => []),
     ]);
     return routeAround(chooseApi(conversation.settings?.apiStyle, info, profile.apiStyle), unserved ?? []);
+  }
+
+  /**
+   * The question as `model` is sent it: with the files' own bytes where the catalogue says the
+   * model takes files (and the file came whole, small enough), else as saved (their text quoted).
+   */
+  private async withOwnFiles(user: Message, files: readonly AttachedFile[], profile: Profile, model: string): Promise<Message> {
+    if (!files.some((f) => f.data !== undefined)) return user;
+    const info = await this.deps.modelInfo?.(profile.id, model).catch(() => undefined);
+    return info?.capabilities?.fileInput === true ? { ...user, files: [...files] } : user;
   }
 
   /** The request for a branch: the conversation's own settings over the global ones. */

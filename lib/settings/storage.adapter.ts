@@ -98,7 +98,9 @@ const ModelInfoSchema = z.object({
   contextLength: z.optional(z.number()),
   capabilities: z.object({ chat: Capability, responses: Capability, imageInput: Capability, imageGeneration: Capability, embeddings: Capability,
     // Older caches have neither: the gateway said nothing about them, as far as we know.
-    reasoning: z._default(Capability, 'unknown'), tools: z._default(Capability, 'unknown') }),
+    reasoning: z._default(Capability, 'unknown'), tools: z._default(Capability, 'unknown'),
+    // Added with attached files (issue 32): absent in older caches and where the gateway says nothing.
+    fileInput: z.optional(Capability) }),
   endpointTypes: z.optional(z.array(z.string())),
   apis: z.optional(z.array(z.enum(API_STYLES))),
   preferredApi: z.optional(z.enum(API_STYLES)),

@@ -28,6 +28,10 @@ function anthropicContent(message: ChatMessage): unknown {
   if (typeof message.content === 'string') return message.content;
   return message.content.map((part) => {
     if (part.type === 'text') return { type: 'text', text: part.text };
+    if (part.type === 'file') {
+      const file = dataUrl(part.data);
+      return { type: 'document', title: part.filename, source: { type: 'base64', media_type: file?.mediaType ?? 'application/pdf', data: file?.data ?? '' } };
+    }
     const inline = dataUrl(part.url);
     return inline === undefined
       ? { type: 'image', source: { type: 'url', url: part.url } }

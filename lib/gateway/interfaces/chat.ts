@@ -17,7 +17,10 @@ function chatContent(content: ChatMessage['content']): unknown {
   return content.map((part: ContentPart) =>
     part.type === 'text'
       ? { type: 'text', text: part.text }
-      : { type: 'image_url', image_url: part.detail === undefined ? { url: part.url } : { url: part.url, detail: part.detail } },
+      // new-api and OpenRouter forward OpenAI's file part as it is.
+      : part.type === 'file'
+        ? { type: 'file', file: { filename: part.filename, file_data: part.data } }
+        : { type: 'image_url', image_url: part.detail === undefined ? { url: part.url } : { url: part.url, detail: part.detail } },
   );
 }
 

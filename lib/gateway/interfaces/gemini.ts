@@ -39,6 +39,10 @@ function geminiParts(message: ChatMessage): unknown[] {
   if (typeof message.content === 'string') return model ? modelTextParts(message.content) : [{ text: message.content }];
   return message.content.flatMap((part) => {
     if (part.type === 'text') return model ? modelTextParts(part.text) : [{ text: part.text }];
+    if (part.type === 'file') {
+      const file = dataUrl(part.data);
+      return file === undefined ? [] : [{ inlineData: { mimeType: file.mediaType, data: file.data } }];
+    }
     const inline = dataUrl(part.url);
     return [inline === undefined
       ? { fileData: { mimeType: mediaTypeOf(part.url), fileUri: part.url } }

@@ -13,7 +13,9 @@ function responsesContent(message: ChatMessage): unknown {
   return message.content.map((part) =>
     part.type === 'text'
       ? { type: 'input_text', text: part.text }
-      : { type: 'input_image', image_url: part.url, detail: part.detail ?? 'auto' },
+      : part.type === 'file'
+        ? { type: 'input_file', filename: part.filename, file_data: part.data }
+        : { type: 'input_image', image_url: part.url, detail: part.detail ?? 'auto' },
   );
 }
 

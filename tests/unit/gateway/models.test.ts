@@ -81,9 +81,9 @@ describe('listModels', () => {
       id: 'openai/gpt-4o',
       name: 'OpenAI: GPT-4o',
       contextLength: 128000,
-      capabilities: { chat: true, responses: 'unknown', imageInput: true, imageGeneration: false, embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown' },
+      capabilities: { chat: true, responses: 'unknown', imageInput: true, imageGeneration: false, embeddings: 'unknown', reasoning: 'unknown', tools: 'unknown', fileInput: true },
     });
-    expect(models[1]?.capabilities).toMatchObject({ imageInput: true, imageGeneration: true, chat: true });
+    expect(models[1]?.capabilities).toMatchObject({ imageInput: true, imageGeneration: true, chat: true, fileInput: false });
     expect(models[2]?.capabilities).toMatchObject({ imageInput: false, chat: true });
   });
 

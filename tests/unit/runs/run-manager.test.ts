@@ -541,6 +541,20 @@ describe('attached files', () => {
     expect(lastUser()[1]!.content).toBe('And page 2?');
   });
 
+  it('a PDF goes as itself to a model whose catalogue says it takes files, as its text to the others; it is saved as text only', async () => {
+    const report = file('report.pdf', '[Page 1]\nMARKER', { kind: 'pdf', pages: 1, type: 'application/pdf', data: 'data:application/pdf;base64,JVBERi0xLjcK' });
+    const takesFiles = (model: string) => ({ capabilities: { fileInput: model === 'gpt-4o' } });
+    const runs = manager({ modelInfo: async (_profile, model) => takesFiles(model) });
+    const { conversationId } = await runs.compare({ surface: 'chat', text: 'Summarise', files: [report], models: ['gpt-4o', 'echo-1'] });
+    await runs.whenIdle();
+    const sent = chatRequests().map((r) => r.body as { model: string; messages: { role: string; content: unknown }[] });
+    const to = (model: string) => sent.find((b) => b.model === model)!.messages.at(-1)!.content;
+    expect(to('gpt-4o')).toEqual([{ type: 'text', text: 'Summarise' }, { type: 'file', file: { filename: 'report.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjcK' } }]);
+    expect(to('echo-1')).toBe('Summarise\n\nAttached file "report.pdf" (1 page):\n```text\n[Page 1]\nMARKER\n```');
+    const [question] = await store.messages(conversationId);
+    expect(question!.files).toEqual([{ ...report, data: undefined }].map(({ data: _d, ...f }) => f));
+  });
+
   it('a question of files alone is sent; an edited question keeps its files', async () => {
     const runs = manager();
     const { conversationId } = await runs.start({ surface: 'popup', text: '', files: [file('a.txt', 'alpha')] });
