@@ -36,10 +36,11 @@ export async function startReading<T>(messageId: string, read: <U>(options: Read
   // Each piece the voice asks for is one call to the gateway (a replay from the cache is none).
   const speak = options.speak;
   let calls = 0;
-  let handle: Reading | undefined;
+  // The reading, once `read` has given it (it may ask for the first piece before it returns).
+  const own: { reading?: Reading } = {};
   const counted: typeof speak = (input, signal) => {
     calls++;
-    if (handle !== undefined && current === handle) useReadAloud.setState({ calls });
+    if (own.reading !== undefined && current === own.reading) useReadAloud.setState({ calls });
     return speak(input, signal);
   };
   const reading = read<T>({
@@ -51,7 +52,7 @@ export async function startReading<T>(messageId: string, read: <U>(options: Read
     },
   });
   current = reading;
-  handle = reading;
+  own.reading = reading;
   useReadAloud.setState({ messageId, piece: -1, pieces: pieces.length, via, said: '', model, calls });
   const ended = await reading.done;
   if (current !== reading) return;
