@@ -32,6 +32,9 @@ const EXPLAINED: { code: string; file: RegExp; why: string }[] = [
   { code: 'UNSAFE_VAR_ASSIGNMENT', file: /^chunks\/diagrams-[\w-]+\.js$/, why: 'DOMPurify parses the diagram SVG it sanitises in an inert document (components/chat/render/diagram-svg.ts)' },
   { code: 'UNSAFE_VAR_ASSIGNMENT', file: /^chunks\/(mermaid\.core|d3-selection|chunk-[A-Z0-9]+)-[\w-]+\.js$/, why: 'Mermaid and d3 draw the diagram\'s SVG off screen (strict mode, no HTML labels); what is shown is that SVG after DOMPurify, as an image' },
   { code: 'DANGEROUS_EVAL', file: /^chunks\/(cytoscape\.esm|graphlib|chunk-[A-Z0-9]+)-[\w-]+\.js$/, why: 'lodash\'s global lookup, bundled in the graph libraries Mermaid brings: `global || self || Function(\'return this\')()`, and a page has `self`, so it is never reached' },
+  { code: 'DANGEROUS_EVAL', file: /^assets\/lib-[\w-]+\.js$/, why: 'mammoth (Word documents, in the files worker only) brings underscore and a setImmediate polyfill: underscore\'s global lookup `Function(\'return this\')()` is never reached (a worker has `self`), the polyfill\'s `Function(\'\' + callback)` only takes a string, which nothing passes, and `_.template` is never called' },
+  { code: 'DANGEROUS_EVAL', file: /^assets\/pdf(\.worker)?-[\w-]+\.js$/, why: 'pdf.js (in the files worker only) compiles fonts with `new Function` only when `isEvalSupported` is on: lib/files/pdf.ts turns it off, and text extraction draws no glyphs; its feature test catches the CSP refusal' },
+  { code: 'UNSAFE_VAR_ASSIGNMENT', file: /^assets\/pdf(\.worker)?-[\w-]+\.js$/, why: 'pdf.js imports `workerSrc` for its parser only when `globalThis.pdfjsWorker` is missing: lib/files/browser-readers.ts sets it to the bundled parser before any document is opened, so nothing is imported by address' },
 ];
 
 function explained(code: string, file: string | undefined): string | undefined {

@@ -1,7 +1,7 @@
 /**
  * The page's side of the files worker (lib/files/files.worker.ts): one per page, started with
- * the first file and kept for the next. Where there is no Worker (unit tests), the file is read
- * in the page.
+ * the first file and kept for the next. Where there is no Worker (unit tests), a text file is
+ * read in the page (a PDF or a Word document is refused there as failed).
  */
 import { FilesReplySchema } from '@/lib/files/protocol';
 import type { ExtractResult } from '@/lib/files/types';
@@ -44,9 +44,11 @@ function started(): Worker {
 /** Reads `file` off the page's thread: its text, or why it was refused (named). */
 export async function readAttachment(file: File, id: string, onPage?: (page: number, pages: number) => void): Promise<ExtractResult> {
   if (typeof Worker === 'undefined') {
-    const [{ extractFile }, { browserReaders }] = await Promise.all([import('@/lib/files/extract'), import('@/lib/files/browser-readers')]);
+    // Text files only: pdf.js and mammoth live in the worker's bundle alone (not twice in the package).
+    const { extractFile } = await import('@/lib/files/extract');
     const bytes = new Uint8Array(await file.arrayBuffer());
-    return extractFile({ id, name: file.name, type: file.type, bytes }, browserReaders, onPage === undefined ? {} : { onPage });
+    const noReader = (): Promise<never> => Promise.reject(new Error('no_worker'));
+    return extractFile({ id, name: file.name, type: file.type, bytes }, { pdfjs: noReader, mammoth: noReader }, onPage === undefined ? {} : { onPage });
   }
   const key = ++seq;
   return new Promise<ExtractResult>((resolve) => {
