@@ -6,6 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
@@ -79,6 +81,27 @@ describe('Firefox (firefox-mv2)', () => {
       await until(`the reply completed in ${path}`, async () => (await lastReplyStatus(page)) === 'complete');
       await page.close();
     }
+  });
+
+  it('Attach file: a PDF is read in the files worker (pdf.js) and its second page reaches the gateway', async () => {
+    await settle(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey));
+    const page = await ff.open('popup.html');
+    await page.waitForSelector('input[type="file"][aria-label="Attach file"]', { timeout: 15_000 });
+    // The file chosen as the picker would give it (WebDriver BiDi's file upload does not reach an extension page's input).
+    const pdf = readFileSync(join(import.meta.dirname, '../fixtures/files/report.pdf')).toString('base64');
+    await page.evaluate((base64: string) => {
+      const input = document.querySelector<HTMLInputElement>('input[type="file"][aria-label="Attach file"]')!;
+      const chosen = new DataTransfer();
+      chosen.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'report.pdf', { type: 'application/pdf' }));
+      input.files = chosen.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, pdf);
+    await until('the chip of report.pdf', async () => /report\.pdf3 pages/.test(await textOf(page, '.attached-files')));
+    await sendMessage(page, 'page two?');
+    await until('the request', async () => gateway.requests.some((r) => r.path === '/v1/chat/completions'));
+    const body = gateway.requests.find((r) => r.path === '/v1/chat/completions')!.body as { messages: { content: string }[] };
+    expect(body.messages.at(-1)!.content).toContain('[Page 2]\nQuarterly report, page 2\nMARKER-PAGE-2');
+    await page.close();
   });
 
   it('a reply goes on after its page closed: the background page owns it', async () => {
