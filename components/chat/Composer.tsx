@@ -294,6 +294,12 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     });
   };
 
+  // The newest send (its files, images and state), for a dictation that ends after renders.
+  const sendNow = useRef(send);
+  useEffect(() => {
+    sendNow.current = send;
+  });
+
   /** A dictation's text, put in at the caret (spaced from the words around it); sent at once when the user chose so. */
   const putDictated = (said: string): void => {
     const now = typedNow.current;
@@ -308,7 +314,7 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
     setText(next);
     typedNow.current = next;
     if (dictation?.sendAfter === true) {
-      void send(next);
+      void sendNow.current(next);
       return;
     }
     requestAnimationFrame(() => {

@@ -34,6 +34,7 @@ export function ReadAloudButton({ message }: { message: Message }) {
   const price = useModelPrice(reading?.model);
   // The piece being said, marked in the reply's text (the marking's code comes with the first one).
   const said = reading?.said ?? '';
+  const piece = reading?.piece ?? -1;
   const here = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     if (said === '') return;
@@ -41,13 +42,13 @@ export function ReadAloudButton({ message }: { message: Message }) {
     if (root === null || root === undefined) return;
     let gone = false;
     void import('./read-aloud-highlight').then((m) => {
-      if (!gone) m.highlightSpoken(root, said);
+      if (!gone) m.highlightSpoken(root, said, piece === 0);
     });
     return () => {
       gone = true;
       void import('./read-aloud-highlight').then((m) => m.clearSpoken());
     };
-  }, [said]);
+  }, [said, piece]);
   if (start === undefined) return null;
   if (reading === undefined) {
     return <IconButton size="sm" label={w.t('voice.readAloud')} icon={<Volume2 aria-hidden />} className="text-muted opacity-70 group-hover:opacity-100 focus-visible:opacity-100" onClick={() => start(message)} />;

@@ -20,8 +20,11 @@ function registry(): { highlights: HighlightRegistry; Highlight: new (...ranges:
 
 const squeeze = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** Marks `piece` in `root`'s text; true when it was found. */
-export function highlightSpoken(root: Element, piece: string): boolean {
+/** Where the last piece marked ended: the next is looked for after it (a sentence said twice is marked where it is said). */
+let previous: { root: Element; end: number } | undefined;
+
+/** Marks `piece` in `root`'s text, after the piece before it unless `restart`; true when it was found. */
+export function highlightSpoken(root: Element, piece: string, restart = false): boolean {
   const api = registry();
   if (api === undefined) return false;
   api.highlights.delete(NAME);
@@ -43,13 +46,18 @@ export function highlightSpoken(root: Element, piece: string): boolean {
       at.push({ node, offset: i });
     }
   }
-  let start = flat.indexOf(wanted);
+  const from = !restart && previous?.root === root ? previous.end : 0;
+  const find = (text: string): number => {
+    const after = flat.indexOf(text, from);
+    return after >= 0 ? after : flat.indexOf(text);
+  };
+  let start = find(wanted);
   let end = start + wanted.length;
   if (start < 0) {
     // Its beginning and its end, where the middle was spoken differently.
     const head = wanted.slice(0, 24);
     const tail = wanted.slice(-24);
-    start = flat.indexOf(head);
+    start = find(head);
     const tailAt = start < 0 ? -1 : flat.indexOf(tail, start + head.length);
     if (start < 0 || tailAt < 0 || tailAt - start > wanted.length * 2) return false;
     end = tailAt + tail.length;
@@ -61,6 +69,7 @@ export function highlightSpoken(root: Element, piece: string): boolean {
   range.setStart(first.node, first.offset);
   range.setEnd(last.node, last.offset + 1);
   api.highlights.set(NAME, new api.Highlight(range));
+  previous = { root, end };
   return true;
 }
 

@@ -8,6 +8,9 @@ import type { ExtractResult } from '@/lib/files/types';
 
 type Waiting = { resolve(result: ExtractResult): void; onPage?: ((page: number, pages: number) => void) | undefined };
 
+/** A file not read in this long (a PDF that hangs pdf.js, a document that never ends) is given up, and its worker with it. */
+const READ_TIMEOUT_MS = 120_000;
+
 let worker: Worker | undefined;
 const waiting = new Map<number, Waiting>();
 let seq = 0;
@@ -52,7 +55,23 @@ export async function readAttachment(file: File, id: string, onPage?: (page: num
   }
   const key = ++seq;
   return new Promise<ExtractResult>((resolve) => {
-    waiting.set(key, { resolve: (result) => resolve(result.ok || result.refusal.name !== '' ? result : { ok: false, refusal: { ...result.refusal, name: file.name } }), onPage });
+    const timer = setTimeout(() => {
+      if (!waiting.has(key)) return;
+      // Everything the worker was reading fails with it; the next file starts a new one.
+      for (const [k, pending] of waiting) {
+        waiting.delete(k);
+        pending.resolve({ ok: false, refusal: { name: '', code: 'failed', params: { detail: 'timeout' } } });
+      }
+      worker?.terminate();
+      worker = undefined;
+    }, READ_TIMEOUT_MS);
+    waiting.set(key, {
+      resolve: (result) => {
+        clearTimeout(timer);
+        resolve(result.ok || result.refusal.name !== '' ? result : { ok: false, refusal: { ...result.refusal, name: file.name } });
+      },
+      onPage,
+    });
     started().postMessage({ type: 'extract', seq: key, id, file });
   });
 }

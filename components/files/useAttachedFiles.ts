@@ -21,6 +21,10 @@ export interface ReadingFile {
 
 /** Below this many tokens left, a file is not worth attaching: it is refused as "no room". */
 const MIN_ROOM = 200;
+/** Kept free of files for the question typed beside them. */
+const QUESTION_ROOM = 4_000;
+/** All files sent as themselves in one message together (base64), under the 64 MiB a message between extension parts may be. */
+const MAX_INLINE_CHARS = 24 * 1024 * 1024;
 
 export function useAttachedFiles(maxTokens: number = DEFAULT_MESSAGE_LIMITS.maxTextTokens) {
   const [files, setFiles] = useState<AttachedFile[]>([]);
@@ -47,12 +51,19 @@ export function useAttachedFiles(maxTokens: number = DEFAULT_MESSAGE_LIMITS.maxT
         return;
       }
       const used = current.current.reduce((sum, f) => sum + f.tokens, 0);
-      const room = maxTokens - used;
+      const room = maxTokens - QUESTION_ROOM - used;
       if (room < MIN_ROOM) {
         setRefusals((now) => [...now, { name: file.name, code: 'no_room', params: { limit: maxTokens } }]);
         return;
       }
-      set([...current.current, fitFile(result.file, room)]);
+      let fitted = fitFile(result.file, room);
+      // Past the cap of files sent as themselves, a file goes as its text.
+      const inline = current.current.reduce((sum, f) => sum + (f.data?.length ?? 0), 0);
+      if (fitted.data !== undefined && inline + fitted.data.length > MAX_INLINE_CHARS) {
+        const { data: _data, ...text } = fitted;
+        fitted = text;
+      }
+      set([...current.current, fitted]);
     } finally {
       queued.current--;
       setReading((now) => now.filter((r) => r.key !== key));
@@ -72,7 +83,10 @@ export function useAttachedFiles(maxTokens: number = DEFAULT_MESSAGE_LIMITS.maxT
         continue;
       }
       queued.current++;
-      chain.current = chain.current.then(() => readOne(file));
+      // A read that fails (its code could not be loaded, say) is refused by name; the next one still runs.
+      chain.current = chain.current.then(() => readOne(file)).catch((error: unknown) => {
+        setRefusals((now) => [...now, { name: file.name, code: 'failed', params: { detail: error instanceof Error ? error.name : 'unknown' } }]);
+      });
     }
   };
 

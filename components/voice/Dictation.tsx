@@ -63,23 +63,28 @@ export default function Dictation({ target, onText, onClose }: { target: Dictati
   const recognition = useRef<BrowserRecognition | undefined>(undefined);
   const aborter = useRef<AbortController | undefined>(undefined);
   const alive = useRef(true);
+  // The composer's newest callbacks: a dictation can end (its limit, the browser's recognition) long after it began.
+  const latest = useRef({ onText, onClose });
+  useEffect(() => {
+    latest.current = { onText, onClose };
+  });
 
   const transcribe = async (blob: Blob): Promise<void> => {
-    if (target.choice.via !== 'gateway') return;
+    if (target.choice.via !== 'gateway' || !alive.current) return;
     setState({ step: 'transcribing' });
     const controller = new AbortController();
     aborter.current = controller;
     const { profile } = target;
     try {
       const client = createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey });
-      const text = await client.transcribe({ model: target.choice.model, audio: blob, filename: recordingName(blob.type), ...(target.language === undefined ? {} : { language: target.language }) }, { signal: controller.signal });
+      const text = await client.transcribe({ model: target.choice.model, audio: blob, filename: recordingName(blob.type), ...(target.language === undefined ? {} : { language: target.language.split('-')[0]!.toLowerCase() }) }, { signal: controller.signal });
       if (!alive.current) return;
       if (text.trim() === '') {
         setState({ step: 'problem', problem: { code: 'empty' } });
         return;
       }
-      onText(text.trim());
-      onClose();
+      latest.current.onText(text.trim());
+      latest.current.onClose();
     } catch (error) {
       if (!alive.current || controller.signal.aborted) return;
       const why = error instanceof GatewayError ? errorTitle(w, storedError(error, profile.apiKey)) : String(error);
@@ -128,8 +133,8 @@ export default function Dictation({ target, onText, onClose }: { target: Dictati
       if (failed || !alive.current) return;
       if (final.trim() === '') setState({ step: 'problem', problem: { code: 'empty' } });
       else {
-        onText(final.trim());
-        onClose();
+        latest.current.onText(final.trim());
+        latest.current.onClose();
       }
     };
     recognition.current = r;

@@ -52,7 +52,13 @@ const TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm', 
  */
 export function startRecording(stream: MediaStream, onLevel: (level: number) => void): Recording {
   const mimeType = TYPES.find((t) => MediaRecorder.isTypeSupported(t));
-  const recorder = new MediaRecorder(stream, mimeType === undefined ? {} : { mimeType });
+  let recorder: MediaRecorder;
+  try {
+    recorder = new MediaRecorder(stream, mimeType === undefined ? {} : { mimeType });
+  } catch (error) {
+    for (const track of stream.getTracks()) track.stop();
+    throw new MicrophoneError('failed', error instanceof Error ? error.name : 'recorder');
+  }
   const chunks: Blob[] = [];
   recorder.addEventListener('dataavailable', (event) => {
     if (event.data.size > 0) chunks.push(event.data);
@@ -82,7 +88,12 @@ export function startRecording(stream: MediaStream, onLevel: (level: number) => 
     void context?.close().catch(() => undefined);
     for (const track of stream.getTracks()) track.stop();
   };
-  recorder.start(250);
+  try {
+    recorder.start(250);
+  } catch (error) {
+    release();
+    throw new MicrophoneError('failed', error instanceof Error ? error.name : 'start');
+  }
   return {
     stop: () => new Promise<Blob>((resolve) => {
       recorder.addEventListener('stop', () => {

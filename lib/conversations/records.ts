@@ -8,7 +8,7 @@ import type { Usage } from '../gateway';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { ownValue } from '../shared/own-keys';
 import { ImageRequestRecordSchema } from '../images/types';
-import { AttachedFileSchema } from '../files/types';
+import { SavedFileSchema } from '../files/types';
 
 export const SURFACES = ['popup', 'sidepanel', 'chat', 'action'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -198,7 +198,7 @@ export const MessageSchema = z.object({
   /** Attached images as data: URLs. */
   images: z.optional(z.array(z.string())),
   /** Attached files with their extracted text (lib/files/): the request quotes them after `text`. */
-  files: z.optional(z.array(AttachedFileSchema)),
+  files: z.optional(z.array(SavedFileSchema)),
   /**
    * Images this message holds, by id in the image store (lib/images/store.ts), in order: a
    * reply's generated images or those taken out of its text, a question's image to edit.

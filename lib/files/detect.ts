@@ -55,10 +55,11 @@ export type Detected = { kind: FileKind; language?: string } | { refuse: FileRef
 /** What to do with a file, from its name, its type and its first bytes (at least 4 kB of them, or all). */
 export function detectFile(name: string, type: string, head: Uint8Array): Detected {
   const ext = extensionOf(name);
-  // A PDF may have a little junk before its header (the format allows up to 1 kB).
-  const pdfAt = findAscii(head.subarray(0, 1024), '%PDF-');
-  if (pdfAt >= 0) return { kind: 'pdf' };
-  if (ext === 'pdf' || type === 'application/pdf') return { refuse: 'corrupt' };
+  const saysPdf = ext === 'pdf' || type === 'application/pdf';
+  // A PDF may have a little junk before its header (the format allows up to 1 kB), but only a
+  // file that says it is a PDF is looked at that way: a text about PDFs may quote `%PDF-`.
+  if (startsWith(head, ascii('%PDF-')) || (saysPdf && findAscii(head.subarray(0, 1024), '%PDF-') >= 0)) return { kind: 'pdf' };
+  if (saysPdf) return { refuse: 'corrupt' };
   if (startsWith(head, ZIP)) {
     if (ext === 'docx' || type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') return { kind: 'docx' };
     return UNSUPPORTED.has(ext) ? { refuse: 'unsupported', params: { ext } } : { refuse: 'binary' };
@@ -69,7 +70,9 @@ export function detectFile(name: string, type: string, head: Uint8Array): Detect
     return UNSUPPORTED.has(ext) ? { refuse: 'unsupported', params: { ext } } : { refuse: 'binary' };
   }
   if (ext === 'docx') return { refuse: 'corrupt' };
-  if (BINARY_MAGIC.some((magic) => startsWith(head, magic)) || (startsWith(head, ascii('ftyp'), 4))) return { refuse: 'binary' };
+  // A file named as text is checked against the longer signatures only (`BM`, `MZ`, `ID3` begin words too: "BMI,height").
+  const namedText = languageOf(name) !== undefined;
+  if (BINARY_MAGIC.some((magic) => (!namedText || magic.length >= 4) && startsWith(head, magic)) || (startsWith(head, ascii('ftyp'), 4))) return { refuse: 'binary' };
   if (UNSUPPORTED.has(ext)) return { refuse: 'unsupported', params: { ext } };
   const language = languageOf(name);
   return language === undefined || language === '' ? { kind: 'text' } : { kind: 'text', language };

@@ -28,6 +28,8 @@ export function htmlToMarkdown(html: string): string {
   let table: string[][] | undefined;
   let row: string[] | undefined;
   let cell: string | undefined;
+  /** Tables opened inside a cell: their text joins the cell's, their rows and cells are not the outer table's. */
+  let nested = 0;
   const flush = (): void => {
     const text = line.replace(/\s+/g, ' ').trim();
     line = '';
@@ -41,7 +43,12 @@ export function htmlToMarkdown(html: string): string {
   const parser = new Parser({
     onopentag(name) {
       if (BLOCKS.has(name)) flush();
-      if (cell !== undefined) return;
+      if (cell !== undefined) {
+        if (name === 'table') nested++;
+        // A cell's inner rows and cells, and its lists, read as its text.
+        if (name === 'td' || name === 'th' || name === 'br') line += ' ';
+        return;
+      }
       if (name === 'ul' || name === 'ol') lists.push({ ordered: name === 'ol', n: 0 });
       else if (name === 'li') {
         const list = lists.at(-1);
@@ -59,6 +66,12 @@ export function htmlToMarkdown(html: string): string {
     },
     onclosetag(name) {
       if (BLOCKS.has(name)) flush();
+      if (nested > 0) {
+        if (name === 'table') nested--;
+        return;
+      }
+      // Lists opened inside a cell were never pushed.
+      if (cell !== undefined && (name === 'ul' || name === 'ol' || name === 'li')) return;
       if ((name === 'td' || name === 'th') && cell !== undefined) {
         flush();
         row?.push(cell);

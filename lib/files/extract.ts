@@ -48,7 +48,7 @@ export async function extractFile(input: FileInput, readers: Readers, options: E
       const pdf = await extractPdf(await readers.pdfjs(), bytes, options.onPage, options.maxPages);
       file = { ...base, pages: pdf.pages, lines: pdf.lines, tokens: estimateTokens(pdf.text), text: pdf.text };
       if (pdf.cut !== undefined) file.cut = pdf.cut;
-      else if (bytes.byteLength <= FILE_LIMITS.maxInlineBytes) file.data = `data:application/pdf;base64,${bytesToBase64(bytes)}`;
+      else if (bytes.byteLength <= FILE_LIMITS.maxInlineBytes && pdf.pages <= FILE_LIMITS.maxInlinePages) file.data = `data:application/pdf;base64,${bytesToBase64(bytes)}`;
     } else {
       const text = detected.kind === 'docx' ? await extractDocx(await readers.mammoth(), bytes) : decodeText(bytes);
       if (text === undefined) return refuse(name, 'binary');

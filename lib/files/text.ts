@@ -29,7 +29,8 @@ export function decodeText(bytes: Uint8Array): string | undefined {
   else {
     // NUL bytes in text without a UTF-16 mark: a binary file.
     if (bytes.subarray(0, 8192).includes(0)) return undefined;
-    text = decode('utf-8', bytes) ?? decode('gb18030', bytes);
+    // UTF-8; else GB18030 (Chinese Windows); else Windows-1252 (Excel's CSVs with accents elsewhere).
+    text = decode('utf-8', bytes) ?? decode('gb18030', bytes) ?? decode('windows-1252', bytes);
   }
   if (text === undefined) return undefined;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -38,8 +38,8 @@ export const AttachedFileSchema = z.object({
   tokens: z.number(),
   /** The extracted text; a PDF's pages start with `[Page n]`. */
   text: z.string(),
-  /** The fence's language for code and data files (`python`, `csv`, …). */
-  language: z.optional(z.string()),
+  /** The fence's language for code and data files (`python`, `csv`, …): a word, so an imported one cannot close the fence. */
+  language: z.optional(z.string().check(z.regex(/^[\w+#.-]{0,32}$/))),
   cut: z.optional(FileCutSchema),
   /**
    * A PDF's own bytes as a `data:` URL (up to `FILE_LIMITS.maxInlineBytes`), for a model whose
@@ -49,6 +49,9 @@ export const AttachedFileSchema = z.object({
   data: z.optional(z.string()),
 });
 export type AttachedFile = z.infer<typeof AttachedFileSchema>;
+
+/** A file as a saved message keeps it: never its own bytes (a stored, imported or synced `data` is dropped). */
+export const SavedFileSchema = z.omit(AttachedFileSchema, { data: true });
 
 /** Why a file was not taken: each named to the user with the file's name. */
 export const FILE_REFUSALS = [
@@ -93,4 +96,6 @@ export const FILE_LIMITS = {
   maxPages: 500,
   /** A PDF up to this size may go as itself to a model that takes files. */
   maxInlineBytes: 10 * 1024 * 1024,
+  /** …and up to this many pages (Anthropic's limit for a PDF document). */
+  maxInlinePages: 100,
 } as const;

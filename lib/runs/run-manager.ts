@@ -238,7 +238,8 @@ function toRequestMessage(message: Message): ChatMessage {
   if (message.role === 'user') {
     // Attached files follow the question, each quoted with its name (lib/files/quote.ts); one
     // with its own bytes (`data`: only on its turn, to a model that takes files) goes as itself.
-    const files = message.files ?? [];
+    // Only the question of this turn carries `data` (withOwnFiles); a saved one never does (SavedFileSchema).
+    const files: readonly AttachedFile[] = message.files ?? [];
     const itself = files.filter((f) => f.data !== undefined);
     const text = withFiles(message.text, files.filter((f) => f.data === undefined));
     const images = message.images ?? [];

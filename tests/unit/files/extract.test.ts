@@ -96,6 +96,16 @@ describe('extractFile on the sample files', () => {
     expect(readme.ok && readme.file.language).toBeUndefined();
   });
 
+  it('text that begins like a signature, or quotes a PDF header, is still text; Windows-1252 text is read', async () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    expect(await extractFile({ id: 'b', name: 'bmi.csv', type: 'text/csv', bytes: enc('BMI,height\n22,180\n') }, nodeReaders)).toMatchObject({ ok: true, file: { kind: 'text', language: 'csv' } });
+    expect(await extractFile({ id: 'm', name: 'MZ.txt', type: '', bytes: enc('MZ is how a Windows program begins.') }, nodeReaders)).toMatchObject({ ok: true });
+    expect(await extractFile({ id: 'q', name: 'pdf.md', type: '', bytes: enc('# PDF\nA PDF begins with %PDF-1.7 and ends with %%EOF.') }, nodeReaders)).toMatchObject({ ok: true, file: { kind: 'text', language: 'markdown' } });
+    // "René,Zürich" as Excel writes it on Western Windows.
+    const latin = new Uint8Array([0x52, 0x65, 0x6e, 0xe9, 0x2c, 0x5a, 0xfc, 0x72, 0x69, 0x63, 0x68, 0x0a]);
+    expect(await extractFile({ id: 'l', name: 'people.csv', type: '', bytes: latin }, nodeReaders)).toMatchObject({ ok: true, file: { text: 'René,Zürich\n' } });
+  });
+
   it('cuts a PDF over the page limit after the last page read, saying so', async () => {
     const bytes = await makeTextPdf(6);
     const result = await extractFile({ id: 'l', name: 'long.pdf', type: '', bytes }, nodeReaders, { maxPages: 4 });
@@ -104,5 +114,13 @@ describe('extractFile on the sample files', () => {
       expect(result.file.text).toContain('MARKER-PAGE-4');
       expect(result.file.text).not.toContain('[Page 5]');
     }
+  });
+});
+
+describe('htmlToMarkdown (a Word document\'s HTML)', () => {
+  it('a table inside a cell reads as that cell\'s text; the outer table keeps every row', async () => {
+    const { htmlToMarkdown } = await import('@/lib/files/docx');
+    const html = '<table><tr><td><p>A</p><table><tr><td>inner 1</td><td>inner 2</td></tr></table></td><td><p>B</p></td></tr><tr><td><ul><li>C1</li><li>C2</li></ul></td><td>D</td></tr></table><ul><li>after</li></ul>';
+    expect(htmlToMarkdown(html)).toBe('| A inner 1 inner 2 | B |\n| --- | --- |\n| C1 C2 | D |\n\n- after');
   });
 });

@@ -29,8 +29,28 @@ describe('fitFile', () => {
     const file = pdf(2, 200);
     const fitted = fitFile(file, 100);
     expect(fitted.cut).toMatchObject({ reason: 'tokens', page: 1 });
-    expect(fitted.cut?.line).toBe(fitted.lines);
+    // The page's own lines: its `[Page 1]` marker is not one of them.
+    expect(fitted.cut?.line).toBe(fitted.lines - 1);
+    expect(fitted.text.split('\n').at(-1)).toBe(`Line ${fitted.cut?.line} of page 1, with some words to count.`);
     expect(fitted.tokens).toBeLessThanOrEqual(100);
+  });
+
+  it('a file of one long line (minified JSON) keeps its head, cut inside the line, never nothing', () => {
+    const text = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item ${i}` })));
+    const file: AttachedFile = { id: 'j', name: 'data.min.json', kind: 'text', type: 'application/json', size: text.length, lines: 1, tokens: estimateTokens(text), text, language: 'json' };
+    const fitted = fitFile(file, 1_000);
+    expect(fitted.text.length).toBeGreaterThan(2_000);
+    expect(text.startsWith(fitted.text)).toBe(true);
+    expect(fitted.tokens).toBeLessThanOrEqual(1_000);
+    expect(fitted.cut).toEqual({ reason: 'tokens', line: 1, tokens: file.tokens });
+  });
+
+  it('a line inside a page that only looks like a marker stays in its page', () => {
+    const text = '[Page 1]\nSee [Page 7] below:\n[Page 7]\nquoted\n\n[Page 2]\nsecond page ' + 'x'.repeat(4000);
+    const file: AttachedFile = { id: 'p', name: 'cites.pdf', kind: 'pdf', type: '', size: 1, pages: 2, lines: 7, tokens: estimateTokens(text), text };
+    const fitted = fitFile(file, 200);
+    expect(fitted.cut).toEqual({ reason: 'tokens', page: 1, tokens: file.tokens });
+    expect(fitted.text).toBe('[Page 1]\nSee [Page 7] below:\n[Page 7]\nquoted');
   });
 
   it('cuts a text file at a line', () => {
