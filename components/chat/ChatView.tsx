@@ -23,7 +23,7 @@ import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageGeneration, type ImageSend, type ImageSupport } from './Composer';
 import type { AttachedFile } from '@/lib/files/types';
-import type { DictationTarget } from '@/components/voice/target';
+import { browserRecognition, type DictationTarget } from '@/components/voice/target';
 import { transcriptionChoice } from '@/lib/voice/choice';
 import { DEFAULT_VOICE } from '@/lib/settings/schema';
 import { ErrorCallout } from './ErrorCallout';
@@ -595,7 +595,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const voice = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.voice : undefined)) ?? DEFAULT_VOICE;
   const dictation = useMemo((): DictationTarget => ({
     profile,
-    choice: transcriptionChoice(voice, catalogue.models, typeof window !== 'undefined' && ('SpeechRecognition' in window || 'webkitSpeechRecognition' in window)),
+    choice: transcriptionChoice(voice, catalogue.models, browserRecognition()),
     language: voice.language,
     sendAfter: voice.sendAfterDictation,
     promptsElsewhere: surface === 'popup' || surface === 'sidepanel',

@@ -1,8 +1,8 @@
 /** Attached files in words: what a chip or a card says of a file, and why one was refused. */
 import type { Words } from '@/lib/i18n/messages';
 import type { AttachedFile, FileRefusal } from '@/lib/files/types';
+import { mb } from '@/components/i18n/problems';
 
-const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 export function compactCount(w: Words, n: number): string {
   return w.number(n, { notation: 'compact', maximumFractionDigits: 1 });

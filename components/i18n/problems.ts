@@ -18,7 +18,8 @@ import type { SettingsSaveProblem } from '@/lib/settings/storage.adapter';
 
 type Params = Record<string, string | number>;
 
-function mb(bytes: number): number {
+/** Bytes as megabytes, one decimal. */
+export function mb(bytes: number): number {
   return Number((bytes / 1024 / 1024).toFixed(1));
 }
 

@@ -14,16 +14,12 @@ import { Field } from '@/components/ui/Field';
 import { Input } from '@/components/ui/Input';
 import { NativeSelect } from '@/components/ui/NativeSelect';
 import { Switch } from '@/components/ui/Switch';
-import { SPEECH_SPEED, SPEECH_VOICES, type Profile, type Settings, type VoiceSettings } from '@/lib/settings/schema';
+import { LANGUAGE_CODE, SPEECH_SPEED, SPEECH_VOICES, type Profile, type Settings, type VoiceSettings } from '@/lib/settings/schema';
 import { modelsFor, type AudioRole } from '@/lib/voice/models';
 import { Section } from './Section';
+import { browserRecognition } from '@/components/voice/target';
 
 const BROWSER = '@browser';
-
-/** The browser can write down speech itself (Chromium's webkitSpeechRecognition). */
-export function browserRecognition(): boolean {
-  return typeof window !== 'undefined' && ('SpeechRecognition' in window || 'webkitSpeechRecognition' in window);
-}
 
 function ModelSelect({ id, role, profile, model, via, browserLabel, browserHas, onChange, ...control }: {
   id: string; role: AudioRole; profile: Profile | undefined; model: string | undefined; via: 'gateway' | 'browser';
@@ -56,7 +52,7 @@ export function VoiceSection({ settings, profile, onSave }: { settings: Settings
   const [note, setNote] = useState<{ ok: boolean; text: string } | undefined>();
   const speedValue = Number(speed);
   const speedOk = speed.trim() !== '' && Number.isFinite(speedValue) && speedValue >= SPEECH_SPEED.min && speedValue <= SPEECH_SPEED.max;
-  const languageOk = voice.language === undefined || /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/.test(voice.language);
+  const languageOk = voice.language === undefined || LANGUAGE_CODE.test(voice.language);
   const save = async (): Promise<void> => {
     if (!speedOk || !languageOk) return;
     const failure = await onSave((now) => ({ ...now, voice: { ...voice, speed: speedValue } }));

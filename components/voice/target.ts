@@ -14,3 +14,8 @@ export interface DictationTarget {
 
 /** The longest recording (a few MB of Opus: well under the 25 MB Whisper takes). */
 export const MAX_RECORDING_MS = 5 * 60 * 1000;
+
+/** The browser can write down speech itself (Chromium's webkitSpeechRecognition). */
+export function browserRecognition(): boolean {
+  return typeof window !== 'undefined' && ('SpeechRecognition' in window || 'webkitSpeechRecognition' in window);
+}

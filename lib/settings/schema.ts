@@ -102,6 +102,8 @@ export const AppearanceSchema = z.object({
 /** OpenAI's speech voices, offered in the Voice section (a gateway may take others; the field takes any name). */
 export const SPEECH_VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse'] as const;
 export const SPEECH_SPEED = { min: 0.25, max: 4 } as const;
+/** A language code as the Voice section takes it (`en`, `zh`, `zh-CN`). */
+export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 
 /**
  * Read aloud and Dictate (issue 32). A model absent: the catalogue's first named for the job
@@ -115,7 +117,7 @@ export const VoiceSettingsSchema = z.object({
   transcriptionModel: z.optional(z.string()),
   transcriptionVia: z._default(z.enum(['gateway', 'browser']), 'gateway'),
   /** The language spoken when dictating (ISO 639-1, `zh`, `en`, …): absent, the model finds it. */
-  language: z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/))),
+  language: z.optional(z.string().check(z.regex(LANGUAGE_CODE))),
   /** Send the message as soon as its dictation is written down. */
   sendAfterDictation: z._default(z.boolean(), false),
 });

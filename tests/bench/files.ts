@@ -8,11 +8,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { makeTextPdf } from '../fixtures/files/make-pdf';
-import { startReferenceGateway } from '../gateway/server';
 import { median, pollPage, type Figure } from './measure';
-import { build } from './popup';
+import { inFreshPopups } from './fresh-popups';
 
 const SAMPLES = 5;
 const PAGES = 100;
@@ -29,38 +27,21 @@ const WATCH = `
   }).observe(document, { subtree: true, childList: true, characterData: true });`;
 
 export async function benchFiles(): Promise<Figure[]> {
-  build('e2e');
   const dir = mkdtempSync(join(tmpdir(), 'gc-files-'));
   const pdf = join(dir, 'hundred-pages.pdf');
   const bytes = await makeTextPdf(PAGES, 8);
   writeFileSync(pdf, bytes);
-  const gateway = await startReferenceGateway();
-  const ext = await launchExtension();
   const times: number[] = [];
   const longest: number[] = [];
-  try {
-    const setup = await ext.open('options.html');
-    await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'echo-1' }));
-    await setup.close();
-    for (let i = 0; i < SAMPLES; i++) {
-      const page = await ext.context.newPage();
-      await page.setViewportSize({ width: 400, height: 600 });
-      await page.addInitScript({ content: WATCH });
-      await page.goto(`chrome-extension://${ext.extensionId}/popup.html`);
-      await page.getByRole('button', { name: 'New chat' }).click();
-      await page.getByLabel('Attach file').setInputFiles(pdf);
-      await pollPage(page, 'window.__doneAt !== undefined', 30_000, 20);
-      // A moment after: a task that the result's arrival started is counted too.
-      await page.waitForTimeout(200);
-      const { chosenAt, doneAt, tasks } = await page.evaluate('({ chosenAt: window.__chosenAt, doneAt: window.__doneAt, tasks: window.__tasks })') as { chosenAt: number; doneAt: number; tasks: { start: number; duration: number }[] };
-      times.push(doneAt - chosenAt);
-      longest.push(Math.max(0, ...tasks.filter((t) => t.start + t.duration >= chosenAt).map((t) => t.duration)));
-      await page.close();
-    }
-  } finally {
-    await ext.close();
-    await gateway.close();
-  }
+  await inFreshPopups(SAMPLES, WATCH, async (page) => {
+    await page.getByLabel('Attach file').setInputFiles(pdf);
+    await pollPage(page, 'window.__doneAt !== undefined', 30_000, 20);
+    // A moment after: a task that the result's arrival started is counted too.
+    await page.waitForTimeout(200);
+    const { chosenAt, doneAt, tasks } = await page.evaluate('({ chosenAt: window.__chosenAt, doneAt: window.__doneAt, tasks: window.__tasks })') as { chosenAt: number; doneAt: number; tasks: { start: number; duration: number }[] };
+    times.push(doneAt - chosenAt);
+    longest.push(Math.max(0, ...tasks.filter((t) => t.start + t.duration >= chosenAt).map((t) => t.duration)));
+  });
   const typical = median(times);
   const worst = Math.max(...longest);
   return [

@@ -4,11 +4,9 @@
  * the click's event and the audio element's `playing`), each time in a freshly opened popup (no
  * audio kept from before, the reader's code loaded on that first click). Budget ≤ 1.5 s.
  */
-import { launchExtension, profileFor, writeSettings } from '../browser/harness';
 import { AUDIO_MODELS } from '../gateway/audio';
-import { startReferenceGateway } from '../gateway/server';
 import { median, pollPage, type Figure } from './measure';
-import { build } from './popup';
+import { inFreshPopups } from './fresh-popups';
 
 const SAMPLES = 7;
 
@@ -20,37 +18,20 @@ const WATCH = `
   document.addEventListener('playing', () => { window.__playingAt ??= performance.now(); }, true);`;
 
 export async function benchVoice(): Promise<Figure[]> {
-  build('e2e');
-  const gateway = await startReferenceGateway({ extraModels: AUDIO_MODELS });
-  const ext = await launchExtension();
   const delays: number[] = [];
-  try {
-    const setup = await ext.open('options.html');
-    await writeSettings(setup, profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'echo-1' }));
-    await setup.close();
-    for (let i = 0; i < SAMPLES; i++) {
-      const page = await ext.context.newPage();
-      await page.setViewportSize({ width: 400, height: 600 });
-      await page.addInitScript({ content: WATCH });
-      await page.goto(`chrome-extension://${ext.extensionId}/popup.html`);
-      await page.getByRole('button', { name: 'New chat' }).click();
-      // A different reply each time: nothing of it was spoken before.
-      const text = `Sample ${i}: the first sentence is short. The second one follows it, and a third closes the reply.`;
-      await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
-      await page.keyboard.press('Enter');
-      const reply = page.getByRole('article', { name: 'Assistant message' }).last();
-      await reply.getByText(`Echo: ${text}`).waitFor();
-      await reply.getByRole('button', { name: 'Read aloud' }).click();
-      await pollPage(page, 'window.__playingAt !== undefined', 15_000, 20);
-      const { clickAt, playingAt } = await page.evaluate('({ clickAt: window.__clickAt, playingAt: window.__playingAt })') as { clickAt: number; playingAt: number };
-      delays.push(playingAt - clickAt);
-      await reply.getByRole('button', { name: 'Stop reading' }).click();
-      await page.close();
-    }
-  } finally {
-    await ext.close();
-    await gateway.close();
-  }
+  await inFreshPopups(SAMPLES, WATCH, async (page, i) => {
+    // A different reply each time: nothing of it was spoken before.
+    const text = `Sample ${i}: the first sentence is short. The second one follows it, and a third closes the reply.`;
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
+    await page.keyboard.press('Enter');
+    const reply = page.getByRole('article', { name: 'Assistant message' }).last();
+    await reply.getByText(`Echo: ${text}`).waitFor();
+    await reply.getByRole('button', { name: 'Read aloud' }).click();
+    await pollPage(page, 'window.__playingAt !== undefined', 15_000, 20);
+    const { clickAt, playingAt } = await page.evaluate('({ clickAt: window.__clickAt, playingAt: window.__playingAt })') as { clickAt: number; playingAt: number };
+    delays.push(playingAt - clickAt);
+    await reply.getByRole('button', { name: 'Stop reading' }).click();
+  }, { extraModels: AUDIO_MODELS });
   const all = delays.map((d) => d.toFixed(0)).join(', ');
   const typical = median(delays);
   return [
