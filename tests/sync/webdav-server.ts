@@ -19,7 +19,7 @@ export interface WebDavServer {
   password: string;
   /** Where the server keeps what is written to it. */
   files: string;
-  /** Every request served so far, as "METHOD /path status" lines. */
+  /** Every request served so far, as "METHOD /path status" lines, in the order they arrived. */
   requests(): string[];
   /** Stops the server at once (SIGKILL: as a crash would). */
   kill(): Promise<void>;
@@ -80,7 +80,9 @@ export async function startWebDavServer(username = 'sync-user', password = 'sync
     `ErrorLog "${join(dir, 'error.log')}"`,
     'LogLevel warn',
     // Every request, for counting: method, path, status (mod_log_config is built into Debian's Apache).
-    `CustomLog "${join(dir, 'access.log')}" "%m %U %>s"`,
+    // Each line starts with when the request arrived (µs): Apache writes a line once it has
+    // answered, so a long PUT's line can follow the next request's; requests() puts them back in order.
+    `CustomLog "${join(dir, 'access.log')}" "%{usec}t %m %U %>s"`,
     `DocumentRoot "${files}"`,
     `DAVLockDB "${join(locks, 'DavLock')}"`,
     `<Directory "${dav}">`,
@@ -124,7 +126,10 @@ export async function startWebDavServer(username = 'sync-user', password = 'sync
     username,
     password,
     files: dav,
-    requests: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter((line) => line !== '') : []),
+    requests: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter((line) => line !== '') : [])
+      .map((line) => ({ at: Number(line.slice(0, line.indexOf(' '))), request: line.slice(line.indexOf(' ') + 1) }))
+      .sort((a, b) => a.at - b.at)
+      .map((r) => r.request),
     kill: () => stop('SIGKILL'),
     restart: start,
     close: async () => {
