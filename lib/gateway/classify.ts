@@ -237,6 +237,7 @@ export function supportedValues(message: string | undefined): string | undefined
 export function detailFromFacts(kind: GatewayErrorKind, facts: ErrorFacts): ErrorDetail | undefined {
   if (kind === 'content_blocked') return { code: 'content_policy' };
   if (kind !== 'bad_request') return undefined;
+  if (refusesTools(facts)) return { code: 'tools_refused' };
   const code = facts.code?.toLowerCase();
   const param = facts.param ?? (code !== undefined && code.includes('size') ? 'size' : undefined);
   if (param === undefined) return undefined;
@@ -244,6 +245,22 @@ export function detailFromFacts(kind: GatewayErrorKind, facts: ErrorFacts): Erro
   if (!byValue && !isOptionParam(param)) return undefined;
   const supported = supportedValues(facts.message);
   return { code: 'unsupported_option', params: supported === undefined ? { param } : { param, supported } };
+}
+
+/** Request fields that offer tools: a refusal naming one is a refusal of tools. */
+const TOOL_PARAMS: ReadonlySet<string> = new Set(['tools', 'tool_choice', 'functions', 'function_call', 'parallel_tool_calls']);
+
+/**
+ * A 400 that refuses the request's tools: its param or code names them, or (for gateways that
+ * send neither, vLLM and Ollama) its words say tools are not supported: a 400 beside those words, never the words alone.
+ */
+function refusesTools(facts: ErrorFacts): boolean {
+  const param = facts.param?.toLowerCase().replace(/^body\./, '').replace(/\[\d+\].*$/, '');
+  if (param !== undefined && TOOL_PARAMS.has(param)) return true;
+  const code = facts.code?.toLowerCase() ?? '';
+  if (/tool|function_call/.test(code)) return true;
+  const message = facts.message ?? '';
+  return /\btools?\b|tool[_ ]?(use|call)|function[_ ]?call|工具/i.test(message) && /not support|unsupported|does not support|not enabled|not allowed|不支持/i.test(message);
 }
 
 export function buildGatewayError(kind: GatewayErrorKind, facts: ErrorFacts, ctx: ClassifyContext, given?: ErrorDetail): GatewayError {

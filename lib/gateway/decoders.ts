@@ -7,6 +7,7 @@ import { buildGatewayError, factsFromObject, streamErrorFrom, type ClassifyConte
 import { redactSecrets, type ErrorDetail, type GatewayError } from './errors';
 import type { SseItem } from './sse';
 import { ThinkTagSplitter } from './think-tags';
+import { ToolCallAssembler } from './tool-calls';
 import type { StreamEvent, Usage } from './types';
 import { ResponsesEvent, type ErrorObject, type UsageWire } from './wire';
 
@@ -85,6 +86,8 @@ export abstract class ReplyState implements ReplyDecoder {
   protected blocked: ErrorDetail | undefined;
   /** Whether an in-stream error waits for the rest of the stream (chat) or ends the reply at once. */
   protected readonly holdsErrors: boolean = false;
+  /** The reply's tool calls, assembled from their pieces; they go out just before `done`. */
+  protected readonly toolCalls = new ToolCallAssembler();
   private readonly splitter = new ThinkTagSplitter();
 
   constructor(protected readonly ctx: ClassifyContext) {}
@@ -126,6 +129,7 @@ export abstract class ReplyState implements ReplyDecoder {
       return;
     }
     this.flushText(out);
+    for (const call of this.toolCalls.drain()) out.push({ type: 'tool_call', call });
     if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
     const done: StreamEvent & { type: 'done' } = { type: 'done' };
     if (this.finishReason !== undefined) done.finishReason = this.finishReason;

@@ -114,6 +114,8 @@ export const ERROR_DETAILS = [
    * the gateway listed them, the values it takes ({supported}, comma-joined).
    */
   'unsupported_option',
+  /** The gateway or the model does not take tools (a 400 naming `tools`): asked again without them. */
+  'tools_refused',
   /** No image, nor any answer, within {seconds} s of asking an image model (a setting). */
   'image_timeout',
   /** An image model's answer held no image. */

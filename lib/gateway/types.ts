@@ -10,9 +10,30 @@ export type ContentPart =
   /** A document sent as itself (a PDF, for models whose catalogue says they take files): `data` is its `data:` URL. */
   | { type: 'file'; filename: string; data: string };
 
-export interface ChatMessage {
+/** A tool the model may call: its JSON Schema is the MCP server's (or ours) as given. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call as the model made it: `arguments` is the JSON text it wrote (maybe not valid JSON). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ChatMessage =
+  | TextMessage
+  /** A tool's answer to the call `toolCallId` (its `name` too: Gemini matches results by name). */
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+
+export interface TextMessage {
   role: 'system' | 'user' | 'assistant';
   content: string | ContentPart[];
+  /** The calls an assistant turn made (its text, if any, came before them). */
+  toolCalls?: ToolCall[];
   /**
    * An assistant turn's thinking as the interface signed it: sent back where the interface
    * takes it (Anthropic's thinking blocks, which must keep their signature), left out elsewhere.
@@ -34,6 +55,8 @@ export interface ChatRequest {
   includeUsage?: boolean;
   /** Extra body fields passed through as they are (gateway-specific options). */
   extra?: Record<string, unknown>;
+  /** Tools the model may call, in each interface's own shape. */
+  tools?: ToolSpec[];
 }
 
 export interface Usage {
@@ -57,6 +80,8 @@ export type StreamEvent =
    */
   | { type: 'reasoning'; text: string; movedFromText?: true }
   | { type: 'usage'; usage: Usage }
+  /** A tool call, whole (its pieces assembled): all of a reply's calls come just before its `done`. */
+  | { type: 'tool_call'; call: ToolCall }
   /**
    * The request went through Chat Completions because this gateway does not serve `from`'s
    * route (it answered `status` there before any reply): what follows is the reply as usual.

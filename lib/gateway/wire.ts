@@ -44,16 +44,30 @@ export const UsageWire = z.looseObject({
 });
 export type UsageWire = z.infer<typeof UsageWire>;
 
+/** A piece of a streamed tool call (or a whole one, in a non-streamed message). */
+const ToolCallWire = z.looseObject({
+  index: z.optional(z.nullable(z.number())),
+  id: optionalString,
+  function: z.optional(z.nullable(z.looseObject({
+    name: optionalString,
+    // A few gateways send the arguments as an object.
+    arguments: z.optional(z.nullable(z.union([z.string(), z.record(z.string(), z.unknown())]))),
+  }))),
+});
+export type ToolCallWire = z.infer<typeof ToolCallWire>;
+
 const DeltaWire = z.looseObject({
   content: optionalString,
   reasoning_content: optionalString,
   reasoning: optionalString,
+  tool_calls: z.optional(z.nullable(z.array(ToolCallWire))),
 });
 
 const MessageWire = z.looseObject({
   content: z.optional(z.nullable(z.union([z.string(), z.array(z.looseObject({ type: z.optional(z.string()), text: optionalString }))]))),
   reasoning_content: optionalString,
   reasoning: optionalString,
+  tool_calls: z.optional(z.nullable(z.array(ToolCallWire))),
 });
 
 const ChoiceWire = z.looseObject({
@@ -100,14 +114,30 @@ export function quickChatChunk(value: unknown): ChatChunk | undefined {
     if (typeof delta !== 'object') return undefined;
     const d = delta as Record<string, unknown>;
     if (!isOptionalString(d.content) || !isOptionalString(d.reasoning_content) || !isOptionalString(d.reasoning)) return undefined;
+    // Tool calls are checked by the schema.
+    if (d.tool_calls != null) return undefined;
   }
   return chunk as ChatChunk;
 }
 
 /** One event of a Responses API stream; the text and reasoning deltas are in `delta`. */
+/** An output item of a Responses reply: a message, reasoning, or a `function_call`. */
+const ResponsesItem = z.looseObject({
+  type: z.optional(z.string()),
+  id: optionalString,
+  call_id: optionalString,
+  name: optionalString,
+  arguments: optionalString,
+});
+
 export const ResponsesEvent = z.looseObject({
   type: z.optional(z.string()),
   delta: z.optional(z.unknown()),
+  /** `response.output_item.added` / `.done`: the item; argument events name it by `item_id`. */
+  item: z.optional(z.nullable(ResponsesItem)),
+  item_id: optionalString,
+  output_index: optionalNumber,
+  arguments: optionalString,
   response: z.optional(z.nullable(z.looseObject({
     status: optionalString,
     usage: z.optional(z.nullable(UsageWire)),
@@ -130,7 +160,8 @@ export function quickResponsesEvent(value: unknown): ResponsesEvent | undefined 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const event = value as Record<string, unknown>;
   if (typeof event.delta !== 'string' || !isOptionalString(event.type)) return undefined;
-  if (event.response !== undefined || event.error !== undefined) return undefined;
+  if (event.response !== undefined || event.error !== undefined || event.item !== undefined) return undefined;
+  if (!isOptionalString(event.item_id) || (event.output_index != null && typeof event.output_index !== 'number')) return undefined;
   return event as ResponsesEvent;
 }
 
@@ -141,6 +172,10 @@ export const ResponsesReply = z.looseObject({
   status: optionalString,
   output: z.optional(z.nullable(z.array(z.looseObject({
     type: z.optional(z.string()),
+    id: optionalString,
+    call_id: optionalString,
+    name: optionalString,
+    arguments: optionalString,
     content: z.optional(z.nullable(z.array(ResponsesContentPart))),
     summary: z.optional(z.nullable(z.array(ResponsesContentPart))),
   })))),

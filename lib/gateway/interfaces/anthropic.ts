@@ -9,7 +9,8 @@ import { blockDetail } from '../blocks';
 import type { ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
-import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
+import type { ChatMessage, ChatRequest, StreamEvent, TextMessage } from '../types';
+import { argumentsObject } from '../tool-calls';
 import { buildGatewayError } from '../classify';
 import { dataUrl, splitSystem, textOf, type WireInterface } from './interface';
 import { ownValue } from '../../shared/own-keys';
@@ -19,11 +20,18 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 /** `max_tokens` is required by the interface: this when the conversation sets none. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
-function anthropicContent(message: ChatMessage): unknown {
+function anthropicContent(message: TextMessage): unknown {
   if (message.role === 'assistant') {
-    // Thinking goes back as it came, signed, ahead of the text (Anthropic checks the signature).
-    if (message.reasoning === undefined || message.reasoning.signature === '') return typeof message.content === 'string' ? message.content : textOf(message.content);
-    return [{ type: 'thinking', thinking: message.reasoning.text, signature: message.reasoning.signature }, { type: 'text', text: textOf(message.content) }];
+    const calls = (message.toolCalls ?? []).map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments) }));
+    const signed = message.reasoning !== undefined && message.reasoning.signature !== '';
+    if (!signed && calls.length === 0) return typeof message.content === 'string' ? message.content : textOf(message.content);
+    // Thinking goes back as it came, signed, ahead of the text (Anthropic checks the signature); calls after the text.
+    const text = textOf(message.content);
+    return [
+      ...(signed ? [{ type: 'thinking', thinking: message.reasoning!.text, signature: message.reasoning!.signature }] : []),
+      ...(text === '' && calls.length > 0 ? [] : [{ type: 'text', text }]),
+      ...calls,
+    ];
   }
   if (typeof message.content === 'string') return message.content;
   return message.content.map((part) => {
@@ -39,15 +47,34 @@ function anthropicContent(message: ChatMessage): unknown {
   });
 }
 
+/** The turns as Anthropic's messages: tool results are a user turn's `tool_result` blocks, one turn for a row of them. */
+function anthropicMessages(turns: readonly ChatMessage[]): unknown[] {
+  const out: { role: string; content: unknown }[] = [];
+  for (const m of turns) {
+    if (m.role !== 'tool') {
+      out.push({ role: m.role, content: anthropicContent(m) });
+      continue;
+    }
+    const result = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError === true ? { is_error: true } : {}) };
+    const last = out.at(-1);
+    if (last?.role === 'user' && Array.isArray(last.content) && (last.content as { type?: string }[]).every((b) => b.type === 'tool_result')) (last.content as unknown[]).push(result);
+    else out.push({ role: 'user', content: [result] });
+  }
+  return out;
+}
+
 export function anthropicBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
   const { system, turns } = splitSystem(request.messages);
   const body: Record<string, unknown> = {
     ...request.extra,
     model: request.model,
     max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: turns.map((m) => ({ role: m.role, content: anthropicContent(m) })),
+    messages: anthropicMessages(turns),
     stream,
   };
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  }
   if (system !== undefined) body.system = system;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
@@ -62,10 +89,15 @@ const AnthropicUsage = z.looseObject({
 });
 type AnthropicUsage = z.infer<typeof AnthropicUsage>;
 
-const ContentBlock = z.looseObject({ type: z.optional(z.string()), text: z.optional(z.string()), thinking: z.optional(z.string()), signature: z.optional(z.string()) });
+const ContentBlock = z.looseObject({
+  type: z.optional(z.string()), text: z.optional(z.string()), thinking: z.optional(z.string()), signature: z.optional(z.string()),
+  /** A `tool_use` block's call. */
+  id: z.optional(z.string()), name: z.optional(z.string()), input: z.optional(z.unknown()),
+});
 
 export const AnthropicEvent = z.looseObject({
   type: z.optional(z.string()),
+  index: z.optional(z.nullable(z.number())),
   message: z.optional(z.nullable(z.looseObject({ usage: z.optional(z.nullable(AnthropicUsage)), stop_reason: z.optional(z.nullable(z.string())) }))),
   content_block: z.optional(z.nullable(ContentBlock)),
   delta: z.optional(z.nullable(z.looseObject({
@@ -73,6 +105,7 @@ export const AnthropicEvent = z.looseObject({
     text: z.optional(z.string()),
     thinking: z.optional(z.string()),
     signature: z.optional(z.string()),
+    partial_json: z.optional(z.string()),
     stop_reason: z.optional(z.nullable(z.string())),
   }))),
   usage: z.optional(z.nullable(AnthropicUsage)),
@@ -89,12 +122,13 @@ export function quickAnthropicEvent(value: unknown): AnthropicEvent | undefined 
   const event = value as Record<string, unknown>;
   if (event.message !== undefined || event.content_block !== undefined || event.usage !== undefined || event.error !== undefined) return undefined;
   if (event.type === 'ping') return event as AnthropicEvent;
+  if (event.index !== undefined && event.index !== null && typeof event.index !== 'number') return undefined;
   if (event.type !== 'content_block_delta') return undefined;
   const delta = event.delta;
   if (typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;
   const d = delta as Record<string, unknown>;
   if (typeof d.type !== 'string' || d.stop_reason !== undefined) return undefined;
-  if (!isDefinedString(d.text) || !isDefinedString(d.thinking) || !isDefinedString(d.signature)) return undefined;
+  if (!isDefinedString(d.text) || !isDefinedString(d.thinking) || !isDefinedString(d.signature) || !isDefinedString(d.partial_json)) return undefined;
   return event as AnthropicEvent;
 }
 
@@ -141,6 +175,10 @@ export class AnthropicStreamDecoder extends ReplyState {
         else if (block?.type === 'thinking' && block.thinking !== undefined) {
           this.reasoning(block.thinking, out);
           if (block.signature !== undefined) this.thinkingSignature += block.signature;
+        } else if (block?.type === 'tool_use') {
+          const key = String(event.index ?? this.toolCalls.size);
+          this.toolCalls.piece(key, { id: block.id, name: block.name });
+          this.toolCalls.whole(key, block.input);
         }
         return false;
       }
@@ -149,7 +187,8 @@ export class AnthropicStreamDecoder extends ReplyState {
         if (delta?.type === 'text_delta' && delta.text !== undefined) this.content(delta.text, out);
         else if (delta?.type === 'thinking_delta' && delta.thinking !== undefined) this.reasoning(delta.thinking, out);
         else if (delta?.type === 'signature_delta' && delta.signature !== undefined) this.thinkingSignature += delta.signature;
-        // input_json_delta (a tool call's arguments) and others: not part of the reply's text.
+        // A tool call's arguments, in pieces of JSON text.
+        else if (delta?.type === 'input_json_delta' && delta.partial_json !== undefined) this.toolCalls.piece(String(event.index ?? 0), { arguments: delta.partial_json });
         return false;
       }
       case 'message_delta': {
@@ -188,7 +227,7 @@ export function decodeAnthropicBody(value: unknown, ctx: ClassifyContext): Strea
   const decoder = new AnthropicStreamDecoder(ctx);
   const out: StreamEvent[] = [];
   decoder.acceptEvent('message_start', { message: { usage: reply.usage } }, out);
-  for (const block of reply.content) decoder.acceptEvent('content_block_start', { content_block: block }, out);
+  reply.content.forEach((block, index) => decoder.acceptEvent('content_block_start', { index, content_block: block }, out));
   decoder.acceptEvent('message_delta', { delta: { stop_reason: reply.stop_reason ?? 'end_turn' } }, out);
   decoder.acceptEvent('message_stop', {}, out);
   return out;

@@ -9,7 +9,7 @@ import { buildGatewayError, type ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, errorFacts, normalizeUsage, snippet } from '../decoders';
 import type { SseItem } from '../sse';
 import type { ChatMessage, ChatRequest, ContentPart, StreamEvent } from '../types';
-import { ChatChunk, quickChatChunk } from '../wire';
+import { ChatChunk, quickChatChunk, type ToolCallWire } from '../wire';
 import { bearer, type WireInterface } from './interface';
 
 function chatContent(content: ChatMessage['content']): unknown {
@@ -24,13 +24,27 @@ function chatContent(content: ChatMessage['content']): unknown {
   );
 }
 
+function chatMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  if (m.toolCalls === undefined || m.toolCalls.length === 0) return { role: m.role, content: chatContent(m.content) };
+  const text = typeof m.content === 'string' ? m.content : chatContent(m.content);
+  return {
+    role: m.role,
+    content: text === '' ? null : text,
+    tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+  };
+}
+
 export function chatCompletionsBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {
     ...request.extra,
     model: request.model,
-    messages: request.messages.map((m) => ({ role: m.role, content: chatContent(m.content) })),
+    messages: request.messages.map(chatMessage),
     stream,
   };
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  }
   if (stream && request.includeUsage !== false) body.stream_options = { include_usage: true };
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
@@ -89,6 +103,16 @@ export class ChatStreamDecoder extends ReplyState {
     return this.acceptChunk(chunk.data, out);
   }
 
+  /** Pieces of tool calls, by their index (or their place in the list where a gateway leaves the index out). */
+  private takeToolCalls(calls: readonly ToolCallWire[]): void {
+    calls.forEach((call, i) => {
+      const args = call.function?.arguments;
+      const key = String(call.index ?? i);
+      this.toolCalls.piece(key, { id: call.id, name: call.function?.name, arguments: typeof args === 'string' ? args : undefined });
+      if (args != null && typeof args === 'object') this.toolCalls.whole(key, args);
+    });
+  }
+
   /** One parsed chunk (or a whole non-streamed completion). */
   acceptChunk(chunk: ChatChunk, out: StreamEvent[]): boolean {
     if (chunk.usage != null) this.usage = normalizeUsage(chunk.usage);
@@ -103,6 +127,7 @@ export class ChatStreamDecoder extends ReplyState {
       if (thinking != null) this.reasoning(thinking, out);
       const content = delta.content;
       if (typeof content === 'string') this.content(content, out);
+      if (delta.tool_calls != null) this.takeToolCalls(delta.tool_calls);
     }
     const finish = choice.finish_reason;
     if (finish != null && finish !== '') {
@@ -132,7 +157,7 @@ export function decodeChatBody(value: unknown, ctx: ClassifyContext): StreamEven
     usage: parsed.data.usage,
     // A filtered completion's reasons travel with its finish, as in a stream.
     choices: [{
-      delta: { content: text, reasoning_content, reasoning }, finish_reason: choice.finish_reason ?? 'stop',
+      delta: { content: text, reasoning_content, reasoning, tool_calls: choice.message.tool_calls }, finish_reason: choice.finish_reason ?? 'stop',
       content_filter_results: choice.content_filter_results, native_finish_reason: choice.native_finish_reason,
     }],
   };

@@ -9,7 +9,8 @@ import { GEMINI_BLOCKING_FINISH, blockDetail } from '../blocks';
 import { buildGatewayError, type ClassifyContext, type ErrorFacts } from '../classify';
 import { ReplyState, bodyFacts, normalizeUsage } from '../decoders';
 import type { SseItem } from '../sse';
-import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
+import type { ChatMessage, ChatRequest, StreamEvent, TextMessage, ToolSpec } from '../types';
+import { argumentsObject } from '../tool-calls';
 import { dataUrl, mediaTypeOf, splitSystem, type WireInterface } from './interface';
 
 /** A data-URI image written in markdown, as image models answer (and as `inlineData` comes back to us). */
@@ -34,7 +35,14 @@ export function modelTextParts(text: string): unknown[] {
   return parts;
 }
 
-function geminiParts(message: ChatMessage): unknown[] {
+function geminiParts(message: TextMessage): unknown[] {
+  const calls = (message.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: argumentsObject(c.arguments) } }));
+  if (calls.length === 0) return contentParts(message);
+  const text = contentParts(message).filter((p) => !(typeof p === 'object' && p !== null && (p as { text?: unknown }).text === ''));
+  return [...text, ...calls];
+}
+
+function contentParts(message: TextMessage): unknown[] {
   const model = message.role === 'assistant';
   if (typeof message.content === 'string') return model ? modelTextParts(message.content) : [{ text: message.content }];
   return message.content.flatMap((part) => {
@@ -50,12 +58,53 @@ function geminiParts(message: ChatMessage): unknown[] {
   });
 }
 
+/** The turns as Gemini's contents: tool results are a user turn's `functionResponse` parts, one turn for a row of them. */
+function geminiContents(turns: readonly ChatMessage[]): { role: string; parts: unknown[] }[] {
+  const out: { role: string; parts: unknown[]; results?: true }[] = [];
+  for (const m of turns) {
+    if (m.role !== 'tool') {
+      out.push({ role: m.role === 'assistant' ? 'model' : 'user', parts: geminiParts(m) });
+      continue;
+    }
+    const part = { functionResponse: { name: m.name, response: m.isError === true ? { error: m.content } : { content: m.content } } };
+    const last = out.at(-1);
+    if (last?.results === true) last.parts.push(part);
+    else out.push({ role: 'user', parts: [part], results: true });
+  }
+  return out.map(({ role, parts }) => ({ role, parts }));
+}
+
+/** The JSON Schema words Gemini's `parameters` (an OpenAPI subset) takes: others (`$schema`, `additionalProperties`, …) are refused there. */
+const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
+  'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'minItems', 'maxItems', 'properties', 'required',
+  'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'anyOf', 'propertyOrdering', 'default', 'example',
+]);
+
+export function geminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(geminiSchema);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!GEMINI_SCHEMA_KEYS.has(key)) continue;
+    // `properties` names fields: its keys are kept whatever they are; its values are schemas.
+    out[key] = key === 'properties' && typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, geminiSchema(sub)]))
+      : key === 'enum' || key === 'required' || key === 'propertyOrdering' || key === 'default' || key === 'example' ? value : geminiSchema(value);
+  }
+  return out;
+}
+
+function geminiTools(tools: readonly ToolSpec[]): unknown[] {
+  return [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.parameters) })) }];
+}
+
 export function geminiBody(request: ChatRequest): Record<string, unknown> {
   const { system, turns } = splitSystem(request.messages);
   const body: Record<string, unknown> = {
     ...request.extra,
-    contents: turns.map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: geminiParts(m) })),
+    contents: geminiContents(turns),
   };
+  if (request.tools !== undefined && request.tools.length > 0) body.tools = geminiTools(request.tools);
   if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
   const config: Record<string, unknown> = { ...(request.extra?.generationConfig as Record<string, unknown> | undefined) };
   if (request.temperature !== undefined) config.temperature = request.temperature;
@@ -82,6 +131,8 @@ const InlineData = z.looseObject({
 });
 type InlineData = z.infer<typeof InlineData>;
 
+const FunctionCall = z.looseObject({ id: z.optional(z.nullable(z.string())), name: z.optional(z.nullable(z.string())), args: z.optional(z.unknown()) });
+
 const IMAGE_TYPE = /^image\/[\w.+-]+$/i;
 const BASE64 = /^[A-Za-z0-9+/=_-]*$/;
 
@@ -103,6 +154,9 @@ export const GeminiResponse = z.looseObject({
       parts: z.optional(z.nullable(z.array(z.looseObject({
         text: z.optional(z.nullable(z.string())),
         thought: z.optional(z.nullable(z.boolean())),
+        /** A tool call, whole (`function_call` where a proxy writes the REST names in snake case). */
+        functionCall: z.optional(z.nullable(FunctionCall)),
+        function_call: z.optional(z.nullable(FunctionCall)),
         /** An image the model drew (`inline_data` where a proxy writes the REST names in snake case). */
         inlineData: z.optional(z.nullable(InlineData)),
         inline_data: z.optional(z.nullable(InlineData)),
@@ -141,8 +195,8 @@ export function quickGeminiResponse(value: unknown): GeminiResponse | undefined 
     if (!Array.isArray(parts)) return undefined;
     for (const part of parts as unknown[]) {
       if (!isObject(part) || !isOptional(part.text, 'string') || !isOptional(part.thought, 'boolean')) return undefined;
-      // Images are checked by the schema.
-      if (part.inlineData !== undefined || part.inline_data !== undefined) return undefined;
+      // Images and tool calls are checked by the schema.
+      if (part.inlineData !== undefined || part.inline_data !== undefined || part.functionCall !== undefined || part.function_call !== undefined) return undefined;
     }
   }
   return value as GeminiResponse;
@@ -228,6 +282,14 @@ export class GeminiStreamDecoder extends ReplyState {
     }
     this.sawAnswer = true;
     for (const part of candidate.content?.parts ?? []) {
+      const call = part.functionCall ?? part.function_call;
+      if (call != null && call.name != null && call.name !== '') {
+        // Each part is a whole call: a key of its own.
+        const key = `part${this.toolCalls.size}`;
+        this.toolCalls.piece(key, { id: call.id, name: call.name });
+        this.toolCalls.whole(key, call.args ?? {});
+        continue;
+      }
       const inline = part.inlineData ?? part.inline_data;
       if (inline != null && part.thought !== true) {
         const image = inlineImageMarkdown(inline);

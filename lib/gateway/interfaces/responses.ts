@@ -4,11 +4,11 @@ import { blockDetail } from '../blocks';
 import { buildGatewayError, type ClassifyContext } from '../classify';
 import { ReplyState, bodyFacts, errorFacts, normalizeUsage, parseJson, snippet } from '../decoders';
 import type { SseItem } from '../sse';
-import type { ChatMessage, ChatRequest, StreamEvent } from '../types';
+import type { ChatMessage, ChatRequest, StreamEvent, TextMessage } from '../types';
 import { ResponsesEvent, ResponsesReply, quickResponsesEvent } from '../wire';
 import { bearer, textOf, type WireInterface } from './interface';
 
-function responsesContent(message: ChatMessage): unknown {
+function responsesContent(message: TextMessage): unknown {
   if (typeof message.content === 'string' || message.role === 'assistant') return textOf(message.content);
   return message.content.map((part) =>
     part.type === 'text'
@@ -17,6 +17,14 @@ function responsesContent(message: ChatMessage): unknown {
         ? { type: 'input_file', filename: part.filename, file_data: part.data }
         : { type: 'input_image', image_url: part.url, detail: part.detail ?? 'auto' },
   );
+}
+
+/** A turn as input items: a tool call and its output are items of their own, after the turn's text. */
+function responsesItems(m: ChatMessage): unknown[] {
+  if (m.role === 'tool') return [{ type: 'function_call_output', call_id: m.toolCallId, output: m.content }];
+  const calls = (m.toolCalls ?? []).map((c) => ({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments }));
+  const text = m.toolCalls !== undefined && textOf(m.content) === '' ? [] : [{ role: m.role, content: responsesContent(m) }];
+  return [...text, ...calls];
 }
 
 export function responsesBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
@@ -29,9 +37,12 @@ export function responsesBody(request: ChatRequest, stream: boolean): Record<str
     // The seed's form is a string; a conversation or an image needs the list form.
     input: only !== undefined && only.role === 'user' && typeof only.content === 'string'
       ? only.content
-      : turns.map((m) => ({ role: m.role, content: responsesContent(m) })),
+      : turns.flatMap(responsesItems),
     stream,
   };
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters }));
+  }
   if (system.length > 0) body.instructions = system.join('\n\n');
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
@@ -80,6 +91,22 @@ export class ResponsesStreamDecoder extends ReplyState {
       case 'response.reasoning_text.delta':
         if (typeof event.delta === 'string') this.reasoning(event.delta, out);
         return false;
+      // A function call: its item starts it, argument deltas follow, its `.done` gives the whole.
+      case 'response.output_item.added':
+      case 'response.output_item.done': {
+        const call = event.item;
+        if (call?.type !== 'function_call') return false;
+        const key = call.id ?? call.call_id ?? String(event.output_index ?? 0);
+        this.toolCalls.piece(key, { id: call.call_id ?? call.id, name: call.name });
+        if (type === 'response.output_item.done') this.toolCalls.whole(key, call.arguments);
+        return false;
+      }
+      case 'response.function_call_arguments.delta':
+        if (typeof event.delta === 'string' && typeof event.item_id === 'string') this.toolCalls.piece(event.item_id, { arguments: event.delta });
+        return false;
+      case 'response.function_call_arguments.done':
+        if (typeof event.item_id === 'string') this.toolCalls.whole(event.item_id, event.arguments);
+        return false;
       case 'response.completed':
       case 'response.incomplete': {
         const response = event.response;
@@ -117,6 +144,10 @@ export function decodeResponsesBody(value: unknown, ctx: ClassifyContext): Strea
   const decoder = new ResponsesStreamDecoder(ctx);
   let sawText = false;
   for (const item of reply.output ?? []) {
+    if (item.type === 'function_call') {
+      decoder.acceptEvent('response.output_item.done', { item }, out);
+      continue;
+    }
     for (const part of item.summary ?? []) {
       if (typeof part.text === 'string') decoder.acceptEvent('response.reasoning_summary_text.delta', { delta: part.text }, out);
     }
