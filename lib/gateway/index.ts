@@ -24,5 +24,8 @@ export type {
   ModelCapabilities,
   ModelInfo,
   StreamEvent,
+  TextMessage,
+  ToolCall,
+  ToolSpec,
   Usage,
 } from './types';

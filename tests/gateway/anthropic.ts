@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { chunkText, cutByFilter, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
 import { sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn } from './models';
+import { TOOLS_REFUSED, anthropicToolView, toolStep } from './tools';
 
 export const ANTHROPIC_PATH = '/v1/messages';
 
@@ -78,7 +79,10 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
   const admitted = core.admit(key, body.model, 'anthropic', turns);
   if (!admitted.ok) return refuse(admitted.problem);
   const model = admitted.model;
-  const answer = model.answer(turns);
+  const view = anthropicToolView(body);
+  if (model.refusesTools === true && view.offered.length > 0) return refuse(TOOLS_REFUSED);
+  const step = toolStep(view, core.serial());
+  const answer = step?.kind === 'answer' ? { text: step.text, reasoning: undefined } : model.answer(turns);
   const limit = body.max_tokens * 4;
   const truncated = answer.text.length > limit;
   // Claude's safety classifiers stop a reply as `refusal`, keeping what it had written.
@@ -87,7 +91,8 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
   const inputTokens = promptTokensOf(turns, estimateTokens);
   const outputTokens = estimateTokens(text) + estimateTokens(thinking ?? '');
   const id = `msg_ref${core.serial()}`;
-  const stopReason = blocked ? 'refusal' : truncated ? 'max_tokens' : 'end_turn';
+  const calls = step?.kind === 'calls' ? step.calls : [];
+  const stopReason = calls.length > 0 ? 'tool_use' : blocked ? 'refusal' : truncated ? 'max_tokens' : 'end_turn';
   const signature = thinking === undefined ? undefined : thinkingSignature(thinking);
 
   if (body.stream !== true) {
@@ -95,7 +100,9 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({
       id, type: 'message', role: 'assistant', model: model.id,
-      content: [...(thinking === undefined ? [] : [{ type: 'thinking', thinking, signature }]), { type: 'text', text }],
+      content: calls.length > 0
+        ? calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.args }))
+        : [...(thinking === undefined ? [] : [{ type: 'thinking', thinking, signature }]), { type: 'text', text }],
       stop_reason: stopReason, stop_sequence: null,
       usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     }));
@@ -116,7 +123,19 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
   }))) return;
   if (!out.write(event('ping'))) return;
 
-  const blocks: { kind: 'thinking' | 'text'; text: string }[] = [
+  if (calls.length > 0) {
+    // Each call a tool_use block, its input as input_json_delta pieces.
+    for (const [index, call] of calls.entries()) {
+      const json = JSON.stringify(call.args);
+      const half = Math.ceil(json.length / 2);
+      if (!out.write(event('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }))) return;
+      for (const piece of ['', json.slice(0, half), json.slice(half)]) {
+        if (!out.write(event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }))) return;
+      }
+      if (!out.write(event('content_block_stop', { index }))) return;
+    }
+  }
+  const blocks: { kind: 'thinking' | 'text'; text: string }[] = calls.length > 0 ? [] : [
     ...(thinking === undefined ? [] : [{ kind: 'thinking' as const, text: thinking }]),
     { kind: 'text', text },
   ];

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { chunkText, cutByFilter, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
 import { geminiErrorBody, sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn, type ReferenceModel } from './models';
+import { TOOLS_REFUSED, geminiToolView, toolStep } from './tools';
 
 /** A candidate's ratings when the filter stopped it: dangerous content, marked as the one that blocked. */
 const SAFETY_RATINGS = [
@@ -80,7 +81,28 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
   const admitted = core.admit(key, modelId, 'gemini', turns);
   if (!admitted.ok) return refuse(admitted.problem);
   const model = admitted.model;
-  const answer = model.answer(turns, core.answerContext());
+  const view = geminiToolView(body);
+  if (model.refusesTools === true && view.offered.length > 0) return refuse(TOOLS_REFUSED);
+  const step = toolStep(view, core.serial());
+  if (step?.kind === 'calls') {
+    // Gemini sends each call whole, as a functionCall part; the reply ends STOP.
+    const promptTokenCount = promptTokensOf(turns, estimateTokens);
+    const parts = step.calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }));
+    const whole = { candidates: [{ content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount, candidatesTokenCount: 5, totalTokenCount: promptTokenCount + 5 }, modelVersion: model.id };
+    core.bill(key, model, promptTokenCount, 5);
+    if (method === 'generateContent' || !sse) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+      res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const out = core.writer(served);
+    const log = core.startStream(served, out);
+    if (!out.write(`data: ${JSON.stringify(whole)}\r\n\r\n`)) return;
+    core.finish(served, log);
+    return;
+  }
+  const answer = step?.kind === 'answer' ? { text: step.text } as ReturnType<ReferenceModel['answer']> : model.answer(turns, core.answerContext());
   // An image model's image: an `inlineData` part after the text (none if the filter stops the reply).
   const image = answer.image === undefined || fault?.kind === 'blocked' ? undefined : { inlineData: { mimeType: answer.image.mime, data: answer.image.base64 } };
   const outputTokens = (text: string) => estimateTokens(text) + (image === undefined ? 0 : answer.outputTokens ?? 0);

@@ -70,6 +70,8 @@ export interface ReferenceModel {
   images?: ImageModelSpec;
   /** A speech or transcription model (`audio.ts`): served only on its audio route. */
   audio?: 'speech' | 'transcription';
+  /** Answers a request that offers tools with a 400 naming `tools` (tools.ts). */
+  refusesTools?: boolean;
   answer(turns: IncomingTurn[], context?: AnswerContext): ModelReply;
 }
 
@@ -314,6 +316,7 @@ export const REFERENCE_MODELS: readonly ReferenceModel[] = [
     endpoints: ['openai'],
     imageInput: false,
     price: 1,
+    refusesTools: true,
     answer: (turns) => ({ text: `Legacy: ${lastUserTurn(turns).text}` }),
   },
   // gpt-image-1, dall-e-3 and gemini-2.5-flash-image (`images.ts`).

@@ -41,6 +41,7 @@ import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gem
 import { AUDIO_PATHS, serveSpeech, serveTranscription } from './audio';
 import { IMAGE_PATHS, SERVED_IMAGE, ServedImages, imageMarkdown, imagePieces, serveImages, type ImageHost } from './images';
 import { DEFAULT_IMAGE_CHAT, REFERENCE_MODELS, estimateTokens, type Endpoint, type ImageChatSettings, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
+import { TOOLS_REFUSED, chatToolView, responsesToolView, toolStep, type PlannedCall } from './tools';
 
 export { Fault, type LoggedRequest, type Pace, type StreamLog } from './core';
 
@@ -155,8 +156,8 @@ const ChatBody = z.object({
   model: z.string().min(1),
   messages: z.array(z.object({
     role: z.string(),
-    content: z.union([z.string(), z.array(z.union([TextPart, ImagePart, z.object({ type: z.string() }).loose()])), z.null()]),
-  })).min(1),
+    content: z.union([z.string(), z.array(z.union([TextPart, ImagePart, z.object({ type: z.string() }).loose()])), z.null()]).optional(),
+  }).loose()).min(1),
   stream: z.boolean().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).loose().optional(),
   max_tokens: z.number().int().positive().optional(),
@@ -167,11 +168,16 @@ const ResponsesInputPart = z.union([
   z.object({ type: z.literal('output_text'), text: z.string() }).loose(),
   z.object({ type: z.literal('input_image'), image_url: z.string() }).loose(),
 ]);
+const ResponsesMessage = z.object({ role: z.string(), content: z.union([z.string(), z.array(ResponsesInputPart)]) }).loose();
 const ResponsesBody = z.object({
   model: z.string().min(1),
   input: z.union([
     z.string(),
-    z.array(z.object({ role: z.string(), content: z.union([z.string(), z.array(ResponsesInputPart)]) }).loose()),
+    z.array(z.union([
+      ResponsesMessage,
+      // function_call and function_call_output items (tools.ts).
+      z.object({ type: z.string() }).loose(),
+    ])),
   ]),
   instructions: z.string().optional(),
   stream: z.boolean().optional(),
@@ -183,7 +189,7 @@ function turnsFromChat(body: z.infer<typeof ChatBody>): IncomingTurn[] {
 }
 
 function turnFromChat(m: z.infer<typeof ChatBody>['messages'][number]): IncomingTurn {
-  if (typeof m.content === 'string' || m.content === null) return { role: m.role, text: m.content ?? '', images: [] };
+  if (typeof m.content === 'string' || m.content == null) return { role: m.role, text: m.content ?? '', images: [] };
   const text: string[] = [];
   const images: IncomingImage[] = [];
   for (const part of m.content) {
@@ -199,7 +205,10 @@ function turnsFromResponses(body: z.infer<typeof ResponsesBody>): IncomingTurn[]
   const turns: IncomingTurn[] = [];
   if (body.instructions !== undefined) turns.push({ role: 'system', text: body.instructions, images: [] });
   if (typeof body.input === 'string') return [...turns, { role: 'user', text: body.input, images: [] }];
-  for (const item of body.input) {
+  for (const entry of body.input) {
+    const parsed = ResponsesMessage.safeParse(entry);
+    if (!parsed.success) continue;
+    const item = parsed.data;
     if (typeof item.content === 'string') {
       turns.push({ role: item.role, text: item.content, images: [] });
       continue;
@@ -662,7 +671,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const turns = turnsFromChat(body);
     const model = admit(res, key, body.model, 'openai', turns);
     if (model === undefined) return;
-    const reply = truncate(model.answer(turns, { imageChat }), body.max_tokens);
+    const view = chatToolView(body);
+    if (model.refusesTools === true && view.offered.length > 0) return sendRefusal(res, 'openai', TOOLS_REFUSED);
+    const step = toolStep(view, core.serial());
+    if (step?.kind === 'calls') return chatToolCalls({ req, res, key, fault, logged }, model, body.stream === true, step.calls, promptTokensOf(turns, estimateTokens));
+    const reply = truncate(step?.kind === 'answer' ? { text: step.text } : model.answer(turns, { imageChat }), body.max_tokens);
     const cut = cutByFilter(reply.text, fault, pace.chunkChars);
     const { blocked } = cut;
     // An image after the text, unless the filter stopped the reply.
@@ -735,7 +748,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const turns = turnsFromResponses(body);
     const model = admit(res, key, body.model, 'openai-response', turns);
     if (model === undefined) return;
-    const reply = truncate(model.answer(turns), body.max_output_tokens);
+    const view = responsesToolView(body);
+    if (model.refusesTools === true && view.offered.length > 0) return sendRefusal(res, 'openai', TOOLS_REFUSED);
+    const step = toolStep(view, core.serial());
+    if (step?.kind === 'calls') return responsesToolCalls(res, key, model, body.stream === true, step.calls, promptTokensOf(turns, estimateTokens), fault);
+    const reply = truncate(step?.kind === 'answer' ? { text: step.text } : model.answer(turns), body.max_output_tokens);
     const { text, blocked } = cutByFilter(reply.text, fault, pace.chunkChars);
     const inputTokens = promptTokensOf(turns, estimateTokens);
     const outputTokens = estimateTokens(text) + estimateTokens(reply.reasoning ?? '');
@@ -797,6 +814,68 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (!out.write(event('response.output_item.done', { output_index: 0, item: message }))) return;
     bill(key, model, inputTokens, outputTokens);
     if (!out.write(event(finalStatus === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
+    res.end(() => streamEnds.push(Date.now()));
+  }
+
+  /** A Chat Completions reply that calls tools: each call's arguments in two pieces, as OpenAI streams them. */
+  function chatToolCalls(served: Served, model: ReferenceModel, stream: boolean, calls: PlannedCall[], promptTokens: number): void {
+    const { res, key } = served;
+    const id = `chatcmpl-ref${requests.length}`;
+    const created = Math.floor(Date.now() / 1000);
+    const completion = calls.reduce((n, c) => n + estimateTokens(JSON.stringify(c.args)) + 5, 0);
+    bill(key, model, promptTokens, completion);
+    if (!stream) {
+      return sendJson(res, 200, JSON.stringify({
+        id, object: 'chat.completion', created, model: model.id,
+        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) }, finish_reason: 'tool_calls' }],
+        usage: usageChat(promptTokens, completion, 0),
+      }));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const out = core.writer(served);
+    const log = core.startStream(served, out);
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const pieces = [chunk({ role: 'assistant', content: null })];
+    calls.forEach((c, index) => {
+      const args = JSON.stringify(c.args);
+      const half = Math.ceil(args.length / 2);
+      pieces.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
+      pieces.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }));
+      pieces.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }));
+    });
+    pieces.push(chunk({}, 'tool_calls'));
+    pieces.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [], usage: usageChat(promptTokens, completion, 0) })}\n\n`, 'data: [DONE]\n\n');
+    for (const piece of pieces) if (!out.write(piece)) return;
+    core.finish(served, log);
+  }
+
+  /** A Responses reply that calls tools: function_call items, argument deltas, then response.completed. */
+  function responsesToolCalls(res: ServerResponse, key: KeyRecord, model: ReferenceModel, stream: boolean, calls: PlannedCall[], inputTokens: number, fault: Fault | undefined): void {
+    const id = `resp_ref${requests.length}`;
+    const outputTokens = calls.reduce((n, c) => n + estimateTokens(JSON.stringify(c.args)) + 5, 0);
+    const items = calls.map((c, i) => ({ type: 'function_call', id: `fc_ref${requests.length}_${i}`, call_id: c.id, name: c.name, arguments: JSON.stringify(c.args), status: 'completed' }));
+    const usage = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+    const response = (status: string, output: unknown[]) => ({ id, object: 'response', status, model: model.id, output, error: null, incomplete_details: null, usage: status === 'completed' ? usage : null });
+    bill(key, model, inputTokens, outputTokens);
+    if (!stream) return sendJson(res, 200, JSON.stringify(response('completed', items)));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const out = makeWriter(res, fault);
+    let seq = 0;
+    const event = (type: string, fields: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`;
+    const pieces = [event('response.created', { response: response('in_progress', []) })];
+    items.forEach((item, output_index) => {
+      const half = Math.ceil(item.arguments.length / 2);
+      pieces.push(
+        event('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } }),
+        event('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: item.arguments.slice(0, half) }),
+        event('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: item.arguments.slice(half) }),
+        event('response.function_call_arguments.done', { item_id: item.id, output_index, arguments: item.arguments }),
+        event('response.output_item.done', { output_index, item }),
+      );
+    });
+    pieces.push(event('response.completed', { response: response('completed', items) }));
+    for (const piece of pieces) if (!out.write(piece)) return;
     res.end(() => streamEnds.push(Date.now()));
   }
 
