@@ -8,6 +8,7 @@ import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
 import { fromOwnPage } from '@/lib/protocol/senders';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
+import { backgroundToolHost, listServerTools } from '@/lib/tools/tools.adapter';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { runSyncInBackground } from '@/lib/sync/background.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
@@ -42,6 +43,8 @@ export default defineBackground(() => {
     modelInfo: async (profileId, model) => (await loadCatalogue(profileId))?.models.find((m) => m.id === model),
     // A gateway that lists an interface it does not serve is remembered (a day, at its address).
     unservedApis: loadUnservedApis,
+    // Tools (issue 33): MCP servers, web search, pages; each call waits for the user unless always allowed.
+    tools: backgroundToolHost(),
     noteUnserved: saveUnservedApi,
     // An image's price (per call) from the price list the pages fetched, when it is here.
     priceOf: async (profile, model) => {
@@ -70,7 +73,7 @@ export default defineBackground(() => {
   // Only the extension's own pages command it (never a script injected into a page, whose id is ours too).
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!fromOwnPage(sender, own)) return false;
-    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now(), syncLeave: () => sync.leave() }).then(sendResponse);
+    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now(), syncLeave: () => sync.leave(), listTools: listServerTools }).then(sendResponse);
     return true;
   });
 

@@ -19,6 +19,9 @@ import { NativeSelect } from '@/components/ui/NativeSelect';
 import { useSettingsStore } from '@/components/stores/settings';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
 import { activeTabId } from '@/lib/page/page.adapter';
+import type { ToolsChoice } from '@/components/tools/ToolsMenu';
+import { toast } from '@/components/ui/Toast';
+import { storeProblem } from '@/lib/conversations/problems';
 import { updateProfile } from '@/lib/settings/storage.adapter';
 import { withRecentModel } from '@/lib/settings/schema';
 import { Composer, type ImageGeneration, type ImageSend, type ImageSupport } from './Composer';
@@ -246,6 +249,8 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   // The open comparison: saved with the conversation, or just sent (until storage has it), unless
   // the user has just continued with one of its replies.
   const [sentCompare, setSentCompare] = useState<Comparison & { conversationId: string }>();
+  // The "Tools" menu's choices for a conversation not started yet (a started one keeps its own).
+  const [newToolsOff, setNewToolsOff] = useState<readonly string[]>([]);
   const [closedCompare, setClosedCompare] = useState<string>();
   const savedCompare = view.conversation?.compare;
   if (sentCompare !== undefined && (sentCompare.conversationId !== watched || savedCompare?.userId === sentCompare.userId)) setSentCompare(undefined);
@@ -333,6 +338,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       ...(chosenSwitch === undefined ? {} : { switchProfileId: chosenSwitch }),
       ...(images.length > 0 ? { images } : {}),
       ...(files === undefined || files.length === 0 ? {} : { files }),
+      ...(conversationId === undefined && newToolsOff.length > 0 ? { toolsOff: [...newToolsOff] } : {}),
+      // "Read this page" reads the tab beside the popup or side panel.
+      ...(canAskPage ? { tabId: await activeTabId() } : {}),
     };
     const result = comparing
       ? await askBackground({ type: 'run.compare', input: { ...shared, models: compareModels, replyMessageIds: replyIds } }).then((r) => (r.ok ? { ...r, messageId: r.messageIds[0] ?? '' } : r))
@@ -593,6 +601,24 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const source = view.conversation?.source;
   // Dictate: the Voice section's transcription model (else the catalogue's first, else the browser's recognition).
   const voice = useSettingsStore((s) => (s.parsed?.ok === true ? s.parsed.settings.voice : undefined)) ?? DEFAULT_VOICE;
+  const conversationOwn = view.conversation;
+  const tools = useMemo((): ToolsChoice => {
+    const off = conversationOwn?.settings?.toolsOff ?? newToolsOff;
+    return {
+      off,
+      readPage: canAskPage,
+      onToggle: (key, on) => {
+        const next = on ? off.filter((k) => k !== key) : [...new Set([...off, key])];
+        if (conversationOwn === undefined) {
+          setNewToolsOff(next);
+          return;
+        }
+        const own = conversationOwn.settings ?? {};
+        store.setConversationSettings(conversationOwn.id, { ...own, toolsOff: next })
+          .catch((error: unknown) => toast(w.t('chat.settings.notSaved', { detail: storeProblem(error).detail }), 'error'));
+      },
+    };
+  }, [conversationOwn, newToolsOff, canAskPage, store, w]);
   const dictation = useMemo((): DictationTarget => ({
     profile,
     choice: transcriptionChoice(voice, catalogue.models, browserRecognition()),
@@ -720,7 +746,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       {view.conversation !== undefined && awaitsPromptReview(view.conversation) && <div className="mx-auto w-full max-w-3xl shrink-0 px-3 pb-1 empty:hidden"><Suspense fallback={null}><ImportedPromptReview conversation={view.conversation} /></Suspense></div>}
       {/* Another conversation, or New chat, gets a fresh, focused composer; the one just started here keeps its own. */}
       <div className="mx-auto w-full max-w-3xl">
-        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} dictation={dictation} />
+        <Composer key={`${conversationId === undefined || conversationId === created ? 'new' : conversationId}:${freshChats}`} streaming={streaming !== undefined} disabled={(profileGone && chosenSwitch === undefined) || awaitsPromptReview(view.conversation)} images={images} generation={generation} onSend={onSend} onStop={onStop} onEditLast={view.conversation === undefined ? undefined : onEditLast} onAskPage={canAskPage ? onAskPage : undefined} prompts={prompts} onPrompt={onPrompt} dictation={dictation} tools={tools} />
       </div>
     </section>
     </ReadAloudContext.Provider>

@@ -1,4 +1,4 @@
-import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Mic, Paintbrush, Paperclip, Square, X, Zap } from 'lucide-react';
+import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Mic, Paintbrush, Paperclip, Square, Wrench, X, Zap } from 'lucide-react';
 import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { matchPrompts, slashCommand, type PromptChoice } from '@/lib/actions/prompts';
@@ -21,6 +21,7 @@ import type { ModelPrice } from '@/lib/gateway/billing';
 import type { AttachedFile } from '@/lib/files/types';
 import { useAttachedFiles } from '@/components/files/useAttachedFiles';
 import type { DictationTarget } from '@/components/voice/target';
+import type { ToolsChoice } from '@/components/tools/ToolsMenu';
 
 /** Image generation with the chosen model (issue 30): on for an image model, or when the user turned it on. */
 export interface ImageGeneration {
@@ -67,6 +68,8 @@ interface ComposerProps {
   onPrompt?: ((choice: PromptChoice, input: string) => Promise<boolean>) | undefined;
   /** Dictate: where the words go and how (the chat view knows the gateway and the Voice settings). */
   dictation?: DictationTarget | undefined;
+  /** The "Tools" menu: which tools the model may call in this conversation (issue 33). */
+  tools?: ToolsChoice | undefined;
 }
 
 // The list's code (cmdk, a popover) is fetched the first time `/` is typed.
@@ -78,6 +81,8 @@ const ImageToEdit = lazy(() => import('@/components/images/ImageToEdit'));
 const FileChips = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileChips })));
 // Dictation's recorder and bar: their code arrives with the first press of Dictate.
 const Dictation = lazy(() => import('@/components/voice/Dictation'));
+// The "Tools" menu: its code (a dropdown, the tool config) arrives after the composer is shown.
+const ToolsMenu = lazy(() => import('@/components/tools/ToolsMenu'));
 const FileRefusals = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileRefusals })));
 
 function PromptRow({ choice }: { choice: PromptChoice }) {
@@ -132,7 +137,7 @@ const NO_OPTIONS: ImageOptions = {};
 const SIZE_HINT_FROM = 2_000;
 
 /** Enter sends, Shift+Enter starts a new line; Stop while a reply streams; images by paste, drop, picker or capture. */
-export const Composer = memo(function Composer({ streaming, disabled = false, images, generation, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt, dictation }: ComposerProps) {
+export const Composer = memo(function Composer({ streaming, disabled = false, images, generation, onSend, onStop, onEditLast, onAskPage, prompts, onPrompt, dictation, tools }: ComposerProps) {
   const [text, setText] = useState('');
   const [dictating, setDictating] = useState(false);
   // What is typed now, for a dictation that lands after renders its callbacks were made in.
@@ -518,6 +523,11 @@ export const Composer = memo(function Composer({ streaming, disabled = false, im
           )}
           {dictation !== undefined && !imageMode && (
             <IconButton size="sm" label={w.t('dictate.button')} tip={w.t('dictate.button')} tooltipSide="top" aria-pressed={dictating} className="dictate aria-pressed:bg-accent-soft aria-pressed:text-accent-soft-fg" icon={<Mic aria-hidden />} disabled={disabled || dictating} onClick={() => setDictating(true)} />
+          )}
+          {tools !== undefined && !imageMode && (
+            <Suspense fallback={<IconButton size="sm" label={w.t('tools.menu.button')} icon={<Wrench aria-hidden />} disabled />}>
+              <ToolsMenu choice={tools} disabled={disabled} />
+            </Suspense>
           )}
           {images?.onCapture !== undefined && (
             <IconButton size="sm" label={w.t('composer.capture')} tip={offText ?? w.t('composer.capture')} tooltipSide="top" icon={<Camera aria-hidden />} disabled={!canAttach} onClick={() => void capture()} />

@@ -84,6 +84,8 @@ export function ConversationSettingsDialog({ conversation, profile, branch, mode
     if (m !== undefined) settings.maxTokens = m;
     if (apiStyle !== '') settings.apiStyle = apiStyle;
     if (own.presetId !== undefined) settings.presetId = own.presetId;
+    // The "Tools" menu's choices are kept as they are (made there, not here).
+    if (own.toolsOff !== undefined) settings.toolsOff = own.toolsOff;
     // An imported prompt awaiting review stays so unless the user wrote over it or went back to the
     // global one: changing the temperature here is not keeping it (ImportedPromptReview is).
     if (own.systemPromptReview !== undefined && settings.systemPrompt === own.systemPrompt) settings.systemPromptReview = own.systemPromptReview;

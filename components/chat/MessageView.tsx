@@ -26,6 +26,8 @@ const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default:
 if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
 // A question's attached files: their cards' code arrives with the first one shown.
 const FileCards = lazy(() => import('@/components/files/FileCards').then((m) => ({ default: m.FileCards })));
+// A reply's tool calls: their cards' code arrives with the first one shown.
+const ToolCalls = lazy(() => import('@/components/tools/ToolCalls').then((m) => ({ default: m.ToolCalls })));
 const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
 import { hasImageRefs, liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
@@ -267,9 +269,10 @@ export const MessageView = memo(function MessageView({ message: given, modelList
             {putBack ? w.t('message.foldThink') : w.t('message.unfoldThink')}
           </button>
         )}
+        {message.toolCalls !== undefined && message.toolCalls.length > 0 && <Suspense fallback={null}><ToolCalls calls={message.toolCalls} messageId={message.id} /></Suspense>}
         {text !== '' && <Markdown text={text} streaming={streaming} live={live} saved={streaming ? undefined : savedAs(message)} />}
         {(message.imageRequest !== undefined || (message.imageIds !== undefined && message.imageIds.length > 0) || text !== message.text) && <Suspense fallback={null}><GeneratedImages message={message} /></Suspense>}
-        {streaming && message.text === '' && message.reasoning === '' && message.imageRequest === undefined && (
+        {streaming && message.text === '' && message.reasoning === '' && message.imageRequest === undefined && (message.toolCalls === undefined || message.toolCalls.length === 0) && (
           <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />{w.t('message.waiting')}</p>
         )}
         {(message.status === 'stopped' || message.status === 'interrupted') && <p className="status-note text-xs text-muted">{w.t(`message.note.${message.status}`)}</p>}

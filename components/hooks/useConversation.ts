@@ -8,6 +8,7 @@ import { useMemoryMode } from '@/components/stores/memory-mode';
 import { inNextFrame } from './next-frame';
 import { publishLiveReplies, type LiveText } from '@/components/stores/live-replies';
 import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
+import type { ToolCallRecord } from '@/lib/tools/types';
 
 interface LiveRun {
   text: string;
@@ -15,6 +16,8 @@ interface LiveRun {
   /** The messages the run wrote when it started, shown until storage reports them. */
   records?: Message[];
   ended?: { status: MessageStatus; error?: StoredError; usage?: StoredUsage; finishReason?: string };
+  /** Its tool calls as they stand (cards waiting for the user, running, done). */
+  toolCalls?: ToolCallRecord[];
 }
 
 export interface ConversationView {
@@ -85,7 +88,10 @@ export function useConversation(store: ConversationStore, conversationId: string
       if (event.type === 'snapshot') {
         // A later snapshot (text moved into the reasoning) comes without the records: they stay.
         const records = event.records ?? current?.records;
-        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(records === undefined ? {} : { records }) });
+        const toolCalls = event.toolCalls ?? current?.toolCalls;
+        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(records === undefined ? {} : { records }), ...(toolCalls === undefined ? {} : { toolCalls }) });
+      } else if (event.type === 'tools') {
+        runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', toolCalls: event.toolCalls });
       } else if (event.type === 'delta') {
         runs.set(event.messageId, { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
       } else if (event.type === 'end') {
@@ -155,6 +161,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       // A saved final state (after a later retry, say) wins over an older live one.
       if (run.ended !== undefined && message.status !== 'streaming') return message;
       const merged: Message = { ...message, text: run.text, reasoning: run.reasoning, status: run.ended?.status ?? 'streaming' };
+      if (run.toolCalls !== undefined) merged.toolCalls = run.toolCalls;
       if (run.ended?.error !== undefined) merged.error = run.ended.error;
       if (run.ended?.usage !== undefined) merged.usage = run.ended.usage;
       return merged;

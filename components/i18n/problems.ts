@@ -3,6 +3,7 @@
  * settings, notices): one place that turns a code and its facts into the current language.
  */
 import { PAGE_UNREADABLE } from '@/lib/page/page-access';
+import { toolFailureText } from '@/components/tools/tool-words';
 import { BLOCK_CATEGORIES, BLOCK_REASONS } from '@/lib/gateway/blocks';
 import type { AddressProblem } from '@/lib/gateway/address';
 import type { ImportProblem, ImportSource } from '@/lib/connection/import';
@@ -203,6 +204,10 @@ export function noticeText(w: Words, notice: Notice): string {
       return w.t('notice.image_scaled', notice.params);
     case 'image_cut':
       return w.t('notice.image_cut');
+    case 'tools_refused':
+      return w.t('notice.tools_refused');
+    case 'tool_server_failed':
+      return w.t('notice.tool_server_failed', { address: String(notice.params.address ?? ''), why: toolFailureText(w, { code: notice.params.code, params: notice.params }) });
     case 'legacy':
       return notice.text ?? '';
   }

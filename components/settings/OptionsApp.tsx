@@ -1,4 +1,4 @@
-import { AudioLines, BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plus, RefreshCw, Server, SquareSlash, Trash2, Waypoints } from 'lucide-react';
+import { AudioLines, BookMarked, Database, Info, MessageSquare, MousePointerClick, Palette, Plug, Plus, RefreshCw, Server, SquareSlash, Trash2, Waypoints, Wrench } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { ModelPicker } from '@/components/chat/ModelPicker';
@@ -22,6 +22,8 @@ import { PromptsTransfer } from './PromptsTransfer';
 import { About } from './About';
 import { SyncSection } from './SyncSection';
 import { VoiceSection } from './VoiceSection';
+import { ToolsSection } from './ToolsSection';
+import { McpServersSection } from './McpServersSection';
 import { LanguageSelect } from './LanguageSelect';
 import { ThemeSelect } from './ThemeSelect';
 import { settingsReadText, settingsSaveText } from '@/components/i18n/problems';
@@ -144,6 +146,8 @@ const SECTIONS = [
   { id: 'presets', icon: <BookMarked aria-hidden /> },
   { id: 'actions', icon: <MousePointerClick aria-hidden /> },
   { id: 'voice', icon: <AudioLines aria-hidden /> },
+  { id: 'tools', icon: <Wrench aria-hidden /> },
+  { id: 'mcp', icon: <Plug aria-hidden /> },
   { id: 'appearance', icon: <Palette aria-hidden /> },
   { id: 'sync', icon: <RefreshCw aria-hidden /> },
   { id: 'data', icon: <Database aria-hidden /> },
@@ -297,6 +301,8 @@ export function OptionsApp() {
           <PresetsEditor key={`presets:${promptsImported}`} settings={settings} onSave={(change) => persist(change, w)} />
           <ActionsEditor key={`actions:${promptsImported}`} settings={settings} onSave={(change) => persist(change, w)} />
           <VoiceSection settings={settings} profile={active} onSave={(change) => persist(change, w)} />
+          <ToolsSection />
+          <McpServersSection />
           <Section id="appearance" title={w.t('options.section.appearance')}>
             <Field label={w.t('theme.label')} hint={w.t('options.themeHint')}>
               {(control) => <ThemeSelect settings={settings} id={control.id} />}

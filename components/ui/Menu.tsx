@@ -48,3 +48,15 @@ export function MenuRadioGroup({ label, value, onValueChange, options }: { label
     </M.RadioGroup>
   );
 }
+
+/** A choice that is on or off (a tool in the composer's "Tools" menu); the menu stays open. */
+export function MenuCheckboxItem({ className, children, ...rest }: ComponentProps<typeof M.CheckboxItem>) {
+  return (
+    <M.CheckboxItem className={cx(item, 'pl-7', className)} onSelect={(e) => e.preventDefault()} {...rest}>
+      <M.ItemIndicator className="absolute left-2 inline-flex size-3.5 items-center justify-center text-accent [&_svg]:!size-3.5 [&_svg]:!text-accent">
+        <svg viewBox="0 0 16 16" aria-hidden fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round"><path d="M3 8.5l3.2 3L13 4.5" /></svg>
+      </M.ItemIndicator>
+      {children}
+    </M.CheckboxItem>
+  );
+}

@@ -3,6 +3,7 @@
  * version of the extension may have written it), so every record read is parsed with these.
  */
 import * as z from 'zod/mini';
+import { ToolCallRecordSchema } from '../tools/types';
 import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl, type GatewayError } from '../gateway/errors';
 import type { Usage } from '../gateway';
 import { API_STYLES } from '../gateway/interfaces/names';
@@ -83,12 +84,14 @@ export type StoredError = z.infer<typeof StoredErrorShape>;
  * the interface the catalogue named (`sent_through_chat`, `params.api`), or its images were scaled
  * down to be sent for an edit (`image_scaled`, `params.count`, and the first one's `from`, `to` as
  * `WxH`), or an image of the reply was cut off (stopped, or the stream broke) and dropped
- * (`image_cut`). Older builds saved an
+ * (`image_cut`), or the gateway refused the reply's tools and it was asked again without them
+ * (`tools_refused`), or an MCP server could not give its tools (`tool_server_failed`, `params.address`,
+ * `params.code`: a ToolFailure). Older builds saved an
  * English sentence: it is kept as `legacy` text.
  */
 const NoticeShape = z.object({
   // A code a later build added reads as a note without words (not as a damaged message).
-  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'image_scaled', 'image_cut', 'legacy']), 'legacy'),
+  code: z.catch(z.enum(['selection_cut', 'page_cut', 'action_refused', 'sent_through_chat', 'image_scaled', 'image_cut', 'tools_refused', 'tool_server_failed', 'legacy']), 'legacy'),
   params: z._default(ParamsSchema, {}),
   text: z.optional(z.string()),
 });
@@ -128,6 +131,8 @@ export const ConversationSettingsSchema = z.object({
   apiStyle: z.optional(z.enum(API_STYLES)),
   /** The preset it was started from. */
   presetId: z.optional(z.string()),
+  /** Tools switched off in this conversation's "Tools" menu (`toolSwitch`: a built-in tool's name, `mcp:<server id>`). */
+  toolsOff: z.optional(z.array(z.string())),
   /**
    * Why `systemPrompt` waits for the user: `imported` (it came in a history file, written by
    * someone else perhaps). Until they keep or remove it, the chat shows it and sends nothing.
@@ -178,6 +183,8 @@ const ReplyFields = {
   createdAt: z.number(),
   /** Milliseconds from asking to the first words, and to the end. */
   timing: z.optional(z.object({ firstTokenMs: z.optional(z.number()), durationMs: z.optional(z.number()) })),
+  /** The tools it called, in order, with what each gave (lib/tools/). */
+  toolCalls: z.optional(z.array(ToolCallRecordSchema)),
 };
 
 /** An earlier answer to the same question, kept when the reply was asked for again. */

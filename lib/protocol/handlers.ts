@@ -6,11 +6,13 @@
  */
 import { RunError, type RunManager } from '../runs/run-manager';
 import type { AccessKeeper } from '../settings/access-keeper';
-import { AccessHoldSchema, PortRequestSchema, RequestSchema, type ResponseFor, type Request } from './messages';
+import { AccessHoldSchema, PortRequestSchema, RequestSchema, type McpListingMessage, type ResponseFor, type Request } from './messages';
 
 /** What the background adds to the runs (reading pages needs the browser: an adapter passes it). */
 export interface RequestExtras {
   askPage?(input: Extract<Request, { type: 'page.ask' }>['input']): Promise<{ conversationId: string; messageId: string }>;
+  /** An MCP server's tools, for the options page (lib/tools/mcp.ts). */
+  listTools?(serverId: string, fresh: boolean): Promise<McpListingMessage>;
   /** "Sync now" (lib/sync/service.ts). */
   syncNow?(): void;
   syncLeave?(): Promise<void>;
@@ -35,8 +37,13 @@ export async function handleRequest(runs: RunManager, raw: unknown, extras: Requ
         return { ok: true, ...(await runs.edit(request)) };
       case 'run.stop':
         return { ok: true, stopped: runs.stop(request.messageId) };
+      case 'run.tool':
+        return { ok: true, decided: runs.decide(request.messageId, request.callId, request.decision) };
       case 'conversation.stop':
         return { ok: true, stopped: await runs.stopConversation(request.conversationId) };
+      case 'tools.list':
+        if (extras.listTools === undefined) return { ok: false, problem: 'internal' };
+        return { ok: true, listing: await extras.listTools(request.serverId, request.fresh === true) };
       case 'sync.now':
         if (extras.syncNow === undefined) return { ok: false, problem: 'internal' };
         extras.syncNow();

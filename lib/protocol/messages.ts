@@ -9,6 +9,7 @@ import { STORE_PROBLEMS } from '../conversations/problems';
 import { ImageOptionsSchema } from '../images/types';
 import { AttachedFileSchema } from '../files/types';
 import { MESSAGE_STATUSES, MessageSchema, NoticeSchema, SURFACES, StoredErrorSchema, StoredUsageSchema } from '../conversations/records';
+import { TOOL_DECISIONS, TOOL_FAILURES, ToolCallRecordSchema } from '../tools/types';
 
 export const RUNS_PORT = 'runs';
 
@@ -32,6 +33,10 @@ const StartRunInputSchema = z.object({
   /** Attached files, read in the page (their text; lib/files/). */
   files: z.optional(z.array(AttachedFileSchema)),
   newConversationId: z.optional(z.string()),
+  /** The tab beside the popup or side panel: "Read this page" reads it. */
+  tabId: z.optional(z.number()),
+  /** For a new conversation: the tools switched off in its "Tools" menu before it started. */
+  toolsOff: z.optional(z.array(z.string())),
   presetId: z.optional(z.string()),
   userMessageId: z.optional(z.string()),
   replyMessageId: z.optional(z.string()),
@@ -66,8 +71,12 @@ export const RequestSchema = z.discriminatedUnion('type', [
     userMessageId: z.optional(z.string()), replyMessageId: z.optional(z.string()),
   }),
   z.object({ type: z.literal('run.stop'), messageId: z.string() }),
+  /** "Allow once", "Always allow this tool" or "Deny" on a tool card of a running reply. */
+  z.object({ type: z.literal('run.tool'), messageId: z.string(), callId: z.string(), decision: z.enum(TOOL_DECISIONS) }),
   /** Stop a conversation's run and answer once its end is saved (before deleting it). */
   z.object({ type: z.literal('conversation.stop'), conversationId: z.string() }),
+  /** An MCP server's tools (the options page): `fresh` drops the connection first ("Connect again"). */
+  z.object({ type: z.literal('tools.list'), serverId: z.string(), fresh: z.optional(z.boolean()) }),
   /** "Sync now" (issue 31); the status follows in storage (lib/sync/sync.adapter.ts). */
   z.object({ type: z.literal('sync.now') }),
   /** "Stop syncing on this device": the background says so on the server first; answers once it has tried. */
@@ -100,6 +109,17 @@ export const StoppedSchema = z.union([z.object({ ok: z.literal(true), stopped: z
 
 export const AcceptedSchema = z.union([z.object({ ok: z.literal(true) }), Refusal]);
 
+/** `decided`: false when the call no longer waits (answered already, or its reply ended). */
+export const DecidedSchema = z.union([z.object({ ok: z.literal(true), decided: z.boolean() }), Refusal]);
+
+export const McpListingSchema = z.union([
+  z.object({ ok: z.literal(true), transport: z.enum(['streamable-http', 'sse']), tools: z.array(z.object({ name: z.string(), description: z.string() })) }),
+  z.object({ ok: z.literal(false), code: z.enum(TOOL_FAILURES), params: z.record(z.string(), z.union([z.string(), z.number()])) }),
+]);
+export type McpListingMessage = z.infer<typeof McpListingSchema>;
+
+export const ToolsListedSchema = z.union([z.object({ ok: z.literal(true), listing: McpListingSchema }), Refusal]);
+
 /** The response schema of each request type. */
 export const RESPONSES = {
   'run.start': RunStartedSchema,
@@ -108,7 +128,9 @@ export const RESPONSES = {
   'run.retry': RunStartedSchema,
   'run.edit': RunStartedSchema,
   'run.stop': StoppedSchema,
+  'run.tool': DecidedSchema,
   'conversation.stop': StoppedSchema,
+  'tools.list': ToolsListedSchema,
   'sync.now': AcceptedSchema,
   'sync.leave': AcceptedSchema,
 } as const;
@@ -121,7 +143,12 @@ export const PortRequestSchema = z.discriminatedUnion('type', [
 export type PortRequest = z.infer<typeof PortRequestSchema>;
 
 export const RunEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('snapshot'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string(), records: z.optional(z.array(MessageSchema)) }),
+  z.object({
+    type: z.literal('snapshot'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string(),
+    records: z.optional(z.array(MessageSchema)), toolCalls: z.optional(z.array(ToolCallRecordSchema)),
+  }),
+  /** The reply's tool calls, all of them as they stand (one came, waits for the user, ran, failed). */
+  z.object({ type: z.literal('tools'), conversationId: z.string(), messageId: z.string(), toolCalls: z.array(ToolCallRecordSchema) }),
   z.object({ type: z.literal('delta'), conversationId: z.string(), messageId: z.string(), text: z.string(), reasoning: z.string() }),
   /** The reply's images changed (a partial image came, a final one replaced it, one was taken out of the text): their ids in the image store, in order. */
   z.object({ type: z.literal('images'), conversationId: z.string(), messageId: z.string(), imageIds: z.array(z.string()) }),

@@ -23,6 +23,11 @@ import { costPerImage, editImagesOf, requestRecordOf, runImageJob, type ImageJob
 import { ChatImages, withImagesInline } from './chat-images';
 import { withFiles } from '../files/quote';
 import type { AttachedFile } from '../files/types';
+import type { ToolCall } from '../gateway';
+import type { ToolHost, ToolRunContext } from '../tools/host';
+import { replyMessages } from '../tools/history';
+import { MAX_TOOL_OUTPUT } from '../tools/mcp';
+import { toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome } from '../tools/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -30,7 +35,11 @@ export type RunEvent =
       type: 'snapshot'; conversationId: string; messageId: string; text: string; reasoning: string;
       /** When a run starts: the messages it just wrote, so a page shows them before storage tells it. */
       records?: Message[];
+      /** The reply's tool calls so far. */
+      toolCalls?: ToolCallRecord[];
     }
+  /** The reply's tool calls changed (one came, waits for the user, ran, failed): all of them, as they stand. */
+  | { type: 'tools'; conversationId: string; messageId: string; toolCalls: ToolCallRecord[] }
   /** What arrived since the last event. */
   | { type: 'delta'; conversationId: string; messageId: string; text: string; reasoning: string }
   /** The reply's images changed (ids in the image store, in order): a partial came, a final one replaced it, one was taken out of the text. */
@@ -101,6 +110,10 @@ export interface StartRunInput {
   files?: AttachedFile[];
   /** For a new conversation: its id (known ahead, so a panel can watch it before it exists). */
   newConversationId?: string;
+  /** The tab beside the popup or side panel that asked: "Read this page" reads it. */
+  tabId?: number;
+  /** For a new conversation: the tools switched off in its "Tools" menu before it started. */
+  toolsOff?: string[];
   /** For a new conversation: the preset it starts from (its prompt, parameters, model). */
   presetId?: string;
   /** The user message's and the reply's ids, chosen by the page that shows them before the run has saved them. */
@@ -143,7 +156,9 @@ export interface RunManagerDeps {
   /** What one message may carry. */
   messageLimits?: MessageLimits;
   /** What the profile's catalogue says of a model (the interfaces it is served through), when it is known. */
-  modelInfo?(profileId: string, model: string): Promise<{ preferredApi?: ApiStyle | undefined; capabilities?: { fileInput?: boolean | 'unknown' | undefined } } | undefined>;
+  modelInfo?(profileId: string, model: string): Promise<{ preferredApi?: ApiStyle | undefined; capabilities?: { fileInput?: boolean | 'unknown' | undefined; tools?: boolean | 'unknown' | undefined } } | undefined>;
+  /** The tools a run may offer (lib/tools/): none when absent. */
+  tools?: ToolHost;
   /** The interfaces this profile's gateway was lately found not to serve (asked through Chat Completions instead). */
   unservedApis?(profile: Profile): Promise<readonly ApiStyle[]>;
   /** Remembers that this profile's gateway does not serve `api` (its route answered 404 or 405). */
@@ -197,11 +212,19 @@ interface ActiveRun {
   imageIds: string[];
   /** A chat reply's images, taken out of its text. */
   chatImages?: ChatImages;
+  /** Its tool calls, in order, as they stand. */
+  toolCalls: ToolCallRecord[];
+  /** The user's answers on tool cards: waited for by call id; given early, kept until asked. */
+  decisions: Map<string, (decision: ToolDecision) => void>;
+  early: Map<string, ToolDecision>;
+  /** Said on the reply when it ends (its tools were refused, a server could not give its tools). */
+  notice?: Notice;
 }
 
 /** What a run asks: a chat reply (its request, and the question it answers), or images. */
 type Work =
-  | { kind: 'chat'; request: ChatRequest; prompt: string }
+  /** `toolContext`: what the reply's tools are chosen by (they are listed when the run starts, not before the turn is shown). */
+  | { kind: 'chat'; request: ChatRequest; prompt: string; toolContext: ToolRunContext }
   /** `question`: the message asked, whose images an edit sends. */
   | { kind: 'image'; model: string; request: ImageRequestRecord; question: Message };
 
@@ -234,8 +257,19 @@ function statusForError(error: GatewayError): MessageStatus {
   return 'error';
 }
 
-function toRequestMessage(message: Message): ChatMessage {
-  if (message.role === 'user') {
+function toRequestMessages(message: Message): ChatMessage[] {
+  if (message.role === 'user') return [userRequestMessage(message)];
+  // A reply that called tools goes back as its steps: each step's text and calls, then their results.
+  if (message.toolCalls !== undefined && message.toolCalls.length > 0) return replyMessages(message.text, message.toolCalls);
+  // Signed thinking goes back with its reply (the interfaces that take none leave it out).
+  if (message.reasoningSignature !== undefined && message.reasoning !== '') {
+    return [{ role: 'assistant', content: message.text, reasoning: { text: message.reasoning, signature: message.reasoningSignature } }];
+  }
+  return [{ role: message.role, content: message.text }];
+}
+
+function userRequestMessage(message: Message): ChatMessage {
+  {
     // Attached files follow the question, each quoted with its name (lib/files/quote.ts); one
     // with its own bytes (`data`: only on its turn, to a model that takes files) goes as itself.
     // Only the question of this turn carries `data` (withOwnFiles); a saved one never does (SavedFileSchema).
@@ -251,11 +285,34 @@ function toRequestMessage(message: Message): ChatMessage {
     ];
     return { role: 'user', content: parts };
   }
-  // Signed thinking goes back with its reply (the interfaces that take none leave it out).
-  if (message.role === 'assistant' && message.reasoningSignature !== undefined && message.reasoning !== '') {
-    return { role: 'assistant', content: message.text, reasoning: { text: message.reasoning, signature: message.reasoningSignature } };
+}
+
+function toolContextOf(conversation: Conversation, tabId?: number): ToolRunContext {
+  return { toolsOff: conversation.settings?.toolsOff ?? [], ...(tabId === undefined ? {} : { tabId }) };
+}
+
+type RunEnd = { status: MessageStatus; error?: StoredError; finishReason?: string; signature?: string };
+
+/** A call's arguments as an object, or undefined when the model wrote something else. */
+function argumentsOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text.trim() === '' ? '{}' : text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+  } catch {
+    return undefined;
   }
-  return { role: message.role, content: message.text };
+}
+
+/** Usage of the steps so far and of this one, added (a field either lacks counts as the other's). */
+function addUsage(before: StoredUsage | undefined, now: StoredUsage): StoredUsage {
+  if (before === undefined) return now;
+  const sum: StoredUsage = { ...before };
+  for (const key of ['promptTokens', 'completionTokens', 'totalTokens', 'reasoningTokens', 'cachedTokens', 'cost'] as const) {
+    const a = before[key];
+    const b = now[key];
+    if (b !== undefined) sum[key] = (a ?? 0) + b;
+  }
+  return sum;
 }
 
 function describeSaveFailure(failure: unknown): SaveFailure {
@@ -379,6 +436,7 @@ export class RunManager {
           id: conversationId, profileId: profile.id, model, surface: input.surface, title: input.title ?? titleFrom(text === '' && files[0] !== undefined ? files[0].name : text), source: input.source,
         }, now);
         if (preset !== undefined) conversation = { ...conversation, settings: presetSettings(preset) };
+        if (input.toolsOff !== undefined && input.toolsOff.length > 0) conversation = { ...conversation, settings: { ...conversation.settings, toolsOff: input.toolsOff } };
       } else {
         conversation = { ...conversation, model, profileId: profile.id };
       }
@@ -423,7 +481,7 @@ export class RunManager {
       if (held !== undefined) Object.assign(held, { count: replies.length, shared: comparing });
       replies.forEach((reply, i) => {
         const work: Work = imageRequest === undefined
-          ? { kind: 'chat', request: this.request(settings, profile, reply.model!, sent[i]!, conversation!, routes[i]!.api), prompt: text }
+          ? { kind: 'chat', request: this.request(settings, profile, reply.model!, sent[i]!, conversation!, routes[i]!.api), prompt: text, toolContext: toolContextOf(conversation!, input.tabId) }
           : { kind: 'image', model: reply.model!, request: imageRequest, question: user };
         this.launch(conversation!.id, reply.id, client, profile, work, i === 0 ? [user, reply] : [reply]);
       });
@@ -522,7 +580,7 @@ export class RunManager {
       await this.deps.store.addTurn({ conversation: moved, created: false, messages: written, ...(compare === undefined ? {} : { compare }) });
       const work: Work = route === undefined
         ? { kind: 'image', model: chosen, request: imageRequest!, question: question! }
-        : { kind: 'chat', request: this.request(settings, profile, chosen, sent, moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '' };
+        : { kind: 'chat', request: this.request(settings, profile, chosen, sent, moved, route.api), prompt: history.findLast((m) => m.role === 'user')?.text ?? '', toolContext: toolContextOf(moved) };
       this.launch(conversation.id, reply.id, this.deps.clientFor(profile, settings), profile, work, written);
       return { conversationId: conversation.id, messageId: reply.id };
     } catch (error) {
@@ -560,7 +618,10 @@ export class RunManager {
     set.add(listener);
     for (const run of this.active.values()) {
       if (run.conversationId === conversationId) {
-        listener({ type: 'snapshot', conversationId, messageId: run.messageId, text: run.text, reasoning: run.reasoning, ...(run.records === undefined ? {} : { records: run.records }) });
+        listener({
+          type: 'snapshot', conversationId, messageId: run.messageId, text: run.text, reasoning: run.reasoning,
+          ...(run.records === undefined ? {} : { records: run.records }), ...(run.toolCalls.length === 0 ? {} : { toolCalls: structuredClone(run.toolCalls) }),
+        });
       }
     }
     return () => {
@@ -612,8 +673,8 @@ export class RunManager {
     const messages: ChatMessage[] = [];
     if (systemPrompt.trim() !== '') messages.push({ role: 'system', content: systemPrompt });
     for (const m of history) {
-      if (m.text === '' && (m.images === undefined || m.images.length === 0) && (m.files === undefined || m.files.length === 0)) continue;
-      messages.push(toRequestMessage(m));
+      if (m.text === '' && (m.images === undefined || m.images.length === 0) && (m.files === undefined || m.files.length === 0) && (m.toolCalls === undefined || m.toolCalls.length === 0)) continue;
+      messages.push(...toRequestMessages(m));
     }
     const request: ChatRequest = { model, messages, api };
     const temperature = own.temperature ?? settings.chat.temperature;
@@ -632,7 +693,7 @@ export class RunManager {
       conversationId, messageId, controller: new AbortController(),
       text: '', reasoning: '', pendingText: '', pendingReasoning: '',
       lastSave: Date.now(), saving: Promise.resolve(), done: Promise.resolve(), startedAt: Date.now(),
-      imageIds: [],
+      imageIds: [], toolCalls: [], decisions: new Map(), early: new Map(),
       // Images stay out: they can be megabytes, and storage delivers them a moment later.
       ...(records === undefined ? {} : { records: records.map(({ images: _images, ...m }) => m) }),
     };
@@ -662,13 +723,8 @@ export class RunManager {
     try {
       if (work.kind === 'image') ({ status, error } = await this.askImages(run, client, work, profile));
       else {
-        for await (const event of client.streamChat(work.request, { signal: run.controller.signal })) {
-          const end = this.apply(run, event, profile);
-          if (end !== undefined) {
-            ({ status, error, finishReason, signature } = end);
-            break;
-          }
-        }
+        const end = await this.chat(run, client, work, profile);
+        if (end !== undefined) ({ status, error, finishReason, signature } = end);
       }
     } catch (thrown) {
       const gatewayError = thrown instanceof GatewayError
@@ -679,9 +735,16 @@ export class RunManager {
     }
     if (run.chatImages !== undefined) this.takeText(run, run.chatImages.end());
     this.flush(run);
+    // A call still waiting or running when the reply ended (Stop, a failure) did not finish.
+    if (run.toolCalls.some((c) => c.status === 'waiting' || c.status === 'running')) {
+      for (const call of run.toolCalls) if (call.status === 'waiting' || call.status === 'running') call.status = 'stopped';
+      this.toolsChanged(run);
+    }
     await run.chatImages?.saved;
     await run.saving;
     const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status, timing: this.timing(run) };
+    if (run.toolCalls.length > 0) final.toolCalls = run.toolCalls;
+    if (run.notice !== undefined) final.notice = run.notice;
     const imageIds = run.chatImages?.ids ?? run.imageIds;
     if (imageIds.length > 0) final.imageIds = imageIds;
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
@@ -723,7 +786,7 @@ export class RunManager {
     return stored;
   }
 
-  private apply(run: ActiveRun, event: StreamEvent, profile: Profile): { status: MessageStatus; error?: StoredError; finishReason?: string; signature?: string } | undefined {
+  private apply(run: ActiveRun, event: StreamEvent, profile: Profile): RunEnd | undefined {
     if ((event.type === 'text' || event.type === 'reasoning') && run.firstTokenAt === undefined && event.text !== '') run.firstTokenAt = Date.now();
     switch (event.type) {
       case 'text':
@@ -743,7 +806,11 @@ export class RunManager {
         run.pendingReasoning += event.text;
         break;
       case 'usage':
-        run.usage = storedUsage(event.usage);
+        // A reply of several steps (tool calls) is billed for each: the counts add up.
+        run.usage = addUsage(run.usage, storedUsage(event.usage));
+        return undefined;
+      case 'tool_call':
+        // Gathered by the chat loop (`chat`); never reaches here.
         return undefined;
       case 'rerouted': {
         // Said on the reply at once (the next requests to this gateway go straight there).
@@ -770,6 +837,180 @@ export class RunManager {
   private takeText(run: ActiveRun, text: string): void {
     run.text += text;
     run.pendingText += text;
+  }
+
+  /**
+   * A chat reply: streamed, and while the model calls tools, each call shown, run once the user
+   * allowed it (or always allows that tool), and its result sent back in the interface's shape,
+   * step after step. Past the step cap every call asks, whatever is always allowed. A gateway that
+   * refuses tools is asked again without them, and the reply says so.
+   */
+  private async chat(run: ActiveRun, client: GatewayClient, work: Extract<Work, { kind: 'chat' }>, profile: Profile): Promise<RunEnd | undefined> {
+    const signal = run.controller.signal;
+    const offered = await this.offerTools(run, work, profile);
+    const asked = work.request;
+    let request: ChatRequest = offered.length === 0 ? asked : { ...asked, tools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) };
+    for (let step = 1; ; step++) {
+      const calls: ToolCall[] = [];
+      let end: RunEnd | undefined;
+      try {
+        for await (const event of client.streamChat(request, { signal })) {
+          if (event.type === 'tool_call') {
+            calls.push(event.call);
+            continue;
+          }
+          end = this.apply(run, event, profile);
+          if (end !== undefined) break;
+        }
+      } catch (thrown) {
+        // Refused before a word: asked again as it was, without tools.
+        if (thrown instanceof GatewayError && thrown.detail?.code === 'tools_refused' && request.tools !== undefined && run.text === '' && run.toolCalls.length === 0) {
+          const { tools: _tools, ...without } = request;
+          request = without;
+          run.notice = { code: 'tools_refused', params: {} };
+          step--;
+          continue;
+        }
+        throw thrown;
+      }
+      if (end === undefined || end.status !== 'complete' || calls.length === 0 || request.tools === undefined) return end;
+      const config = await this.deps.tools!.config();
+      await this.runTools(run, calls, offered, work.toolContext, step, step > config.maxSteps, config.alwaysAllow);
+      if (signal.aborted) return { status: 'stopped' };
+      // The next step: everything asked so far, the steps' texts and calls, their results.
+      request = { ...request, messages: [...asked.messages, ...replyMessages(run.text, run.toolCalls)] };
+      if (run.text !== '' && !run.text.endsWith('\n')) this.takeText(run, '\n\n');
+    }
+  }
+
+  /** The tools this reply may call: none for a model whose catalogue says it takes none. */
+  private async offerTools(run: ActiveRun, work: Extract<Work, { kind: 'chat' }>, profile: Profile): Promise<ToolDefinition[]> {
+    const host = this.deps.tools;
+    if (host === undefined) return [];
+    const info = await this.deps.modelInfo?.(profile.id, work.request.model).catch(() => undefined);
+    if (info?.capabilities?.tools === false) return [];
+    const offered = await host.offer(work.toolContext, run.controller.signal).catch(() => ({ tools: [], failed: [] }));
+    const failed = offered.failed[0];
+    if (failed !== undefined) run.notice = { code: 'tool_server_failed', params: { ...failed.params, code: failed.code } };
+    return offered.tools;
+  }
+
+  /** One step's calls: each waits for the user unless always allowed (and under the cap), then runs. */
+  private async runTools(run: ActiveRun, calls: readonly ToolCall[], offered: readonly ToolDefinition[], context: ToolRunContext, step: number, pastCap: boolean, alwaysAllow: readonly string[]): Promise<void> {
+    const signal = run.controller.signal;
+    const at = run.text.length;
+    const used = new Set(run.toolCalls.map((c) => c.id));
+    const planned = calls.map((call) => {
+      const tool = offered.find((t) => t.name === call.name);
+      // An id a gateway gave twice in one reply would confuse the results: made unique.
+      let id = call.id;
+      for (let n = 2; used.has(id); n++) id = `${call.id}_${n}`;
+      used.add(id);
+      const allowed = tool !== undefined && !pastCap && alwaysAllow.includes(toolKey(tool.source, tool.tool));
+      const record: ToolCallRecord = {
+        id, name: call.name, tool: tool?.tool ?? call.name, source: tool?.source ?? '', arguments: call.arguments,
+        status: allowed ? 'running' : 'waiting', step, at,
+        ...(tool?.address === undefined ? {} : { address: tool.address }),
+        ...(allowed ? { preAllowed: true } : {}),
+        ...(pastCap ? { pastCap: true } : {}),
+      };
+      return { record, tool };
+    });
+    run.toolCalls.push(...planned.map((p) => p.record));
+    this.toolsChanged(run);
+    for (const { record, tool } of planned) {
+      if (signal.aborted) break;
+      if (tool === undefined) {
+        this.settle(run, record, { ok: false, code: 'unknown_tool', params: { name: record.name } });
+        continue;
+      }
+      const args = argumentsOf(record.arguments);
+      if (args === undefined) {
+        this.settle(run, record, { ok: false, code: 'bad_arguments', params: { field: 'arguments' } });
+        continue;
+      }
+      if (record.status === 'waiting') {
+        const decision = await this.decision(run, record.id);
+        if (decision === undefined) break;
+        if (decision === 'deny') {
+          record.status = 'denied';
+          this.toolsChanged(run);
+          continue;
+        }
+        if (decision === 'always') await this.deps.tools!.allowAlways(toolKey(tool.source, tool.tool)).catch(() => undefined);
+        record.status = 'running';
+        this.toolsChanged(run);
+      }
+      let outcome: ToolOutcome;
+      try {
+        outcome = await this.deps.tools!.run(tool, args, context, signal);
+      } catch (thrown) {
+        if (signal.aborted) break;
+        outcome = { ok: false, code: 'internal', params: { detail: thrown instanceof Error ? thrown.message : String(thrown) } };
+      }
+      if (signal.aborted) break;
+      this.settle(run, record, outcome);
+    }
+  }
+
+  private settle(run: ActiveRun, record: ToolCallRecord, outcome: ToolOutcome): void {
+    if (outcome.ok) {
+      record.status = 'done';
+      record.result = outcome.text.length > MAX_TOOL_OUTPUT ? outcome.text.slice(0, MAX_TOOL_OUTPUT) : outcome.text;
+      if (outcome.text.length > MAX_TOOL_OUTPUT) record.cutFrom = outcome.text.length;
+      if (outcome.sources !== undefined && outcome.sources.length > 0) record.sources = outcome.sources;
+    } else {
+      record.status = 'failed';
+      record.error = { code: outcome.code, params: outcome.params ?? {} };
+    }
+    this.toolsChanged(run);
+  }
+
+  /** The user's answer on a call's card; undefined when the reply was stopped first. */
+  private decision(run: ActiveRun, callId: string): Promise<ToolDecision | undefined> {
+    const early = run.early.get(callId);
+    if (early !== undefined) {
+      run.early.delete(callId);
+      return Promise.resolve(early);
+    }
+    const signal = run.controller.signal;
+    if (signal.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const stopped = (): void => {
+        run.decisions.delete(callId);
+        resolve(undefined);
+      };
+      signal.addEventListener('abort', stopped, { once: true });
+      run.decisions.set(callId, (decision) => {
+        signal.removeEventListener('abort', stopped);
+        run.decisions.delete(callId);
+        resolve(decision);
+      });
+    });
+  }
+
+  /**
+   * "Allow once", "Always allow this tool" or "Deny" on a tool card of a running reply. False
+   * when there is no such call waiting (the reply ended, or the call was answered already).
+   */
+  decide(messageId: string, callId: string, decision: ToolDecision): boolean {
+    const run = this.active.get(messageId);
+    const call = run?.toolCalls.find((c) => c.id === callId);
+    if (run === undefined || call === undefined || call.status !== 'waiting' || run.early.has(callId)) return false;
+    const waiting = run.decisions.get(callId);
+    if (waiting !== undefined) waiting(decision);
+    else run.early.set(callId, decision);
+    return true;
+  }
+
+  /** The calls changed: watchers told at once, the reply's record saved (after the saves before it). */
+  private toolsChanged(run: ActiveRun): void {
+    this.flush(run);
+    const toolCalls = structuredClone(run.toolCalls);
+    this.emit(run.conversationId, { type: 'tools', conversationId: run.conversationId, messageId: run.messageId, toolCalls });
+    run.saving = run.saving.then(() => this.deps.store.updateMessage(run.messageId, { text: run.text, toolCalls })).catch((failure: unknown) => {
+      run.saveError = describeSaveFailure(failure);
+    });
   }
 
   /** An image run: the images asked for (an edit sends the question's images, scaled down when too large). */

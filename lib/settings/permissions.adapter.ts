@@ -9,6 +9,8 @@ import { originPattern as patternFor } from './origins';
 import { loadSettings, watchSettings } from './storage.adapter';
 import { syncOrigin } from '../sync/config';
 import { loadSyncConfig, watchSyncConfig } from '../sync/sync.adapter';
+import { toolAddresses } from '../tools/config';
+import { loadToolConfig, watchToolConfig } from '../tools/config.adapter';
 
 /** Firefox's match patterns take no port. */
 const WITH_PORT = !import.meta.env.FIREFOX;
@@ -39,18 +41,20 @@ export async function requestGatewayAccess(baseUrl: string): Promise<boolean> {
  */
 export function keepGatewayAccess(): AccessKeeper {
   const keeper = new AccessKeeper({
-    // The gateways' addresses, and sync's storage (issue 31) when sync is set up.
+    // The gateways' addresses, sync's storage (issue 31) when sync is set up, and the tools' MCP servers and search provider (issue 33).
     savedAddresses: async () => {
       const loaded = await loadSettings();
       if (!loaded.ok) return undefined;
       const sync = await loadSyncConfig();
-      return [...loaded.settings.profiles.map((p) => p.baseUrl), ...(sync === undefined ? [] : [syncOrigin(sync)])];
+      const tools = await loadToolConfig();
+      return [...loaded.settings.profiles.map((p) => p.baseUrl), ...(sync === undefined ? [] : [syncOrigin(sync)]), ...toolAddresses(tools)];
     },
     granted: async () => (await browser.permissions.getAll()).origins ?? [],
     release: (pattern) => browser.permissions.remove({ origins: [pattern] }),
   });
   watchSettings(() => void keeper.reconcile());
   watchSyncConfig(() => void keeper.reconcile());
+  watchToolConfig(() => void keeper.reconcile());
   setTimeout(() => void keeper.reconcile(), START_GRACE_MS);
   return keeper;
 }

@@ -7,7 +7,9 @@
  * - Once the results of that turn's calls come back (after the question), the model answers with
  *   them: `Tool NAME said: <result>` per result, or `Tool NAME was not run: <result>` for one
  *   marked as an error (a refusal).
- * - `[[tool-loop:NAME {json}]]` asks for NAME again after every result (for the step cap).
+ * - `[[tool-loop:NAME {json}]]` asks for NAME again after every result that is not a refusal
+ *   (one marked as an error, or saying it was denied): for the step cap.
+ * - A result quoted in a fence (as our client quotes tool output) is answered with what is inside.
  * - A model with `refusesTools` answers a request that offers tools with a 400 naming `tools`.
  *
  * Each interface's reader turns its body into a `ToolView`; each handler writes the calls in its
@@ -44,12 +46,19 @@ export function toolStep(view: ToolView, serial: number): ToolStep | undefined {
   const markers = [...view.question.matchAll(MARKER)].map((m) => ({ loop: m[1] === 'tool-loop', name: m[2]!, args: parseArgs(m[3]) }));
   if (markers.length === 0) return undefined;
   const loops = markers.filter((m) => m.loop);
-  if (view.results.length > 0 && (loops.length === 0 || !loops.every((m) => view.offered.includes(m.name)))) {
-    return { kind: 'answer', text: view.results.map((r) => r.isError ? `Tool ${r.name} was not run: ${r.content}` : `Tool ${r.name} said: ${r.content}`).join('\n') };
+  const refused = view.results.some((r) => r.isError || /denied/i.test(r.content));
+  if (view.results.length > 0 && (loops.length === 0 || refused || !loops.every((m) => view.offered.includes(m.name)))) {
+    return { kind: 'answer', text: view.results.map((r) => r.isError ? `Tool ${r.name} was not run: ${unfence(r.content)}` : `Tool ${r.name} said: ${unfence(r.content)}`).join('\n') };
   }
   const wanted = view.results.length > 0 ? loops : markers;
   if (!wanted.every((m) => view.offered.includes(m.name))) return undefined;
   return { kind: 'calls', calls: wanted.map((m, i) => ({ id: `call_${serial}_${i + 1}`, name: m.name, args: m.args })) };
+}
+
+/** A result quoted in a fence (as a client quotes tool output): what is inside it; else the result as sent. */
+function unfence(content: string): string {
+  const fenced = /(`{3,})[^\n]*\n([\s\S]*?)\n\1/.exec(content);
+  return fenced === null ? content : fenced[2]!;
 }
 
 function parseArgs(text: string | undefined): Record<string, unknown> {

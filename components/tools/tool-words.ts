@@ -1,0 +1,27 @@
+/** The words of tools: a call's name and server, its failure, as the UI says them. */
+import type { Words } from '@/lib/i18n/messages';
+import { BUILTIN_SOURCE, BUILTIN_TOOLS, TOOL_FAILURES, type BuiltinTool, type ToolCallRecord, type ToolFailure } from '@/lib/tools/types';
+
+const isBuiltin = (tool: string): tool is BuiltinTool => (BUILTIN_TOOLS as readonly string[]).includes(tool);
+const isFailure = (code: unknown): code is ToolFailure => typeof code === 'string' && (TOOL_FAILURES as readonly string[]).includes(code);
+
+/** A tool as the user knows it: ours by our words for it, an MCP server's by its own name. */
+export function toolName(w: Words, call: Pick<ToolCallRecord, 'source' | 'tool'>): string {
+  return call.source === BUILTIN_SOURCE && isBuiltin(call.tool) ? w.t(`tools.names.${call.tool}`) : call.tool;
+}
+
+/** Where a tool runs: "Built in", or its server's host. */
+export function toolServer(w: Words, call: Pick<ToolCallRecord, 'source' | 'address'>): string {
+  if (call.source === BUILTIN_SOURCE || call.address === undefined) return w.t('tools.card.builtin');
+  try {
+    return new URL(call.address).host;
+  } catch {
+    return call.address;
+  }
+}
+
+export function toolFailureText(w: Words, error: { code: unknown; params?: Record<string, string | number> }): string {
+  const code = isFailure(error.code) ? error.code : 'internal';
+  const params = { address: '', detail: '', status: '', name: '', field: '', reason: '', ...error.params };
+  return w.t(`tools.failure.${code}`, params);
+}

@@ -1,0 +1,195 @@
+/**
+ * The user's remote MCP servers, through the official TypeScript SDK's client: Streamable HTTP,
+ * and the older SSE transport when a server does not take that. One connection per server,
+ * opened on first use and kept; a server whose tools change says so (`tools/list_changed`) and
+ * its list is read again. Schemas are checked with the SDK's eval-free validator (an extension's
+ * pages and worker forbid `new Function`).
+ *
+ * Only the server's own token goes to it (`Authorization: Bearer`), and only to its origin (the
+ * SDK refuses to follow a redirect elsewhere): never the gateway's key.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import * as z from 'zod/mini';
+import type { McpServer } from './config';
+import type { ToolFailure, ToolOutcome } from './types';
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export type McpProblem = { code: ToolFailure; params: Record<string, string | number> };
+export type McpListing = { ok: true; tools: McpTool[]; transport: 'streamable-http' | 'sse' } | ({ ok: false } & McpProblem);
+
+/** The longest tool output kept and sent (characters); longer is cut, and the model told. */
+export const MAX_TOOL_OUTPUT = 60_000;
+
+const ToolWire = z.object({
+  name: z.string(),
+  description: z.optional(z.string()),
+  inputSchema: z.optional(z.record(z.string(), z.unknown())),
+});
+
+const ContentWire = z.array(z.looseObject({
+  type: z.string(),
+  text: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  resource: z.optional(z.looseObject({ uri: z.optional(z.string()), text: z.optional(z.string()) })),
+  uri: z.optional(z.string()),
+  name: z.optional(z.string()),
+}));
+
+interface Connection {
+  /** What the connection was opened with: another address or token opens a new one. */
+  fingerprint: string;
+  client: Client;
+  transport: 'streamable-http' | 'sse';
+  tools?: McpTool[];
+}
+
+const CLIENT_INFO = { name: 'gateway-chat', version: '0.1.0' };
+
+export class McpConnections {
+  private readonly open = new Map<string, Promise<Connection>>();
+
+  constructor(private readonly fetcher: typeof fetch = (input, init) => fetch(input, init)) {}
+
+  /** The server's tools (read again when it said they changed). */
+  async list(server: McpServer, signal?: AbortSignal): Promise<McpListing> {
+    try {
+      const connection = await this.connection(server);
+      connection.tools ??= await this.readTools(connection, signal);
+      return { ok: true, tools: connection.tools, transport: connection.transport };
+    } catch (error) {
+      this.forget(server.id);
+      return { ok: false, ...problemOf(error, server.url) };
+    }
+  }
+
+  /** Calls a tool; a server that no longer offers it says so by name. */
+  async call(server: McpServer, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
+    let connection: Connection;
+    try {
+      connection = await this.connection(server);
+      connection.tools ??= await this.readTools(connection, signal);
+    } catch (error) {
+      this.forget(server.id);
+      return { ok: false, ...problemOf(error, server.url) };
+    }
+    if (!connection.tools.some((t) => t.name === tool)) return { ok: false, code: 'tool_gone', params: { address: server.url, name: tool } };
+    try {
+      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, signal === undefined ? {} : { signal });
+      const text = contentText(result.content, result.structuredContent);
+      if (result.isError === true) return { ok: false, code: 'tool_error', params: { detail: text.slice(0, 500) } };
+      return { ok: true, text };
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+      return { ok: false, ...problemOf(error, server.url) };
+    }
+  }
+
+  /** Drops a server's connection (removed, its address or token changed). */
+  forget(serverId: string): void {
+    const held = this.open.get(serverId);
+    this.open.delete(serverId);
+    void held?.then((c) => c.client.close()).catch(() => undefined);
+  }
+
+  private connection(server: McpServer): Promise<Connection> {
+    const fingerprint = `${server.url}\n${server.auth}\n${server.token ?? ''}`;
+    const held = this.open.get(server.id);
+    if (held !== undefined) {
+      return held.then((c) => {
+        if (c.fingerprint === fingerprint) return c;
+        this.forget(server.id);
+        return this.connection(server);
+      });
+    }
+    const opening = this.connect(server, fingerprint);
+    this.open.set(server.id, opening);
+    opening.catch(() => {
+      if (this.open.get(server.id) === opening) this.open.delete(server.id);
+    });
+    return opening;
+  }
+
+  private async connect(server: McpServer, fingerprint: string): Promise<Connection> {
+    const url = new URL(server.url);
+    const headers: Record<string, string> = server.auth === 'bearer' && server.token !== undefined && server.token !== '' ? { Authorization: `Bearer ${server.token}` } : {};
+    const requestInit: RequestInit = { headers };
+    const fresh = (): Client => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+    let client = fresh();
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetcher }));
+      return this.watch({ fingerprint, client, transport: 'streamable-http' });
+    } catch (error) {
+      // The older transport: a server that answers Streamable HTTP's POST with 404/405 (or 400) may speak SSE.
+      if (!(error instanceof StreamableHTTPError) || ![400, 404, 405].includes(error.code ?? 0)) throw error;
+      await client.close().catch(() => undefined);
+      client = fresh();
+      await client.connect(new SSEClientTransport(url, { requestInit, fetch: this.fetcher, eventSourceInit: { fetch: (input, init) => this.fetcher(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } }) } }));
+      return this.watch({ fingerprint, client, transport: 'sse' });
+    }
+  }
+
+  private watch(connection: Connection): Connection {
+    connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      connection.tools = undefined;
+    });
+    return connection;
+  }
+
+  private async readTools(connection: Connection, signal?: AbortSignal): Promise<McpTool[]> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    // Every page of the list (servers page long lists), at most 20 pages.
+    for (let page = 0; page < 20; page++) {
+      const result = await connection.client.listTools(cursor === undefined ? {} : { cursor }, signal === undefined ? {} : { signal });
+      for (const raw of result.tools) {
+        const parsed = ToolWire.safeParse(raw);
+        if (!parsed.success) continue;
+        tools.push({ name: parsed.data.name, description: parsed.data.description ?? '', inputSchema: parsed.data.inputSchema ?? { type: 'object', properties: {} } });
+      }
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return tools;
+  }
+}
+
+/** A call's content as text: text parts as they are, a resource's text or address, other kinds named. */
+export function contentText(content: unknown, structured?: unknown): string {
+  const parsed = ContentWire.safeParse(content);
+  const parts = parsed.success ? parsed.data.map((part) => {
+    if (part.type === 'text') return part.text ?? '';
+    if (part.type === 'resource') return part.resource?.text ?? `[resource ${part.resource?.uri ?? ''}]`;
+    if (part.type === 'resource_link') return `[resource ${part.name ?? ''} ${part.uri ?? ''}]`;
+    return `[${part.type}${part.mimeType === undefined ? '' : ` ${part.mimeType}`}]`;
+  }) : [];
+  const text = parts.join('\n');
+  if (text === '' && structured !== undefined) return JSON.stringify(structured);
+  return text;
+}
+
+/** What went wrong, with the server's address. */
+export function problemOf(error: unknown, address: string): McpProblem {
+  if (error instanceof UnauthorizedError) return { code: 'unauthorized', params: { address, status: 401 } };
+  if (error instanceof StreamableHTTPError) {
+    const status = error.code ?? 0;
+    if (status === 401 || status === 403) return { code: 'unauthorized', params: { address, status } };
+    if (status > 0) return { code: 'http_status', params: { address, status } };
+    return { code: 'bad_answer', params: { address } };
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'number' && (code === 401 || code === 403)) return { code: 'unauthorized', params: { address, status: code } };
+  if (typeof code === 'number' && code >= 400 && code < 600) return { code: 'http_status', params: { address, status: code } };
+  if (error instanceof TypeError) return { code: 'unreachable', params: { address, detail: error.message } };
+  const detail = error instanceof Error ? error.message : String(error);
+  return { code: 'unreachable', params: { address, detail: detail.slice(0, 200) } };
+}

@@ -1,0 +1,39 @@
+/**
+ * The background's tools: the host (host.ts) with the browser's parts: the tool config in
+ * `storage.local`, one set of MCP connections for the worker's life, the worker's fetch, and
+ * "Read this page" through the readability script on the tab that asked (activeTab).
+ */
+import { readTab } from '../page/page.adapter';
+import { loadToolConfig, updateToolConfig } from './config.adapter';
+import { createToolHost, type ToolHost } from './host';
+import { McpConnections } from './mcp';
+import type { ToolOutcome } from './types';
+import type { McpListingMessage } from '../protocol/messages';
+
+export const mcpConnections = new McpConnections();
+
+async function readTabTool(tabId: number, maxChars: number): Promise<ToolOutcome> {
+  const read = await readTab(tabId, maxChars);
+  if (!read.ok) return { ok: false, code: 'page_unreadable', params: { reason: read.reason, ...(read.url === '' ? {} : { address: read.url }) } };
+  const { page } = read;
+  return { ok: true, text: `${page.title}\n${page.url}\n\n${page.text}`, sources: [{ title: page.title === '' ? page.url : page.title, url: page.url }] };
+}
+
+export function backgroundToolHost(): ToolHost {
+  return createToolHost({
+    loadConfig: loadToolConfig,
+    updateConfig: updateToolConfig,
+    mcp: mcpConnections,
+    fetch: (input, init) => fetch(input, init),
+    readTab: readTabTool,
+  });
+}
+
+/** An MCP server's tools, as the options page shows them (names and descriptions). */
+export async function listServerTools(serverId: string, fresh: boolean): Promise<McpListingMessage> {
+  const server = (await loadToolConfig()).mcpServers.find((s) => s.id === serverId);
+  if (server === undefined) return { ok: false, code: 'tool_gone', params: { address: '', name: serverId } };
+  if (fresh) mcpConnections.forget(serverId);
+  const listing = await mcpConnections.list(server, AbortSignal.timeout(15_000));
+  return listing.ok ? { ok: true, transport: listing.transport, tools: listing.tools.map(({ name, description }) => ({ name, description })) } : listing;
+}
