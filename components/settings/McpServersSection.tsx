@@ -74,7 +74,7 @@ function ServerCard({ server, listing, onReconnect }: { server: McpServer; listi
       )}
       {listing !== undefined && listing !== 'loading' && listing.ok && (
         <>
-          <p role="status" className="text-xs text-muted">{w.plural('options.mcp.connected', listing.tools.length, { transport: w.t(`options.mcp.transport.${listing.transport}`) })}</p>
+          <p role="status" className="text-xs text-muted">{w.plural('options.mcp.connected', listing.tools.length, { transport: w.t(listing.transport === 'sse' ? 'options.mcp.transport.sse' : 'options.mcp.transport.streamableHttp') })}</p>
           {listing.tools.length === 0 ? <p className="text-xs text-muted">{w.t('options.mcp.noTools')}</p> : (
             <ul aria-label={w.t('options.mcp.tools', { name: server.name })} className="flex flex-col divide-y divide-line rounded-md border border-line">
               {listing.tools.map((tool) => (
@@ -139,7 +139,10 @@ export function McpServersSection() {
     }
     setAdding(true);
     setError(undefined);
-    const server: McpServer = { id: newId(), url: url.href, name: name.trim() === '' ? url.host : name.trim(), auth, disabledTools: [], ...(auth === 'bearer' ? { token: token.trim() } : {}) };
+    const id = newId();
+    // Listed below, once saved: not again by the effect that lists servers as they arrive.
+    asked.current.add(id);
+    const server: McpServer = { id, url: url.href, name: name.trim() === '' ? url.host : name.trim(), auth, disabledTools: [], ...(auth === 'bearer' ? { token: token.trim() } : {}) };
     await updateToolConfig((now) => ({ ...now, mcpServers: [...now.mcpServers, server] }));
     setAddress('');
     setName('');

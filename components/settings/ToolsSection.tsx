@@ -105,8 +105,8 @@ function ToolsForm({ config }: { config: ToolConfig }) {
           {note !== undefined && <span role={note.ok ? 'status' : 'alert'} className={note.ok ? 'text-sm text-success' : 'text-sm text-danger'}>{note.text}</span>}
         </div>
       </form>
-      <fieldset className="flex flex-col gap-2 border-t border-line pt-4">
-        <legend className="text-sm font-semibold">{w.t('options.tools.preAllow')}</legend>
+      <div role="group" aria-labelledby="tools-pre-allow" className="flex flex-col gap-2 border-t border-line pt-4">
+        <h3 id="tools-pre-allow" className="text-sm font-semibold">{w.t('options.tools.preAllow')}</h3>
         <p className="text-xs text-muted">{w.t('options.tools.preAllowHint')}</p>
         {PRE_ALLOWABLE.map((tool) => (
           <Field key={tool} inline label={w.t(`tools.names.${tool}`)}>
@@ -119,7 +119,7 @@ function ToolsForm({ config }: { config: ToolConfig }) {
             <Button size="sm" className="mt-1.5" onClick={() => void updateToolConfig((now) => ({ ...now, alwaysAllow: now.alwaysAllow.filter((k) => !others.includes(k)) }))}>{w.t('options.tools.forget')}</Button>
           </Callout>
         )}
-      </fieldset>
+      </div>
     </Section>
   );
 }

@@ -10,9 +10,10 @@ export function toolName(w: Words, call: Pick<ToolCallRecord, 'source' | 'tool'>
   return call.source === BUILTIN_SOURCE && isBuiltin(call.tool) ? w.t(`tools.names.${call.tool}`) : call.tool;
 }
 
-/** Where a tool runs: "Built in", or its server's host. */
-export function toolServer(w: Words, call: Pick<ToolCallRecord, 'source' | 'address'>): string {
+/** Where a tool runs: "Built in", or its server (by the name the user gave it, else its host). */
+export function toolServer(w: Words, call: Pick<ToolCallRecord, 'source' | 'address' | 'server'>): string {
   if (call.source === BUILTIN_SOURCE || call.address === undefined) return w.t('tools.card.builtin');
+  if (call.server !== undefined && call.server !== '') return call.server;
   try {
     return new URL(call.address).host;
   } catch {

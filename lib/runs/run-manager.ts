@@ -911,6 +911,7 @@ export class RunManager {
         id, name: call.name, tool: tool?.tool ?? call.name, source: tool?.source ?? '', arguments: call.arguments,
         status: allowed ? 'running' : 'waiting', step, at,
         ...(tool?.address === undefined ? {} : { address: tool.address }),
+        ...(tool?.server === undefined ? {} : { server: tool.server }),
         ...(allowed ? { preAllowed: true } : {}),
         ...(pastCap ? { pastCap: true } : {}),
       };

@@ -148,7 +148,7 @@ export async function fetchPage(args: Record<string, unknown>, fetcher: typeof f
   if (!isHtml && !/^text\/|json/i.test(type) && type !== '') return { ok: false, code: 'bad_answer', params: { address } };
   const title = isHtml ? /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim() ?? '' : '';
   const content = isHtml ? htmlText(body) : body;
-  return { ok: true, text: content.slice(0, MAX_TOOL_OUTPUT), sources: [{ title: title === '' ? address : stripTags(title), url: address }] };
+  return { ok: true, text: content.slice(0, MAX_TOOL_OUTPUT), sources: [{ title: title === '' ? address : htmlText(title), url: address }] };
 }
 
 async function readCapped(response: Response, max: number): Promise<string> {

@@ -78,7 +78,7 @@ export function createToolHost(deps: ToolHostDeps): ToolHost {
           if (server.disabledTools.includes(tool.name)) continue;
           const name = modelToolName(server.id, server.name, tool.name, taken);
           taken.add(name);
-          tools.push({ name, tool: tool.name, source: server.id, address: server.url, description: tool.description, parameters: tool.inputSchema });
+          tools.push({ name, tool: tool.name, source: server.id, address: server.url, server: server.name, description: tool.description, parameters: tool.inputSchema });
         }
       });
       return { tools, failed };

@@ -68,8 +68,9 @@ export const ToolCallRecordSchema = z.object({
   /** The tool's own name, and where it is: BUILTIN_SOURCE or an MCP server's id. */
   tool: z.string(),
   source: z.string(),
-  /** The server's address (an MCP tool), shown on the card. */
+  /** The server's address and the name the user gave it (an MCP tool), shown on the card. */
   address: z.optional(z.string()),
+  server: z.optional(z.string()),
   /** The arguments' JSON text, as the model wrote it. */
   arguments: z.string(),
   // A status a later build added reads as stopped (never as waiting forever).
@@ -97,8 +98,9 @@ export interface ToolDefinition {
   name: string;
   tool: string;
   source: string;
-  /** An MCP server's address. */
+  /** An MCP server's address, and the name the user gave it. */
   address?: string;
+  server?: string;
   description: string;
   parameters: Record<string, unknown>;
 }
