@@ -1,6 +1,6 @@
 /** The words of tools: a call's name and server, its failure, as the UI says them. */
 import type { Words } from '@/lib/i18n/messages';
-import { BUILTIN_SOURCE, BUILTIN_TOOLS, TOOL_FAILURES, type BuiltinTool, type ToolCallRecord, type ToolFailure } from '@/lib/tools/types';
+import { BUILTIN_SOURCE, BUILTIN_TOOLS, TOOL_CALL_STATUSES, TOOL_FAILURES, type BuiltinTool, type ToolCallRecord, type ToolCallStatus, type ToolFailure } from '@/lib/tools/types';
 
 const isBuiltin = (tool: string): tool is BuiltinTool => (BUILTIN_TOOLS as readonly string[]).includes(tool);
 const isFailure = (code: unknown): code is ToolFailure => typeof code === 'string' && (TOOL_FAILURES as readonly string[]).includes(code);
@@ -25,4 +25,9 @@ export function toolFailureText(w: Words, error: { code: unknown; params?: Recor
   const code = isFailure(error.code) ? error.code : 'internal';
   const params = { address: '', detail: '', status: '', name: '', field: '', reason: '', ...error.params };
   return w.t(`tools.failure.${code}`, params);
+}
+
+/** Each state of a call in words. */
+export function toolStatusWords(w: Words): Record<ToolCallStatus, string> {
+  return Object.fromEntries(TOOL_CALL_STATUSES.map((s) => [s, w.t(`tools.card.status.${s}`)])) as Record<ToolCallStatus, string>;
 }

@@ -1,3 +1,4 @@
+import { toolStatusWords } from '@/components/tools/tool-words';
 import { Download, Upload } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
 import { Input } from '@/components/ui/Input';
@@ -75,7 +76,7 @@ export function ExportButton({ profiles, openConversationId }: { profiles: reado
       if (format === 'markdown' && openConversationId !== undefined) {
         const store = conversationStore();
         const [conversation, messages] = await Promise.all([store.getConversation(openConversationId), store.messages(openConversationId)]);
-        if (conversation !== undefined) download(conversationMarkdown(conversation, messages, { user: w.t('message.user'), assistant: w.t('message.assistant'), image: w.t('images.inMarkdown') }), `${conversation.title.replace(/[\\/:*?"<>|]/g, '_').slice(0, 60) || 'conversation'}.md`, 'text/markdown');
+        if (conversation !== undefined) download(conversationMarkdown(conversation, messages, { user: w.t('message.user'), assistant: w.t('message.assistant'), image: w.t('images.inMarkdown'), tool: w.t('tools.inMarkdown.call'), toolResult: w.t('tools.card.result'), toolStatus: toolStatusWords(w) }), `${conversation.title.replace(/[\\/:*?"<>|]/g, '_').slice(0, 60) || 'conversation'}.md`, 'text/markdown');
       } else {
         const ids = scope === 'open' && openConversationId !== undefined ? [openConversationId] : scope === 'chosen' ? [...chosen] : undefined;
         const result = await exportConversations(ids, includeProfiles, profiles);

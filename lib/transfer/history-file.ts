@@ -13,6 +13,8 @@ import type { Profile } from '../settings/schema';
 import { fromChatGpt, looksLikeChatGpt } from './chatgpt';
 import { replaceImageRefs } from '../images/inline';
 import { withFiles } from '../files/quote';
+import { quoteAs } from '../actions/template';
+import type { ToolCallRecord, ToolCallStatus } from '../tools/types';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { importedAsData, type ProfileAddress } from './as-data';
 import { ImageRecordSchema, type ImageMeta, type ImageRecord } from '../images/types';
@@ -271,6 +273,22 @@ export interface MarkdownLabels {
   assistant: string;
   /** How an image is named in the text (the file holds no image): `{alt}` is its prompt or alt text. */
   image: string;
+  /** A tool call's heading (`{tool}`: its name, `{status}`: its state), and its result's. */
+  tool?: string;
+  toolResult?: string;
+  /** A call's state in words. */
+  toolStatus?: Readonly<Record<ToolCallStatus, string>>;
+}
+
+/** A reply's tool calls as Markdown: each named with its state, its arguments and its result fenced (nothing inside can close the fence). */
+function toolCallsMarkdown(calls: readonly ToolCallRecord[], labels: MarkdownLabels): string {
+  return calls.map((call) => {
+    const heading = (labels.tool ?? '{tool} ({status})').replace('{tool}', call.server === undefined ? call.tool : `${call.server}: ${call.tool}`).replace('{status}', labels.toolStatus?.[call.status] ?? call.status);
+    const parts = [`**${heading}**`, quoteAs(call.arguments, 'json')];
+    if (call.result !== undefined) parts.push(`${labels.toolResult ?? 'Result'}:`, quoteAs(call.result, 'text'));
+    else if (call.error !== undefined) parts.push(`\`${call.error.code}\``);
+    return parts.join('\n\n');
+  }).join('\n\n');
 }
 
 /** One conversation's shown branch as Markdown. */
@@ -287,6 +305,8 @@ export function conversationMarkdown(conversation: Conversation, messages: reado
     if (generated.length > 0) text = [text, generated.join(' ')].filter((t) => t !== '').join('\n\n');
     // Attached files as the model received them: each named, its text quoted.
     text = withFiles(text, m.files);
+    // The tools a reply called, before its answer.
+    if (m.toolCalls !== undefined && m.toolCalls.length > 0) text = [toolCallsMarkdown(m.toolCalls, labels), text].filter((t) => t !== '').join('\n\n');
     parts.push(`## ${who}\n\n${text}`);
   }
   return `${parts.join('\n\n')}\n`;

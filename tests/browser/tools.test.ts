@@ -209,7 +209,7 @@ describe('the options page', () => {
       await section.getByRole('button', { name: 'Add server' }).click();
       const tools = section.getByRole('list', { name: 'Tools of notes' });
       await tools.getByText('Delete a note for good.').waitFor({ timeout: 15_000 });
-      await section.getByText('3 tools, through Streamable HTTP').waitFor();
+      await section.getByText('4 tools, through Streamable HTTP').waitFor();
 
       await section.getByRole('textbox', { name: 'Server address' }).fill(locked.url);
       await section.getByRole('textbox', { name: 'Name' }).fill('vault');

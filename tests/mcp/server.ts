@@ -31,6 +31,8 @@ export interface TestMcpServer {
   url: string;
   /** Every tool call the server ran, in order. */
   runs: ToolRun[];
+  /** The calls a client cancelled while they ran (Stop). */
+  cancelled: string[];
   /** Headers of every request, in order (tests check which credentials arrived). */
   authorizations: (string | undefined)[];
   addTool(name: string, description: string, answer: string): void;
@@ -40,6 +42,7 @@ export interface TestMcpServer {
 
 export async function startTestMcpServer(options: TestMcpOptions = {}): Promise<TestMcpServer> {
   const runs: ToolRun[] = [];
+  const cancelled: string[] = [];
   const authorizations: (string | undefined)[] = [];
   const extra = new Map<string, { description: string; answer: string }>();
   const servers = new Set<McpServer>();
@@ -53,6 +56,18 @@ export async function startTestMcpServer(options: TestMcpOptions = {}): Promise<
     server.registerTool('delete_note', { description: 'Delete a note for good.', inputSchema: { id: z.string() } }, async ({ id }) => {
       runs.push({ tool: 'delete_note', args: { id } });
       return { content: [{ type: 'text', text: `Deleted note ${id}.` }] };
+    });
+    server.registerTool('slow', { description: 'Takes half a minute, unless cancelled.', inputSchema: {} }, async (_args, extra) => {
+      runs.push({ tool: 'slow', args: {} });
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 30_000);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          cancelled.push('slow');
+          resolve();
+        });
+      });
+      return { content: [{ type: 'text', text: 'finally done' }] };
     });
     server.registerTool('fail', { description: 'Always fails.', inputSchema: {} }, async () => {
       runs.push({ tool: 'fail', args: {} });
@@ -145,6 +160,7 @@ export async function startTestMcpServer(options: TestMcpOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     runs,
+    cancelled,
     authorizations,
     addTool(name, description, answer) {
       extra.set(name, { description, answer });

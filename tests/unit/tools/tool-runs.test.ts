@@ -147,6 +147,19 @@ describe('a tool call waits for the user', () => {
     expect(reply.text).toBe('Tool notes__add said: 1 + 1 = 2\nTool notes__delete_note said: The user denied this tool call. Do not try it again; answer without it, or ask the user.');
   });
 
+  it('Stop cancels a running tool: the server is told, the card says stopped, the reply is saved stopped', async () => {
+    config = { ...config, alwaysAllow: ['srv1:slow'] };
+    const runs = manager();
+    const { conversationId, messageId, seen } = await ask(runs, 'Wait [[tool:notes__slow {}]]', () => undefined);
+    await expect.poll(() => seen.some((e) => e.type === 'tools' && e.toolCalls[0]!.status === 'running') && mcp.runs.length === 1, { timeout: 5000 }).toBe(true);
+    runs.stop(messageId);
+    await runs.whenIdle();
+    await expect.poll(() => mcp.cancelled, { timeout: 5000 }).toEqual(['slow']);
+    const reply = (await store.messages(conversationId)).find((m) => m.id === messageId)!;
+    expect(reply).toMatchObject({ status: 'stopped', toolCalls: [{ status: 'stopped' }] });
+    mcp.cancelled.length = 0;
+  });
+
   it('past the step cap every call asks, even one always allowed', async () => {
     config = { ...config, maxSteps: 2, alwaysAllow: ['srv1:add'] };
     const runs = manager();
@@ -187,7 +200,7 @@ describe('what the model is offered', () => {
     await runs.start({ surface: 'popup', conversationId, text: 'two' });
     await runs.whenIdle();
     const names = (i: number) => ((gateway.requests.filter((r) => r.path === '/v1/chat/completions')[i]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
-    expect(names(0)).toEqual(['fetch_page', 'notes__add', 'notes__delete_note', 'notes__fail']);
+    expect(names(0)).toEqual(['fetch_page', 'notes__add', 'notes__delete_note', 'notes__slow', 'notes__fail']);
     expect(names(1)).toEqual(['fetch_page']);
   });
 
@@ -254,7 +267,7 @@ describe('MCP servers', () => {
     try {
       const listing = await connections.list({ id: 'old', url: old.url, name: 'old', auth: 'none', disabledTools: [] });
       expect(listing).toMatchObject({ ok: true, transport: 'sse' });
-      if (listing.ok) expect(listing.tools.map((t) => t.name)).toEqual(['add', 'delete_note', 'fail']);
+      if (listing.ok) expect(listing.tools.map((t) => t.name)).toEqual(['add', 'delete_note', 'slow', 'fail']);
       expect(await connections.call({ id: 'old', url: old.url, name: 'old', auth: 'none', disabledTools: [] }, 'add', { a: 4, b: 5 })).toEqual({ ok: true, text: '4 + 5 = 9' });
     } finally {
       connections.forget('old');
