@@ -271,6 +271,8 @@ export const MessageView = memo(function MessageView({ message: given, modelList
         )}
         {message.toolCalls !== undefined && message.toolCalls.length > 0 && <Suspense fallback={null}><ToolCalls calls={message.toolCalls} messageId={message.id} /></Suspense>}
         {text !== '' && <Markdown text={text} streaming={streaming} live={live} saved={streaming ? undefined : savedAs(message)} />}
+        {/* Pages the gateway's own search cited: numbered, after the answer. */}
+        {message.sources !== undefined && message.sources.length > 0 && <Suspense fallback={null}><ToolCalls calls={[]} messageId={message.id} sources={message.sources} /></Suspense>}
         {(message.imageRequest !== undefined || (message.imageIds !== undefined && message.imageIds.length > 0) || text !== message.text) && <Suspense fallback={null}><GeneratedImages message={message} /></Suspense>}
         {streaming && message.text === '' && message.reasoning === '' && message.imageRequest === undefined && (message.toolCalls === undefined || message.toolCalls.length === 0) && (
           <p className="waiting flex items-center gap-1.5 text-xs text-muted"><span aria-hidden className="size-1.5 animate-pulse rounded-full bg-accent motion-reduce:animate-none" />{w.t('message.waiting')}</p>

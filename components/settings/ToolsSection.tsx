@@ -42,11 +42,12 @@ function ToolsForm({ config }: { config: ToolConfig }) {
   const stepsValue = Number(steps);
   const stepsOk = Number.isInteger(stepsValue) && stepsValue >= MAX_TOOL_STEPS.min && stepsValue <= MAX_TOOL_STEPS.max;
   const addressOk = provider !== 'searxng' || /^https?:\/\/[^/]/.test(address.trim());
-  const keyOk = provider === 'none' || provider === 'searxng' || key.trim() !== '';
+  const keyed = provider === 'brave' || provider === 'tavily' || provider === 'exa';
+  const keyOk = !keyed || key.trim() !== '';
 
   const save = async (): Promise<void> => {
     if (!stepsOk || !addressOk || !keyOk) return;
-    const target = provider === 'none' ? undefined : provider === 'searxng' ? address.trim() : SEARCH_ENDPOINTS[provider];
+    const target = provider === 'searxng' ? address.trim() : keyed ? SEARCH_ENDPOINTS[provider] : undefined;
     // Asked first, in the click: the browser's prompt needs the user's gesture.
     if (target !== undefined && !(await requestGatewayAccess(target))) {
       setNote({ ok: false, text: w.t('options.tools.accessDenied', { address: new URL(target).origin }) });
@@ -58,7 +59,7 @@ function ToolsForm({ config }: { config: ToolConfig }) {
       search: {
         provider,
         ...(provider === 'searxng' ? { address: address.trim() } : {}),
-        ...(provider !== 'none' && provider !== 'searxng' ? { key: key.trim() } : {}),
+        ...(keyed ? { key: key.trim() } : {}),
       },
     }));
     setNote({ ok: true, text: w.t('options.tools.saved') });
@@ -80,7 +81,7 @@ function ToolsForm({ config }: { config: ToolConfig }) {
   return (
     <Section id="tools" title={w.t('options.section.tools')} intro={w.t('options.tools.intro')}>
       <form className="flex flex-col gap-4" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-        <Field label={w.t('options.tools.provider')}>
+        <Field label={w.t('options.tools.provider')} {...(provider === 'gateway' ? { hint: w.t('options.tools.gatewayHint') } : {})}>
           {(control) => (
             <NativeSelect {...control} value={provider} onChange={(e) => setProvider(e.target.value as SearchProvider)}>
               {SEARCH_PROVIDERS.map((p) => <option key={p} value={p}>{w.t(`options.tools.providers.${p}`)}</option>)}
@@ -92,7 +93,7 @@ function ToolsForm({ config }: { config: ToolConfig }) {
             {(control) => <Input {...control} type="url" spellCheck={false} placeholder={w.t('options.tools.addressPlaceholder')} value={address} onChange={(e) => setAddress(e.target.value)} />}
           </Field>
         )}
-        {provider !== 'none' && provider !== 'searxng' && (
+        {keyed && (
           <Field label={w.t('options.tools.key')} hint={w.t('options.tools.keyHint', { provider: providerName })} {...(keyOk ? {} : { error: w.t('options.tools.noKey', { provider: providerName }) })}>
             {(control) => <Input {...control} type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} />}
           </Field>

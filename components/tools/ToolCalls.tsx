@@ -10,7 +10,7 @@ import { useWords } from '@/components/i18n/words';
 import { Badge, type BadgeTone } from '@/components/ui/Badge';
 import { Button } from '@/components/ui/Button';
 import { cx } from '@/components/ui/cx';
-import type { ToolCallRecord, ToolCallStatus, ToolDecision } from '@/lib/tools/types';
+import type { ToolCallRecord, ToolCallStatus, ToolDecision, ToolSource } from '@/lib/tools/types';
 import { decideTool } from './tool-client';
 import { toolFailureText, toolName, toolServer } from './tool-words';
 
@@ -100,9 +100,10 @@ function safeLink(url: string): string | undefined {
   }
 }
 
-export function ToolCalls({ calls, messageId }: { calls: readonly ToolCallRecord[]; messageId: string }) {
+/** `sources`: pages the gateway's own search cited, after those the calls read. */
+export function ToolCalls({ calls, messageId, sources: cited = [] }: { calls: readonly ToolCallRecord[]; messageId: string; sources?: readonly ToolSource[] | undefined }) {
   const w = useWords();
-  const sources = calls.flatMap((c) => c.sources ?? []).filter((s, i, all) => all.findIndex((o) => o.url === s.url) === i);
+  const sources = [...calls.flatMap((c) => c.sources ?? []), ...cited].filter((s, i, all) => all.findIndex((o) => o.url === s.url) === i);
   return (
     <div className="tool-calls flex flex-col gap-1.5">
       {calls.map((call) => <ToolCard key={call.id} call={call} messageId={messageId} />)}

@@ -38,9 +38,10 @@ export function ToolsMenu({ choice, disabled }: { choice: ToolsChoice; disabled?
       align="start"
       label={w.t('tools.menu.label')}
       trigger={
-        <button type="button" aria-label={w.t('tools.menu.button')} title={w.t('tools.menu.buttonOn', { count: on })} disabled={disabled} className={cx(buttonClass('ghost', 'sm', 'tools-menu !px-1.5'), on > 0 && 'text-accent')}>
+        <button type="button" aria-label={w.t('tools.menu.button')} title={w.t('tools.menu.buttonOn', { count: on })} disabled={disabled} className={cx(buttonClass('ghost', 'sm', 'tools-menu relative !w-7 !px-0'), on > 0 && 'text-accent')}>
           <Wrench aria-hidden />
-          {on > 0 && <span aria-hidden className="text-2xs tabular-nums">{on}</span>}
+          {/* How many are on, as a dot's colour: the name stays "Tools" (its count is in the tip). */}
+          {on > 0 && <span aria-hidden className="absolute top-1 right-1 size-1.5 rounded-full bg-accent" />}
         </button>
       }
     >

@@ -3,7 +3,7 @@
  * version of the extension may have written it), so every record read is parsed with these.
  */
 import * as z from 'zod/mini';
-import { ToolCallRecordSchema } from '../tools/types';
+import { ToolCallRecordSchema, ToolSourceSchema } from '../tools/types';
 import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl, type GatewayError } from '../gateway/errors';
 import type { Usage } from '../gateway';
 import { API_STYLES } from '../gateway/interfaces/names';
@@ -185,6 +185,8 @@ const ReplyFields = {
   timing: z.optional(z.object({ firstTokenMs: z.optional(z.number()), durationMs: z.optional(z.number()) })),
   /** The tools it called, in order, with what each gave (lib/tools/). */
   toolCalls: z.optional(z.array(ToolCallRecordSchema)),
+  /** Pages the gateway's own web search cited for it. */
+  sources: z.optional(z.array(ToolSourceSchema)),
 };
 
 /** An earlier answer to the same question, kept when the reply was asked for again. */

@@ -8,7 +8,7 @@ import { redactSecrets, type ErrorDetail, type GatewayError } from './errors';
 import type { SseItem } from './sse';
 import { ThinkTagSplitter } from './think-tags';
 import { ToolCallAssembler } from './tool-calls';
-import type { StreamEvent, Usage } from './types';
+import type { ReplySource, StreamEvent, Usage } from './types';
 import { ResponsesEvent, type ErrorObject, type UsageWire } from './wire';
 
 export function normalizeUsage(wire: UsageWire): Usage {
@@ -88,6 +88,8 @@ export abstract class ReplyState implements ReplyDecoder {
   protected readonly holdsErrors: boolean = false;
   /** The reply's tool calls, assembled from their pieces; they go out just before `done`. */
   protected readonly toolCalls = new ToolCallAssembler();
+  /** Pages the gateway's own search cited, each once, in the order cited; they go out before `done`. */
+  private readonly sources = new Map<string, ReplySource>();
   private readonly splitter = new ThinkTagSplitter();
 
   constructor(protected readonly ctx: ClassifyContext) {}
@@ -130,6 +132,7 @@ export abstract class ReplyState implements ReplyDecoder {
     }
     this.flushText(out);
     for (const call of this.toolCalls.drain()) out.push({ type: 'tool_call', call });
+    if (this.sources.size > 0) out.push({ type: 'sources', sources: [...this.sources.values()] });
     if (this.usage !== undefined) out.push({ type: 'usage', usage: this.usage });
     const done: StreamEvent & { type: 'done' } = { type: 'done' };
     if (this.finishReason !== undefined) done.finishReason = this.finishReason;
@@ -153,6 +156,12 @@ export abstract class ReplyState implements ReplyDecoder {
   }
 
   private reasoningSeparate = false;
+
+  /** A page the answer cites (only http(s) addresses; the first title given for it stands). */
+  protected cite(url: unknown, title: unknown): void {
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || this.sources.has(url)) return;
+    this.sources.set(url, { url, title: typeof title === 'string' && title.trim() !== '' ? title.trim() : url });
+  }
 
   /** An error the gateway sent in the stream. */
   protected failWith(facts: ErrorFacts, out: StreamEvent[], detail?: ErrorDetail): boolean {

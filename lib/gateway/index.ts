@@ -23,6 +23,7 @@ export type {
   ContentPart,
   ModelCapabilities,
   ModelInfo,
+  ReplySource,
   StreamEvent,
   TextMessage,
   ToolCall,

@@ -57,6 +57,18 @@ export interface ChatRequest {
   extra?: Record<string, unknown>;
   /** Tools the model may call, in each interface's own shape. */
   tools?: ToolSpec[];
+  /**
+   * Let the model search the web through the gateway's own search, where the interface has one
+   * (the Responses API's `web_search`, Anthropic's `web_search` server tool, Gemini's
+   * `googleSearch`); Chat Completions has none and ignores it. Its sources come as `sources` events.
+   */
+  webSearch?: boolean;
+}
+
+/** A page a reply's answer drew on (a web search the gateway ran), to cite. */
+export interface ReplySource {
+  title: string;
+  url: string;
 }
 
 export interface Usage {
@@ -80,6 +92,8 @@ export type StreamEvent =
    */
   | { type: 'reasoning'; text: string; movedFromText?: true }
   | { type: 'usage'; usage: Usage }
+  /** Pages the answer drew on (the gateway's own web search), as the interface cited them. */
+  | { type: 'sources'; sources: ReplySource[] }
   /** A tool call, whole (its pieces assembled): all of a reply's calls come just before its `done`. */
   | { type: 'tool_call'; call: ToolCall }
   /**

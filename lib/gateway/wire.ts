@@ -138,6 +138,8 @@ export const ResponsesEvent = z.looseObject({
   item_id: optionalString,
   output_index: optionalNumber,
   arguments: optionalString,
+  /** `response.output_text.annotation.added`: a citation (`url_citation`: `url`, `title`). */
+  annotation: z.optional(z.nullable(z.looseObject({ type: optionalString, url: z.optional(z.unknown()), title: z.optional(z.unknown()) }))),
   response: z.optional(z.nullable(z.looseObject({
     status: optionalString,
     usage: z.optional(z.nullable(UsageWire)),
@@ -160,12 +162,15 @@ export function quickResponsesEvent(value: unknown): ResponsesEvent | undefined 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const event = value as Record<string, unknown>;
   if (typeof event.delta !== 'string' || !isOptionalString(event.type)) return undefined;
-  if (event.response !== undefined || event.error !== undefined || event.item !== undefined) return undefined;
+  if (event.response !== undefined || event.error !== undefined || event.item !== undefined || event.annotation !== undefined) return undefined;
   if (!isOptionalString(event.item_id) || (event.output_index != null && typeof event.output_index !== 'number')) return undefined;
   return event as ResponsesEvent;
 }
 
-const ResponsesContentPart = z.looseObject({ type: z.optional(z.string()), text: optionalString });
+const ResponsesContentPart = z.looseObject({
+  type: z.optional(z.string()), text: optionalString,
+  annotations: z.optional(z.nullable(z.array(z.looseObject({ type: optionalString, url: z.optional(z.unknown()), title: z.optional(z.unknown()) })))),
+});
 
 /** A whole non-streamed Responses reply. */
 export const ResponsesReply = z.looseObject({

@@ -27,7 +27,7 @@ import type { ToolCall } from '../gateway';
 import type { ToolHost, ToolRunContext } from '../tools/host';
 import { replyMessages } from '../tools/history';
 import { MAX_TOOL_OUTPUT } from '../tools/mcp';
-import { toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome } from '../tools/types';
+import { toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -219,6 +219,8 @@ interface ActiveRun {
   early: Map<string, ToolDecision>;
   /** Said on the reply when it ends (its tools were refused, a server could not give its tools). */
   notice?: Notice;
+  /** Pages the gateway's own search cited. */
+  sources?: ToolSource[];
 }
 
 /** What a run asks: a chat reply (its request, and the question it answers), or images. */
@@ -745,6 +747,7 @@ export class RunManager {
     const final: Partial<Message> = { text: run.text, reasoning: run.reasoning, status, timing: this.timing(run) };
     if (run.toolCalls.length > 0) final.toolCalls = run.toolCalls;
     if (run.notice !== undefined) final.notice = run.notice;
+    if (run.sources !== undefined && run.sources.length > 0) final.sources = run.sources;
     const imageIds = run.chatImages?.ids ?? run.imageIds;
     if (imageIds.length > 0) final.imageIds = imageIds;
     if (run.moved !== undefined) final.movedToReasoning = run.moved;
@@ -812,6 +815,10 @@ export class RunManager {
       case 'tool_call':
         // Gathered by the chat loop (`chat`); never reaches here.
         return undefined;
+      case 'sources':
+        // The gateway's own search: the pages the answer cites (kept with the reply, each once).
+        run.sources = [...(run.sources ?? []), ...event.sources.filter((s) => run.sources?.some((o) => o.url === s.url) !== true)];
+        return undefined;
       case 'rerouted': {
         // Said on the reply at once (the next requests to this gateway go straight there).
         const { notice } = reroutedFrom(event.from);
@@ -847,8 +854,8 @@ export class RunManager {
    */
   private async chat(run: ActiveRun, client: GatewayClient, work: Extract<Work, { kind: 'chat' }>, profile: Profile): Promise<RunEnd | undefined> {
     const signal = run.controller.signal;
-    const offered = await this.offerTools(run, work, profile);
-    const asked = work.request;
+    const { tools: offered, gatewaySearch } = await this.offerTools(run, work, profile);
+    const asked = gatewaySearch ? { ...work.request, webSearch: true } : work.request;
     let request: ChatRequest = offered.length === 0 ? asked : { ...asked, tools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) };
     for (let step = 1; ; step++) {
       const calls: ToolCall[] = [];
@@ -864,8 +871,8 @@ export class RunManager {
         }
       } catch (thrown) {
         // Refused before a word: asked again as it was, without tools.
-        if (thrown instanceof GatewayError && thrown.detail?.code === 'tools_refused' && request.tools !== undefined && run.text === '' && run.toolCalls.length === 0) {
-          const { tools: _tools, ...without } = request;
+        if (thrown instanceof GatewayError && thrown.detail?.code === 'tools_refused' && (request.tools !== undefined || request.webSearch === true) && run.text === '' && run.toolCalls.length === 0) {
+          const { tools: _tools, webSearch: _search, ...without } = request;
           request = without;
           run.notice = { code: 'tools_refused', params: {} };
           step--;
@@ -884,15 +891,15 @@ export class RunManager {
   }
 
   /** The tools this reply may call: none for a model whose catalogue says it takes none. */
-  private async offerTools(run: ActiveRun, work: Extract<Work, { kind: 'chat' }>, profile: Profile): Promise<ToolDefinition[]> {
+  private async offerTools(run: ActiveRun, work: Extract<Work, { kind: 'chat' }>, profile: Profile): Promise<{ tools: ToolDefinition[]; gatewaySearch: boolean }> {
     const host = this.deps.tools;
-    if (host === undefined) return [];
+    if (host === undefined) return { tools: [], gatewaySearch: false };
     const info = await this.deps.modelInfo?.(profile.id, work.request.model).catch(() => undefined);
-    if (info?.capabilities?.tools === false) return [];
-    const offered = await host.offer(work.toolContext, run.controller.signal).catch(() => ({ tools: [], failed: [] }));
+    if (info?.capabilities?.tools === false) return { tools: [], gatewaySearch: false };
+    const offered = await host.offer(work.toolContext, run.controller.signal).catch(() => ({ tools: [], failed: [], gatewaySearch: false }));
     const failed = offered.failed[0];
     if (failed !== undefined) run.notice = { code: 'tool_server_failed', params: { ...failed.params, code: failed.code } };
-    return offered.tools;
+    return { tools: offered.tools, gatewaySearch: offered.gatewaySearch };
   }
 
   /** One step's calls: each waits for the user unless always allowed (and under the cap), then runs. */

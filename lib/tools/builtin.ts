@@ -72,7 +72,7 @@ export async function webSearch(config: SearchConfig, args: Record<string, unkno
   if (query === '') return { ok: false, code: 'bad_arguments', params: { field: 'query' } };
   const count = Math.min(SEARCH_RESULTS.max, Math.max(1, typeof args.count === 'number' ? Math.floor(args.count) : SEARCH_RESULTS.default));
   const provider = config.provider;
-  if (provider === 'none' || (provider === 'searxng' && (config.address ?? '') === '') || (provider !== 'searxng' && (config.key ?? '') === '')) {
+  if (provider === 'none' || provider === 'gateway' || (provider === 'searxng' && (config.address ?? '') === '') || (provider !== 'searxng' && (config.key ?? '') === '')) {
     return { ok: false, code: 'no_search_provider', params: {} };
   }
   let address: string;

@@ -22,7 +22,8 @@ export const McpServerSchema = z.object({
 });
 export type McpServer = z.infer<typeof McpServerSchema>;
 
-export const SEARCH_PROVIDERS = ['none', 'searxng', 'brave', 'tavily', 'exa'] as const;
+/** `gateway`: the gateway's own search, where the interface has one (lib/gateway ChatRequest.webSearch). */
+export const SEARCH_PROVIDERS = ['none', 'searxng', 'brave', 'tavily', 'exa', 'gateway'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 
 export const SearchConfigSchema = z.object({
@@ -51,7 +52,7 @@ export function defaultToolConfig(): ToolConfig {
 }
 
 /** The search providers' API origins (host access asked for the one chosen). */
-export const SEARCH_ENDPOINTS: Readonly<Record<Exclude<SearchProvider, 'none' | 'searxng'>, string>> = {
+export const SEARCH_ENDPOINTS: Readonly<Record<Exclude<SearchProvider, 'none' | 'searxng' | 'gateway'>, string>> = {
   brave: 'https://api.search.brave.com/res/v1/web/search',
   tavily: 'https://api.tavily.com/search',
   exa: 'https://api.exa.ai/search',
@@ -59,7 +60,7 @@ export const SEARCH_ENDPOINTS: Readonly<Record<Exclude<SearchProvider, 'none' | 
 
 /** The addresses the tools use (their origins keep host access). */
 export function toolAddresses(config: ToolConfig): string[] {
-  const search = config.search.provider === 'none' ? []
+  const search = config.search.provider === 'none' || config.search.provider === 'gateway' ? []
     : config.search.provider === 'searxng' ? (config.search.address === undefined ? [] : [config.search.address])
       : [SEARCH_ENDPOINTS[config.search.provider]];
   return [...config.mcpServers.map((s) => s.url), ...search];

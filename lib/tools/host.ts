@@ -19,8 +19,11 @@ export interface ToolRunContext {
 
 export interface ToolHost {
   config(): Promise<ToolConfig>;
-  /** The tools to offer, and the servers that could not give theirs (with why). */
-  offer(context: ToolRunContext, signal?: AbortSignal): Promise<{ tools: ToolDefinition[]; failed: McpProblem[] }>;
+  /**
+   * The tools to offer, and the servers that could not give theirs (with why); `gatewaySearch`:
+   * web search is the gateway's own (the interface's search tool, not one of ours).
+   */
+  offer(context: ToolRunContext, signal?: AbortSignal): Promise<{ tools: ToolDefinition[]; failed: McpProblem[]; gatewaySearch: boolean }>;
   run(tool: ToolDefinition, args: Record<string, unknown>, context: ToolRunContext, signal: AbortSignal): Promise<ToolOutcome>;
   /** "Always allow this tool": kept in the tool config. */
   allowAlways(key: string): Promise<void>;
@@ -56,7 +59,7 @@ export function createToolHost(deps: ToolHostDeps): ToolHost {
       const available: Record<BuiltinTool, boolean> = {
         read_page: context.tabId !== undefined && deps.readTab !== undefined,
         fetch_page: true,
-        web_search: config.search.provider !== 'none',
+        web_search: config.search.provider !== 'none' && config.search.provider !== 'gateway',
       };
       for (const name of BUILTIN_TOOLS) {
         if (!available[name] || off.has(name)) continue;
@@ -81,7 +84,7 @@ export function createToolHost(deps: ToolHostDeps): ToolHost {
           tools.push({ name, tool: tool.name, source: server.id, address: server.url, server: server.name, description: tool.description, parameters: tool.inputSchema });
         }
       });
-      return { tools, failed };
+      return { tools, failed, gatewaySearch: config.search.provider === 'gateway' && !off.has('web_search') };
     },
     async run(tool, args, context, signal) {
       if (tool.source === BUILTIN_SOURCE) {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { chunkText, cutByFilter, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
 import { sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn } from './models';
-import { TOOLS_REFUSED, anthropicToolView, toolStep } from './tools';
+import { SEARCH_SOURCES, TOOLS_REFUSED, anthropicToolView, searchAnswer, toolStep } from './tools';
 
 export const ANTHROPIC_PATH = '/v1/messages';
 
@@ -82,7 +82,8 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
   const view = anthropicToolView(body);
   if (model.refusesTools === true && view.offered.length > 0) return refuse(TOOLS_REFUSED);
   const step = toolStep(view, core.serial());
-  const answer = step?.kind === 'answer' ? { text: step.text, reasoning: undefined } : model.answer(turns);
+  const searched = searchAnswer(view);
+  const answer = searched !== undefined ? { text: searched, reasoning: undefined } : step?.kind === 'answer' ? { text: step.text, reasoning: undefined } : model.answer(turns);
   const limit = body.max_tokens * 4;
   const truncated = answer.text.length > limit;
   // Claude's safety classifiers stop a reply as `refusal`, keeping what it had written.
@@ -135,7 +136,24 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
       if (!out.write(event('content_block_stop', { index }))) return;
     }
   }
-  const blocks: { kind: 'thinking' | 'text'; text: string }[] = calls.length > 0 ? [] : [
+  // The web search server tool ran first: its query, then its results, each a page the text cites.
+  let next = 0;
+  if (searched !== undefined) {
+    const id = `srvtoolu_ref${core.serial()}`;
+    if (!out.write(event('content_block_start', { index: next, content_block: { type: 'server_tool_use', id, name: 'web_search', input: {} } }))) return;
+    if (!out.write(event('content_block_delta', { index: next, delta: { type: 'input_json_delta', partial_json: '{"query":"tides"}' } }))) return;
+    if (!out.write(event('content_block_stop', { index: next++ }))) return;
+    const content = SEARCH_SOURCES.map((s) => ({ type: 'web_search_result', url: s.url, title: s.title, encrypted_content: 'Eo8B', page_age: null }));
+    if (!out.write(event('content_block_start', { index: next, content_block: { type: 'web_search_tool_result', tool_use_id: id, content } }))) return;
+    if (!out.write(event('content_block_stop', { index: next++ }))) return;
+    if (!out.write(event('content_block_start', { index: next, content_block: { type: 'text', text: '' } }))) return;
+    const citation = SEARCH_SOURCES[0];
+    if (!out.write(event('content_block_delta', { index: next, delta: { type: 'citations_delta', citation: { type: 'web_search_result_location', url: citation.url, title: citation.title, encrypted_index: 'Eo8B', cited_text: 'tides' } } }))) return;
+    if (!out.write(event('content_block_delta', { index: next, delta: { type: 'text_delta', text } }))) return;
+    core.delivered(log, text);
+    if (!out.write(event('content_block_stop', { index: next++ }))) return;
+  }
+  const blocks: { kind: 'thinking' | 'text'; text: string }[] = calls.length > 0 || searched !== undefined ? [] : [
     ...(thinking === undefined ? [] : [{ kind: 'thinking' as const, text: thinking }]),
     { kind: 'text', text },
   ];

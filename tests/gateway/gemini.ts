@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { chunkText, cutByFilter, imageFromBase64, promptTokensOf, sleep, type GatewayCore, type Served } from './core';
 import { geminiErrorBody, sendRefusal, type Problem } from './errors';
 import { estimateTokens, type IncomingImage, type IncomingTurn, type ReferenceModel } from './models';
-import { TOOLS_REFUSED, geminiToolView, toolStep } from './tools';
+import { SEARCH_SOURCES, TOOLS_REFUSED, geminiToolView, searchAnswer, toolStep } from './tools';
 
 /** A candidate's ratings when the filter stopped it: dangerous content, marked as the one that blocked. */
 const SAFETY_RATINGS = [
@@ -102,7 +102,10 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     core.finish(served, log);
     return;
   }
-  const answer = step?.kind === 'answer' ? { text: step.text } as ReturnType<ReferenceModel['answer']> : model.answer(turns, core.answerContext());
+  const searched = searchAnswer(view);
+  const answer = searched !== undefined ? { text: searched } : step?.kind === 'answer' ? { text: step.text } as ReturnType<ReferenceModel['answer']> : model.answer(turns, core.answerContext());
+  // Grounding with Google Search: the pages, on the last response.
+  const grounding = searched === undefined ? {} : { groundingMetadata: { webSearchQueries: ['tides'], groundingChunks: SEARCH_SOURCES.map((s) => ({ web: { uri: s.url, title: s.title } })) } };
   // An image model's image: an `inlineData` part after the text (none if the filter stops the reply).
   const image = answer.image === undefined || fault?.kind === 'blocked' ? undefined : { inlineData: { mimeType: answer.image.mime, data: answer.image.base64 } };
   const outputTokens = (text: string) => estimateTokens(text) + (image === undefined ? 0 : answer.outputTokens ?? 0);
@@ -123,7 +126,7 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     totalTokenCount: promptTokenCount + candidates + thoughtsTokenCount,
   });
   const response = (parts: unknown[], finishReason: string | undefined, candidates: number) => ({
-    candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finishReason === undefined ? {} : { finishReason }) }],
+    candidates: [{ content: { parts, role: 'model' }, index: 0, ...(finishReason === undefined ? {} : { finishReason, ...grounding }) }],
     usageMetadata: usage(candidates),
     modelVersion: model.id,
     responseId,

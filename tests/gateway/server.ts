@@ -41,7 +41,7 @@ import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gem
 import { AUDIO_PATHS, serveSpeech, serveTranscription } from './audio';
 import { IMAGE_PATHS, SERVED_IMAGE, ServedImages, imageMarkdown, imagePieces, serveImages, type ImageHost } from './images';
 import { DEFAULT_IMAGE_CHAT, REFERENCE_MODELS, estimateTokens, type Endpoint, type ImageChatSettings, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
-import { TOOLS_REFUSED, chatToolView, responsesToolView, toolStep, type PlannedCall } from './tools';
+import { SEARCH_SOURCES, TOOLS_REFUSED, chatToolView, responsesToolView, searchAnswer, toolStep, type PlannedCall } from './tools';
 
 export { Fault, type LoggedRequest, type Pace, type StreamLog } from './core';
 
@@ -752,7 +752,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (model.refusesTools === true && view.offered.length > 0) return sendRefusal(res, 'openai', TOOLS_REFUSED);
     const step = toolStep(view, core.serial());
     if (step?.kind === 'calls') return responsesToolCalls(res, key, model, body.stream === true, step.calls, promptTokensOf(turns, estimateTokens), fault);
-    const reply = truncate(step?.kind === 'answer' ? { text: step.text } : model.answer(turns), body.max_output_tokens);
+    const searched = searchAnswer(view);
+    const reply = truncate(searched !== undefined ? { text: searched } : step?.kind === 'answer' ? { text: step.text } : model.answer(turns), body.max_output_tokens);
+    const annotations = searched === undefined ? [] : SEARCH_SOURCES.map((s) => ({ type: 'url_citation', url: s.url, title: s.title, start_index: 0, end_index: searched.length }));
     const { text, blocked } = cutByFilter(reply.text, fault, pace.chunkChars);
     const inputTokens = promptTokensOf(turns, estimateTokens);
     const outputTokens = estimateTokens(text) + estimateTokens(reply.reasoning ?? '');
@@ -768,7 +770,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     };
     const message = {
       id: itemId, type: 'message', status: 'completed', role: 'assistant',
-      content: [{ type: 'output_text', text, annotations: [] }],
+      content: [{ type: 'output_text', text, annotations }],
     };
     const incomplete = blocked ? 'content_filter' : reply.truncated ? 'max_output_tokens' : undefined;
     const response = (status: string, output: unknown[], withUsage: boolean) => ({
@@ -808,6 +810,9 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
       await sleep(pace.delayMs);
       if (out.stopped || !out.write(event('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: piece, logprobs: [] }))) return;
       sentChunks++;
+    }
+    for (const [annotation_index, annotation] of annotations.entries()) {
+      if (!out.write(event('response.output_text.annotation.added', { item_id: itemId, output_index: 0, content_index: 0, annotation_index, annotation }))) return;
     }
     if (!out.write(event('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] }))) return;
     if (!out.write(event('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: message.content[0] }))) return;

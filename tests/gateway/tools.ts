@@ -25,6 +25,8 @@ export interface ToolResultSeen {
 export interface ToolView {
   /** The names of the tools the request offers. */
   offered: string[];
+  /** The request offers the interface's own web search (Responses `web_search`, Anthropic's server tool, Gemini `googleSearch`). */
+  searchOffered?: boolean;
   /** The last question's text. */
   question: string;
   /** The tool results sent after the last question. */
@@ -101,12 +103,13 @@ export function chatToolView(body: unknown): ToolView {
 export function responsesToolView(body: unknown): ToolView {
   const b = obj(body);
   const offered = list(b.tools).map((t) => str(obj(t).name));
-  if (typeof b.input === 'string') return { offered, question: b.input, results: [] };
+  if (typeof b.input === 'string') return { offered, searchOffered: list(b.tools).some((t) => /^web_search/.test(str(obj(t).type))), question: b.input, results: [] };
   const items = list(b.input).map(obj);
   const at = items.findLastIndex((m) => m.role === 'user');
   const names = new Map(items.filter((i) => i.type === 'function_call').map((i) => [str(i.call_id), str(i.name)]));
   return {
     offered,
+    searchOffered: list(b.tools).some((t) => /^web_search/.test(str(obj(t).type))),
     question: at < 0 ? '' : textOfContent(items[at]!.content),
     results: items.slice(at + 1).filter((i) => i.type === 'function_call_output').map((i) => ({
       callId: str(i.call_id), name: names.get(str(i.call_id)) ?? '?', content: str(i.output), isError: false,
@@ -125,7 +128,11 @@ export function anthropicToolView(body: unknown): ToolView {
   const results = messages.slice(at + 1).filter(isResults).flatMap((m) => list(m.content).map(obj)).map((c) => ({
     callId: str(c.tool_use_id), name: names.get(str(c.tool_use_id)) ?? '?', content: textOfContent(c.content), isError: c.is_error === true,
   }));
-  return { offered: list(b.tools).map((t) => str(obj(t).name)), question: at < 0 ? '' : textOfContent(messages[at]!.content), results };
+  return {
+    offered: list(b.tools).filter((t) => obj(t).type === undefined).map((t) => str(obj(t).name)),
+    searchOffered: list(b.tools).some((t) => /^web_search_/.test(str(obj(t).type))),
+    question: at < 0 ? '' : textOfContent(messages[at]!.content), results,
+  };
 }
 
 /** Gemini: `tools[].functionDeclarations[].name`; `functionResponse` parts after the last question. */
@@ -142,9 +149,22 @@ export function geminiToolView(body: unknown): ToolView {
   });
   return {
     offered: list(b.tools).flatMap((t) => list(obj(t).functionDeclarations)).map((d) => str(obj(d).name)),
+    searchOffered: list(b.tools).some((t) => obj(t).googleSearch !== undefined),
     question: at < 0 ? '' : list(contents[at]!.parts).map((p) => str(obj(p).text)).join(''),
     results,
   };
+}
+
+/** The pages the gateway's own search finds for a question with `[[search]]`. */
+export const SEARCH_SOURCES = [
+  { url: 'https://search.example.org/tides', title: 'Tides, by the search' },
+  { url: 'https://search.example.org/moon', title: 'The Moon, by the search' },
+] as const;
+
+/** `[[search]]` in the question, with the interface's own search offered: the answer cites SEARCH_SOURCES. */
+export function searchAnswer(view: ToolView): string | undefined {
+  if (view.searchOffered !== true || !view.question.includes('[[search]]')) return undefined;
+  return `Searched the web: ${SEARCH_SOURCES.length} pages.`;
 }
 
 /** A model's refusal of a request that offers tools (vLLM, an old model behind new-api). */

@@ -72,9 +72,10 @@ export function anthropicBody(request: ChatRequest, stream: boolean): Record<str
     messages: anthropicMessages(turns),
     stream,
   };
-  if (request.tools !== undefined && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
-  }
+  const tools: unknown[] = (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  // The gateway's own search: Anthropic's web search server tool.
+  if (request.webSearch === true) tools.push({ type: 'web_search_20250305', name: 'web_search', max_uses: 5 });
+  if (tools.length > 0) body.tools = tools;
   if (system !== undefined) body.system = system;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
@@ -93,7 +94,11 @@ const ContentBlock = z.looseObject({
   type: z.optional(z.string()), text: z.optional(z.string()), thinking: z.optional(z.string()), signature: z.optional(z.string()),
   /** A `tool_use` block's call. */
   id: z.optional(z.string()), name: z.optional(z.string()), input: z.optional(z.unknown()),
+  /** A `web_search_tool_result` block's results (`web_search_result`: `url`, `title`). */
+  content: z.optional(z.unknown()),
 });
+
+const SearchResults = z.array(z.looseObject({ type: z.optional(z.string()), url: z.optional(z.unknown()), title: z.optional(z.unknown()) }));
 
 export const AnthropicEvent = z.looseObject({
   type: z.optional(z.string()),
@@ -106,6 +111,8 @@ export const AnthropicEvent = z.looseObject({
     thinking: z.optional(z.string()),
     signature: z.optional(z.string()),
     partial_json: z.optional(z.string()),
+    /** `citations_delta`: a citation of the text (`web_search_result_location`: `url`, `title`). */
+    citation: z.optional(z.unknown()),
     stop_reason: z.optional(z.nullable(z.string())),
   }))),
   usage: z.optional(z.nullable(AnthropicUsage)),
@@ -128,7 +135,7 @@ export function quickAnthropicEvent(value: unknown): AnthropicEvent | undefined 
   if (typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;
   const d = delta as Record<string, unknown>;
   if (typeof d.type !== 'string' || d.stop_reason !== undefined) return undefined;
-  if (!isDefinedString(d.text) || !isDefinedString(d.thinking) || !isDefinedString(d.signature) || !isDefinedString(d.partial_json)) return undefined;
+  if (!isDefinedString(d.text) || !isDefinedString(d.thinking) || !isDefinedString(d.signature) || !isDefinedString(d.partial_json) || d.citation !== undefined) return undefined;
   return event as AnthropicEvent;
 }
 
@@ -175,6 +182,9 @@ export class AnthropicStreamDecoder extends ReplyState {
         else if (block?.type === 'thinking' && block.thinking !== undefined) {
           this.reasoning(block.thinking, out);
           if (block.signature !== undefined) this.thinkingSignature += block.signature;
+        } else if (block?.type === 'web_search_tool_result') {
+          const results = SearchResults.safeParse(block.content);
+          if (results.success) for (const r of results.data) if (r.type === 'web_search_result') this.cite(r.url, r.title);
         } else if (block?.type === 'tool_use') {
           const key = String(event.index ?? this.toolCalls.size);
           this.toolCalls.piece(key, { id: block.id, name: block.name });
@@ -187,6 +197,10 @@ export class AnthropicStreamDecoder extends ReplyState {
         if (delta?.type === 'text_delta' && delta.text !== undefined) this.content(delta.text, out);
         else if (delta?.type === 'thinking_delta' && delta.thinking !== undefined) this.reasoning(delta.thinking, out);
         else if (delta?.type === 'signature_delta' && delta.signature !== undefined) this.thinkingSignature += delta.signature;
+        else if (delta?.type === 'citations_delta' && typeof delta.citation === 'object' && delta.citation !== null) {
+          const citation = delta.citation as { url?: unknown; title?: unknown };
+          this.cite(citation.url, citation.title);
+        }
         // A tool call's arguments, in pieces of JSON text.
         else if (delta?.type === 'input_json_delta' && delta.partial_json !== undefined) this.toolCalls.piece(String(event.index ?? 0), { arguments: delta.partial_json });
         return false;

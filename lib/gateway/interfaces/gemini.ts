@@ -94,7 +94,7 @@ export function geminiSchema(schema: unknown): unknown {
   return out;
 }
 
-function geminiTools(tools: readonly ToolSpec[]): unknown[] {
+function geminiTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   return [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.parameters) })) }];
 }
 
@@ -104,7 +104,10 @@ export function geminiBody(request: ChatRequest): Record<string, unknown> {
     ...request.extra,
     contents: geminiContents(turns),
   };
-  if (request.tools !== undefined && request.tools.length > 0) body.tools = geminiTools(request.tools);
+  const tools = request.tools !== undefined && request.tools.length > 0 ? geminiTools(request.tools) : [];
+  // The gateway's own search: Gemini's grounding with Google Search.
+  if (request.webSearch === true) tools.push({ googleSearch: {} });
+  if (tools.length > 0) body.tools = tools;
   if (system !== undefined) body.systemInstruction = { parts: [{ text: system }] };
   const config: Record<string, unknown> = { ...(request.extra?.generationConfig as Record<string, unknown> | undefined) };
   if (request.temperature !== undefined) config.temperature = request.temperature;
@@ -163,6 +166,10 @@ export const GeminiResponse = z.looseObject({
       })))),
     }))),
     finishReason: z.optional(z.nullable(z.string())),
+    /** Grounding with Google Search: the pages the answer drew on. */
+    groundingMetadata: z.optional(z.nullable(z.looseObject({
+      groundingChunks: z.optional(z.nullable(z.array(z.looseObject({ web: z.optional(z.nullable(z.looseObject({ uri: z.optional(z.unknown()), title: z.optional(z.unknown()) }))) })))),
+    }))),
   })))),
   promptFeedback: z.optional(z.nullable(z.looseObject({ blockReason: z.optional(z.nullable(z.string())) }))),
   usageMetadata: z.optional(z.nullable(UsageMetadata)),
@@ -186,7 +193,7 @@ export function quickGeminiResponse(value: unknown): GeminiResponse | undefined 
   const candidates = value.candidates;
   if (!Array.isArray(candidates)) return undefined;
   for (const candidate of candidates as unknown[]) {
-    if (!isObject(candidate) || !isOptional(candidate.finishReason, 'string')) return undefined;
+    if (!isObject(candidate) || !isOptional(candidate.finishReason, 'string') || candidate.groundingMetadata !== undefined) return undefined;
     const content = candidate.content;
     if (content === undefined || content === null) continue;
     if (!isObject(content)) return undefined;
@@ -299,6 +306,7 @@ export class GeminiStreamDecoder extends ReplyState {
       if (part.thought === true) this.reasoning(part.text, out);
       else this.content(part.text, out);
     }
+    for (const chunk of candidate.groundingMetadata?.groundingChunks ?? []) this.cite(chunk.web?.uri, chunk.web?.title);
     const reason = candidate.finishReason;
     if (reason != null && reason !== '' && reason !== 'FINISH_REASON_UNSPECIFIED') this.finishReason = finishReasonOf(reason);
     if (reason != null && GEMINI_BLOCKING_FINISH.has(reason)) this.blocked = blockDetail('reply_blocked', reason, blockedCategory(candidate.safetyRatings));

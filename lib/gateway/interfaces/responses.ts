@@ -40,9 +40,10 @@ export function responsesBody(request: ChatRequest, stream: boolean): Record<str
       : turns.flatMap(responsesItems),
     stream,
   };
-  if (request.tools !== undefined && request.tools.length > 0) {
-    body.tools = request.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters }));
-  }
+  const tools: unknown[] = (request.tools ?? []).map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters }));
+  // The gateway's own search (OpenAI's hosted tool, passed on by new-api and OpenRouter).
+  if (request.webSearch === true) tools.push({ type: 'web_search' });
+  if (tools.length > 0) body.tools = tools;
   if (system.length > 0) body.instructions = system.join('\n\n');
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = request.topP;
@@ -101,6 +102,9 @@ export class ResponsesStreamDecoder extends ReplyState {
         if (type === 'response.output_item.done') this.toolCalls.whole(key, call.arguments);
         return false;
       }
+      case 'response.output_text.annotation.added':
+        if (event.annotation?.type === 'url_citation') this.cite(event.annotation.url, event.annotation.title);
+        return false;
       case 'response.function_call_arguments.delta':
         if (typeof event.delta === 'string' && typeof event.item_id === 'string') this.toolCalls.piece(event.item_id, { arguments: event.delta });
         return false;
@@ -158,6 +162,7 @@ export function decodeResponsesBody(value: unknown, ctx: ClassifyContext): Strea
       } else if (part.type === 'output_text' || part.type === 'refusal' || part.type === undefined) {
         sawText = true;
         decoder.acceptEvent('response.output_text.delta', { delta: part.text }, out);
+        for (const annotation of part.annotations ?? []) decoder.acceptEvent('response.output_text.annotation.added', { annotation }, out);
       }
     }
   }

@@ -49,3 +49,23 @@ it('a model that takes no tools refuses them with a 400 naming `tools`: our deta
   const plain = await collect(env.client.streamChat({ model: 'legacy-1', messages: [{ role: 'user', content: 'hi' }] }));
   expect(textOf(plain)).toBe('Legacy: hi');
 });
+
+describe.each(['responses', 'anthropic', 'gemini'] as const)('the gateway\'s own web search through %s', (api) => {
+  it('is asked for in the interface\'s shape, and the pages it cites come as sources', async () => {
+    const events = await collect(env.client.streamChat({ model: 'vision-1', api, webSearch: true, messages: [{ role: 'user', content: 'Tides? [[search]]' }] }));
+    expect(textOf(events)).toBe('Searched the web: 2 pages.');
+    const sources = events.flatMap((e) => (e.type === 'sources' ? e.sources : []));
+    expect(sources).toEqual([
+      { url: 'https://search.example.org/tides', title: 'Tides, by the search' },
+      { url: 'https://search.example.org/moon', title: 'The Moon, by the search' },
+    ]);
+    expect(events.at(-1)?.type).toBe('done');
+    const tools = (env.gateway.requests.at(-1)!.body as { tools: unknown[] }).tools;
+    expect(tools).toEqual([{ responses: { type: 'web_search' }, anthropic: { type: 'web_search_20250305', name: 'web_search', max_uses: 5 }, gemini: { googleSearch: {} } }[api]]);
+  });
+});
+
+it('Chat Completions has no search of its own: nothing is added', async () => {
+  await collect(env.client.streamChat({ model: 'vision-1', webSearch: true, messages: [{ role: 'user', content: 'Tides? [[search]]' }] }));
+  expect((env.gateway.requests.at(-1)!.body as { tools?: unknown }).tools).toBeUndefined();
+});

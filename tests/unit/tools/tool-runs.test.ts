@@ -213,6 +213,17 @@ describe('what the model is offered', () => {
     expect(reply).toMatchObject({ status: 'complete', notice: { code: 'tool_server_failed', params: { code: 'unreachable', address: 'http://127.0.0.1:9/mcp' } } });
   });
 
+  it('the gateway\'s own search: asked for in the interface\'s shape (no search tool of ours), its cited pages kept with the reply', async () => {
+    config = { ...config, mcpServers: [], search: { provider: 'gateway' } };
+    settings = { ...settings, profiles: [{ ...settings.profiles[0]!, apiStyle: 'responses' }] };
+    const runs = manager();
+    const { conversationId, messageId } = await runs.start({ surface: 'popup', text: 'Tides? [[search]]' });
+    await runs.whenIdle();
+    const reply = (await store.messages(conversationId)).find((m) => m.id === messageId)!;
+    expect(reply).toMatchObject({ status: 'complete', text: 'Searched the web: 2 pages.', sources: [{ url: 'https://search.example.org/tides' }, { url: 'https://search.example.org/moon' }] });
+    expect((gateway.requests.at(-1)!.body as { tools: unknown[] }).tools).toEqual([{ type: 'function', name: 'fetch_page', description: expect.any(String), parameters: expect.any(Object) }, { type: 'web_search' }]);
+  });
+
   it('a tool that fails says so on its card, and the model is told', async () => {
     config = { ...config, alwaysAllow: ['srv1:fail'] };
     const runs = manager();
