@@ -38,6 +38,9 @@ export default defineConfig({
     if (mode === 'e2e') process.env.NODE_ENV = 'production';
     return {
       plugins: [tailwindcss()],
+      // The MCP SDK's client imports its Ajv validator for the default it never uses here (it
+      // compiles with `new Function`): lib/tools/sdk/no-ajv.ts stands in, so Ajv is not shipped.
+      resolve: { alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: resolve(import.meta.dirname, 'lib/tools/sdk/no-ajv.ts') }] },
       // The render worker (lib/render/worker) loads grammars, KaTeX and the like on first use:
       // an ES module worker, so its dynamic imports are chunks of their own.
       worker: { format: 'es' },

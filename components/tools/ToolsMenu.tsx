@@ -11,7 +11,7 @@ import { useToolConfig } from '@/components/stores/tools';
 import { buttonClass } from '@/components/ui/Button';
 import { cx } from '@/components/ui/cx';
 import { Menu, MenuCheckboxItem, MenuItem, MenuLabel, MenuSeparator } from '@/components/ui/Menu';
-import { toolSwitch } from '@/lib/tools/host';
+import { toolSwitch } from '@/lib/tools/types';
 
 export interface ToolsChoice {
   /** Switched off in this conversation (`toolSwitch` keys). */

@@ -255,7 +255,9 @@ const TOOL_PARAMS: ReadonlySet<string> = new Set(['tools', 'tool_choice', 'funct
  * send neither, vLLM and Ollama) its words say tools are not supported: a 400 beside those words, never the words alone.
  */
 function refusesTools(facts: ErrorFacts): boolean {
-  const param = facts.param?.toLowerCase().replace(/^body\./, '').replace(/\[\d+\].*$/, '');
+  const param = facts.param?.toLowerCase().replace(/^body\./, '');
+  // `tools[0].function.parameters`: one tool's schema was refused, not tools as such.
+  if (param !== undefined && /^tools\[/.test(param)) return false;
   if (param !== undefined && TOOL_PARAMS.has(param)) return true;
   const code = facts.code?.toLowerCase() ?? '';
   if (/tool|function_call/.test(code)) return true;

@@ -13,6 +13,8 @@ interface Piece {
   name?: string | null | undefined;
   /** A piece of the arguments' JSON text, appended. */
   arguments?: string | null | undefined;
+  /** The interface's signature of the call (Gemini's `thoughtSignature`). */
+  signature?: string | null | undefined;
 }
 
 interface Building {
@@ -22,6 +24,7 @@ interface Building {
   args: string;
   /** The arguments given whole (an object, or the `.done` event's text): they win over the pieces. */
   whole?: string;
+  signature?: string;
 }
 
 export class ToolCallAssembler {
@@ -31,11 +34,16 @@ export class ToolCallAssembler {
     return this.calls.length;
   }
 
-  /** A piece of the call `key` (an index, an item id), its first piece starting it. */
-  piece(key: string, piece: Piece): void {
+  /**
+   * A piece of the call `key` (an index, an item id), its first piece starting it. `unique`: the
+   * key names one call for good (a Responses item id), so nothing in a piece starts another.
+   */
+  piece(key: string, piece: Piece, unique = false): void {
     let call = this.find(key);
-    // A new id under a key in use is a new call (gateways that number every parallel call 0).
-    if (call !== undefined && nonEmpty(piece.id) && call.id !== '' && piece.id !== call.id) call = undefined;
+    // A new id under a key in use is a new call (gateways that number every parallel call 0);
+    // so is a name coming after a call whose arguments are already whole JSON (the same, without ids).
+    if (!unique && call !== undefined && nonEmpty(piece.id) && call.id !== '' && piece.id !== call.id) call = undefined;
+    else if (!unique && call !== undefined && nonEmpty(piece.name) && call.name !== '' && nonEmpty(piece.arguments) && wholeJson(call.args)) call = undefined;
     if (call === undefined) {
       call = { key, id: '', name: '', args: '' };
       this.calls.push(call);
@@ -44,6 +52,7 @@ export class ToolCallAssembler {
     // Some gateways repeat the name in every piece: the first one stands.
     if (nonEmpty(piece.name) && call.name === '') call.name = piece.name;
     if (typeof piece.arguments === 'string') call.args += piece.arguments;
+    if (nonEmpty(piece.signature)) call.signature = piece.signature;
   }
 
   /** The call's arguments, whole: a JSON text, or an object (Anthropic's `input`, Gemini's `args`). */
@@ -65,7 +74,7 @@ export class ToolCallAssembler {
     for (const [i, call] of this.calls.entries()) {
       if (call.name === '') continue;
       const args = call.whole ?? call.args;
-      out.push({ id: call.id === '' ? `call_${i + 1}` : call.id, name: call.name, arguments: args.trim() === '' ? '{}' : args });
+      out.push({ id: call.id === '' ? `call_${i + 1}` : call.id, name: call.name, arguments: args.trim() === '' ? '{}' : args, ...(call.signature === undefined ? {} : { signature: call.signature }) });
     }
     this.calls.length = 0;
     return out;
@@ -74,6 +83,16 @@ export class ToolCallAssembler {
   private find(key: string): Building | undefined {
     for (let i = this.calls.length - 1; i >= 0; i--) if (this.calls[i]!.key === key) return this.calls[i];
     return undefined;
+  }
+}
+
+function wholeJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

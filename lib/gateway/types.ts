@@ -22,6 +22,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  /** Gemini's `thoughtSignature` on the call: sent back with it (Gemini 3 refuses a call without it). */
+  signature?: string;
 }
 
 export type ChatMessage =

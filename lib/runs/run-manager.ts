@@ -25,9 +25,8 @@ import { withFiles } from '../files/quote';
 import type { AttachedFile } from '../files/types';
 import type { ToolCall } from '../gateway';
 import type { ToolHost, ToolRunContext } from '../tools/host';
-import { replyMessages } from '../tools/history';
-import { MAX_TOOL_OUTPUT } from '../tools/mcp';
-import { toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
+import { replyMessages, withoutToolTurns } from '../tools/history';
+import { MAX_TOOL_OUTPUT, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -221,6 +220,8 @@ interface ActiveRun {
   notice?: Notice;
   /** Pages the gateway's own search cited. */
   sources?: ToolSource[];
+  /** Where the current tool step's words begin in `text`. */
+  stepStart?: number;
 }
 
 /** What a run asks: a chat reply (its request, and the question it answers), or images. */
@@ -294,6 +295,22 @@ function toolContextOf(conversation: Conversation, tabId?: number): ToolRunConte
 }
 
 type RunEnd = { status: MessageStatus; error?: StoredError; finishReason?: string; signature?: string };
+
+/** A problem's words with every address cut to its origin (a hosted server's path may hold a secret). */
+function withOrigins(params: Record<string, string | number>): Record<string, string | number> {
+  const address = typeof params.address === 'string' ? params.address : undefined;
+  if (address === undefined || address === '') return params;
+  const origin = originOf(address);
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v.split(address).join(origin) : v]));
+}
+
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return '';
+  }
+}
 
 /** A call's arguments as an object, or undefined when the model wrote something else. */
 function argumentsOf(text: string): Record<string, unknown> | undefined {
@@ -799,9 +816,11 @@ export class RunManager {
         if (event.movedFromText === true) {
           this.flush(run);
           const start = run.reasoning.length;
-          run.reasoning += run.text + event.text;
+          // Only this step's words (a reply of several tool steps keeps the earlier ones).
+          const from = run.stepStart ?? 0;
+          run.reasoning += run.text.slice(from) + event.text;
           run.moved = [start, run.reasoning.length];
-          run.text = '';
+          run.text = run.text.slice(0, from);
           this.emit(run.conversationId, { type: 'snapshot', conversationId: run.conversationId, messageId: run.messageId, text: run.text, reasoning: run.reasoning });
           break;
         }
@@ -855,11 +874,16 @@ export class RunManager {
   private async chat(run: ActiveRun, client: GatewayClient, work: Extract<Work, { kind: 'chat' }>, profile: Profile): Promise<RunEnd | undefined> {
     const signal = run.controller.signal;
     const { tools: offered, gatewaySearch } = await this.offerTools(run, work, profile);
-    const asked = gatewaySearch ? { ...work.request, webSearch: true } : work.request;
-    let request: ChatRequest = offered.length === 0 ? asked : { ...asked, tools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) };
+    // Without tools, earlier replies' calls and results go as their words (the interfaces refuse calls of tools not defined).
+    const asked = offered.length === 0 ? { ...work.request, messages: withoutToolTurns(work.request.messages) } : work.request;
+    const searching = gatewaySearch ? { ...asked, webSearch: true } : asked;
+    let request: ChatRequest = offered.length === 0 ? searching : { ...searching, tools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) };
     for (let step = 1; ; step++) {
       const calls: ToolCall[] = [];
       let end: RunEnd | undefined;
+      // Where this step's words and thinking begin (a lone </think> moves only this step's words).
+      run.stepStart = run.text.length;
+      const thinkingFrom = run.reasoning.length;
       try {
         for await (const event of client.streamChat(request, { signal })) {
           if (event.type === 'tool_call') {
@@ -873,7 +897,7 @@ export class RunManager {
         // Refused before a word: asked again as it was, without tools.
         if (thrown instanceof GatewayError && thrown.detail?.code === 'tools_refused' && (request.tools !== undefined || request.webSearch === true) && run.text === '' && run.toolCalls.length === 0) {
           const { tools: _tools, webSearch: _search, ...without } = request;
-          request = without;
+          request = { ...without, messages: withoutToolTurns(without.messages) };
           run.notice = { code: 'tools_refused', params: {} };
           step--;
           continue;
@@ -882,8 +906,12 @@ export class RunManager {
       }
       if (end === undefined || end.status !== 'complete' || calls.length === 0 || request.tools === undefined) return end;
       const config = await this.deps.tools!.config();
-      await this.runTools(run, calls, offered, work.toolContext, step, step > config.maxSteps, config.alwaysAllow);
+      const thinking = end.signature === undefined ? undefined : { text: run.reasoning.slice(thinkingFrom), signature: end.signature };
+      const planned = await this.runTools(run, calls, offered, work.toolContext, step, step > config.maxSteps, config.alwaysAllow, thinking);
       if (signal.aborted) return { status: 'stopped' };
+      // Past the cap, a model that only calls tools it was not offered (or with arguments that
+      // cannot be read) is not asked again: nothing would ever stop it.
+      if (step >= config.maxSteps && planned.every((c) => c.status === 'failed' && (c.error?.code === 'unknown_tool' || c.error?.code === 'bad_arguments'))) return end;
       // The next step: everything asked so far, the steps' texts and calls, their results.
       request = { ...request, messages: [...asked.messages, ...replyMessages(run.text, run.toolCalls)] };
       if (run.text !== '' && !run.text.endsWith('\n')) this.takeText(run, '\n\n');
@@ -898,12 +926,16 @@ export class RunManager {
     if (info?.capabilities?.tools === false) return { tools: [], gatewaySearch: false };
     const offered = await host.offer(work.toolContext, run.controller.signal).catch(() => ({ tools: [], failed: [], gatewaySearch: false }));
     const failed = offered.failed[0];
-    if (failed !== undefined) run.notice = { code: 'tool_server_failed', params: { ...failed.params, code: failed.code } };
+    // Saved with the reply (synced, exported): the server's origin only, never its whole address.
+    if (failed !== undefined) run.notice = { code: 'tool_server_failed', params: { ...withOrigins(failed.params), code: failed.code } };
     return { tools: offered.tools, gatewaySearch: offered.gatewaySearch };
   }
 
   /** One step's calls: each waits for the user unless always allowed (and under the cap), then runs. */
-  private async runTools(run: ActiveRun, calls: readonly ToolCall[], offered: readonly ToolDefinition[], context: ToolRunContext, step: number, pastCap: boolean, alwaysAllow: readonly string[]): Promise<void> {
+  private async runTools(
+    run: ActiveRun, calls: readonly ToolCall[], offered: readonly ToolDefinition[], context: ToolRunContext, step: number, pastCap: boolean, alwaysAllow: readonly string[],
+    thinking: { text: string; signature: string } | undefined,
+  ): Promise<ToolCallRecord[]> {
     const signal = run.controller.signal;
     const at = run.text.length;
     const used = new Set(run.toolCalls.map((c) => c.id));
@@ -917,13 +949,16 @@ export class RunManager {
       const record: ToolCallRecord = {
         id, name: call.name, tool: tool?.tool ?? call.name, source: tool?.source ?? '', arguments: call.arguments,
         status: allowed ? 'running' : 'waiting', step, at,
-        ...(tool?.address === undefined ? {} : { address: tool.address }),
+        // The server's origin only: a hosted server's address may hold a secret in its path.
+        ...(tool?.address === undefined ? {} : { address: originOf(tool.address) }),
+        ...(call.signature === undefined ? {} : { signature: call.signature }),
         ...(tool?.server === undefined ? {} : { server: tool.server }),
         ...(allowed ? { preAllowed: true } : {}),
         ...(pastCap ? { pastCap: true } : {}),
       };
       return { record, tool };
     });
+    if (thinking !== undefined && planned[0] !== undefined) planned[0].record.thinking = thinking;
     run.toolCalls.push(...planned.map((p) => p.record));
     this.toolsChanged(run);
     for (const { record, tool } of planned) {
@@ -959,6 +994,7 @@ export class RunManager {
       if (signal.aborted) break;
       this.settle(run, record, outcome);
     }
+    return planned.map((p) => p.record);
   }
 
   private settle(run: ActiveRun, record: ToolCallRecord, outcome: ToolOutcome): void {
@@ -969,7 +1005,7 @@ export class RunManager {
       if (outcome.sources !== undefined && outcome.sources.length > 0) record.sources = outcome.sources;
     } else {
       record.status = 'failed';
-      record.error = { code: outcome.code, params: outcome.params ?? {} };
+      record.error = { code: outcome.code, params: withOrigins(outcome.params ?? {}) };
     }
     this.toolsChanged(run);
   }

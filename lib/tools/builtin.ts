@@ -9,8 +9,7 @@
 import { Parser } from 'htmlparser2';
 import * as z from 'zod/mini';
 import { SEARCH_ENDPOINTS, type SearchConfig } from './config';
-import { MAX_TOOL_OUTPUT } from './mcp';
-import type { BuiltinTool, ToolOutcome, ToolSource } from './types';
+import { MAX_TOOL_OUTPUT, type BuiltinTool, type ToolOutcome, type ToolSource } from './types';
 
 /** What each built-in tool tells the model it does, and takes. */
 export const BUILTIN_SPECS: Readonly<Record<BuiltinTool, { description: string; parameters: Record<string, unknown> }>> = {

@@ -6,9 +6,9 @@
  */
 import { BUILTIN_SPECS, fetchPage, webSearch } from './builtin';
 import type { ToolConfig } from './config';
-import { MAX_TOOL_OUTPUT, type McpConnections, type McpProblem } from './mcp';
+import type { McpConnections, McpProblem } from './mcp';
 import { modelToolName } from './names';
-import { BUILTIN_SOURCE, BUILTIN_TOOLS, type BuiltinTool, type ToolDefinition, type ToolOutcome } from './types';
+import { BUILTIN_SOURCE, BUILTIN_TOOLS, MAX_TOOL_OUTPUT, toolSwitch, type BuiltinTool, type ToolDefinition, type ToolOutcome } from './types';
 
 export interface ToolRunContext {
   /** The tab "Read this page" reads: the one beside the popup or side panel that asked. */
@@ -37,11 +37,6 @@ export interface ToolHostDeps {
   fetch: typeof fetch;
   /** Reads a tab's page (the `readability` script); absent where there are no tabs to read. */
   readTab?(tabId: number, maxChars: number): Promise<ToolOutcome>;
-}
-
-/** How a tool is switched on and off in the "Tools" menu: a built-in by its name, an MCP server as a whole. */
-export function toolSwitch(source: string, tool: string): string {
-  return source === BUILTIN_SOURCE ? tool : `mcp:${source}`;
 }
 
 /** How long an MCP server has to list its tools before a run goes on without them. */

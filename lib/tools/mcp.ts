@@ -17,6 +17,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import * as z from 'zod/mini';
 import type { McpServer } from './config';
 import type { ToolFailure, ToolOutcome } from './types';
+export { MAX_TOOL_OUTPUT } from './types';
 
 export interface McpTool {
   name: string;
@@ -26,9 +27,6 @@ export interface McpTool {
 
 export type McpProblem = { code: ToolFailure; params: Record<string, string | number> };
 export type McpListing = { ok: true; tools: McpTool[]; transport: 'streamable-http' | 'sse' } | ({ ok: false } & McpProblem);
-
-/** The longest tool output kept and sent (characters); longer is cut, and the model told. */
-export const MAX_TOOL_OUTPUT = 60_000;
 
 const ToolWire = z.object({
   name: z.string(),

@@ -89,6 +89,10 @@ export const ToolCallRecordSchema = z.object({
   preAllowed: z.optional(z.boolean()),
   /** Asked for past the reply's step cap: it waited for the user whatever was always allowed. */
   pastCap: z.optional(z.boolean()),
+  /** The interface's signature of the call (Gemini's `thoughtSignature`), sent back with it. */
+  signature: z.optional(z.string()),
+  /** On a step's first call: that step's thinking as the interface signed it (Anthropic), sent back with the step. */
+  thinking: z.optional(z.object({ text: z.string(), signature: z.string() })),
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
@@ -113,6 +117,14 @@ export type ToolOutcome =
 /** The user's answer on a tool card. */
 export const TOOL_DECISIONS = ['once', 'always', 'deny'] as const;
 export type ToolDecision = (typeof TOOL_DECISIONS)[number];
+
+/** The longest tool output kept and sent (characters); longer is cut, and the model told. */
+export const MAX_TOOL_OUTPUT = 60_000;
+
+/** How a tool is switched on and off in the "Tools" menu: a built-in by its name, an MCP server as a whole. */
+export function toolSwitch(source: string, tool: string): string {
+  return source === BUILTIN_SOURCE ? tool : `mcp:${source}`;
+}
 
 /** How a tool is named in "Always allow" lists: its source and its own name. */
 export function toolKey(source: string, tool: string): string {

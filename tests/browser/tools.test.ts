@@ -242,7 +242,7 @@ describe('looks', () => {
       await send(page, 'Save it [[tool:notes__fail {}]]');
       await card(page, 'fail').getByRole('button', { name: 'Allow once' }).click({ timeout: 15_000 });
       await card(page, 'fail').getByText('The tool reported an error: The disk is full.').waitFor({ timeout: 15_000 });
-      await lastReply(page).getByText('Tool notes__fail said: The tool failed').waitFor();
+      await lastReply(page).getByText('Tool notes__fail said: detail: The disk is full.').waitFor();
       await page.screenshot({ path: `test-results/screens/${theme}-side-panel-tool-failed.png` });
       if (theme === 'dark') {
         await send(page, 'What is 2 + 3? [[tool:notes__add {"a":2,"b":3}]]');

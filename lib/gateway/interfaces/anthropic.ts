@@ -29,7 +29,8 @@ function anthropicContent(message: TextMessage): unknown {
     const text = textOf(message.content);
     return [
       ...(signed ? [{ type: 'thinking', thinking: message.reasoning!.text, signature: message.reasoning!.signature }] : []),
-      ...(text === '' && calls.length > 0 ? [] : [{ type: 'text', text }]),
+      // Anthropic refuses a blank text block: beside calls it is left out.
+      ...(text.trim() === '' && calls.length > 0 ? [] : [{ type: 'text', text }]),
       ...calls,
     ];
   }

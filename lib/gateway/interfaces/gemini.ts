@@ -36,9 +36,10 @@ export function modelTextParts(text: string): unknown[] {
 }
 
 function geminiParts(message: TextMessage): unknown[] {
-  const calls = (message.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: argumentsObject(c.arguments) } }));
+  const calls = (message.toolCalls ?? []).map((c) => ({ functionCall: { name: c.name, args: argumentsObject(c.arguments) }, ...(c.signature === undefined ? {} : { thoughtSignature: c.signature }) }));
   if (calls.length === 0) return contentParts(message);
-  const text = contentParts(message).filter((p) => !(typeof p === 'object' && p !== null && (p as { text?: unknown }).text === ''));
+  // Blank text beside calls is left out (a text part must say something).
+  const text = contentParts(message).filter((p) => !(typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' && (p as { text: string }).text.trim() === ''));
   return [...text, ...calls];
 }
 
@@ -80,12 +81,27 @@ const GEMINI_SCHEMA_KEYS: ReadonlySet<string> = new Set([
   'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'anyOf', 'propertyOrdering', 'default', 'example',
 ]);
 
+/** The string formats Gemini's `parameters` takes (others, `uri` say, are refused there). */
+const GEMINI_STRING_FORMATS: ReadonlySet<string> = new Set(['enum', 'date-time']);
+
 export function geminiSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(geminiSchema);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
+  const source = schema as Record<string, unknown>;
+  for (const [key, value] of Object.entries(source)) {
     if (!GEMINI_SCHEMA_KEYS.has(key)) continue;
+    // `type: ["string", "null"]`: one type, and nullable (Gemini takes no list of types).
+    if (key === 'type' && Array.isArray(value)) {
+      const types = value.filter((t): t is string => typeof t === 'string');
+      const one = types.find((t) => t !== 'null');
+      if (one !== undefined) out.type = one;
+      if (types.includes('null')) out.nullable = true;
+      continue;
+    }
+    // Numbers' formats (int32, double, …) are taken; strings' only as listed.
+    const isString = source.type === 'string' || (Array.isArray(source.type) && source.type.includes('string'));
+    if (key === 'format' && (typeof value !== 'string' || (isString && !GEMINI_STRING_FORMATS.has(value)))) continue;
     // `properties` names fields: its keys are kept whatever they are; its values are schemas.
     out[key] = key === 'properties' && typeof value === 'object' && value !== null
       ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, geminiSchema(sub)]))
@@ -160,6 +176,8 @@ export const GeminiResponse = z.looseObject({
         /** A tool call, whole (`function_call` where a proxy writes the REST names in snake case). */
         functionCall: z.optional(z.nullable(FunctionCall)),
         function_call: z.optional(z.nullable(FunctionCall)),
+        /** Gemini 3's signature of the part (a call's must come back with it). */
+        thoughtSignature: z.optional(z.nullable(z.string())),
         /** An image the model drew (`inline_data` where a proxy writes the REST names in snake case). */
         inlineData: z.optional(z.nullable(InlineData)),
         inline_data: z.optional(z.nullable(InlineData)),
@@ -293,7 +311,7 @@ export class GeminiStreamDecoder extends ReplyState {
       if (call != null && call.name != null && call.name !== '') {
         // Each part is a whole call: a key of its own.
         const key = `part${this.toolCalls.size}`;
-        this.toolCalls.piece(key, { id: call.id, name: call.name });
+        this.toolCalls.piece(key, { id: call.id, name: call.name, signature: part.thoughtSignature });
         this.toolCalls.whole(key, call.args ?? {});
         continue;
       }

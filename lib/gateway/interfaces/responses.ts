@@ -97,8 +97,9 @@ export class ResponsesStreamDecoder extends ReplyState {
       case 'response.output_item.done': {
         const call = event.item;
         if (call?.type !== 'function_call') return false;
+        // Keyed by the item (its call id may come only with `.done`): one item, one call.
         const key = call.id ?? call.call_id ?? String(event.output_index ?? 0);
-        this.toolCalls.piece(key, { id: call.call_id ?? call.id, name: call.name });
+        this.toolCalls.piece(key, { id: call.call_id ?? call.id, name: call.name }, true);
         if (type === 'response.output_item.done') this.toolCalls.whole(key, call.arguments);
         return false;
       }
@@ -106,7 +107,7 @@ export class ResponsesStreamDecoder extends ReplyState {
         if (event.annotation?.type === 'url_citation') this.cite(event.annotation.url, event.annotation.title);
         return false;
       case 'response.function_call_arguments.delta':
-        if (typeof event.delta === 'string' && typeof event.item_id === 'string') this.toolCalls.piece(event.item_id, { arguments: event.delta });
+        if (typeof event.delta === 'string' && typeof event.item_id === 'string') this.toolCalls.piece(event.item_id, { arguments: event.delta }, true);
         return false;
       case 'response.function_call_arguments.done':
         if (typeof event.item_id === 'string') this.toolCalls.whole(event.item_id, event.arguments);

@@ -193,7 +193,32 @@ describe('what each interface is sent', () => {
       { role: 'model', parts: [{ text: 'Checking.' }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { name: 'get_time', args: { tz: 'CET' } } }] },
       { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { content: 'Sunny' } } }, { functionResponse: { name: 'get_time', response: { error: 'denied' } } }] },
     ]);
+    // A list of types: one type, nullable; a string format Gemini refuses dropped, a number's kept.
+    expect(geminiSchema({ type: 'object', properties: { site: { type: ['string', 'null'], format: 'uri' }, n: { type: 'integer', format: 'int32' }, at: { type: 'string', format: 'date-time' } } }))
+      .toEqual({ type: 'object', properties: { site: { type: 'string', nullable: true }, n: { type: 'integer', format: 'int32' }, at: { type: 'string', format: 'date-time' } } });
     // A property named like a schema word is a field, kept.
     expect(geminiSchema({ type: 'object', properties: { additionalProperties: { type: 'string', $comment: 'x' } } })).toEqual({ type: 'object', properties: { additionalProperties: { type: 'string' } } });
+  });
+});
+
+describe('assembly edge cases real gateways produce', () => {
+  it('Responses: a call whose call_id comes only with .done stays one call (keyed by its item)', async () => {
+    const body = [
+      ev('response.output_item.added', { output_index: 0, item: { type: 'function_call', id: 'fc_1', name: 'get_weather', arguments: '' } }),
+      ev('response.function_call_arguments.delta', { item_id: 'fc_1', output_index: 0, delta: '{"city":"Paris"}' }),
+      ev('response.output_item.done', { output_index: 0, item: { type: 'function_call', id: 'fc_1', call_id: 'call_w', name: 'get_weather', arguments: '{"city":"Paris"}' } }),
+      ev('response.completed', { response: { status: 'completed' } }),
+    ].join('');
+    expect(callsOf(await atEveryCut('responses', body))).toEqual([WEATHER]);
+  });
+
+  it('Chat: two whole calls at index 0 without ids are two calls', async () => {
+    const body = [
+      chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'get_time', arguments: '{"tz":"CET"}' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    ].join('');
+    expect(callsOf(await atEveryCut('chat', body))).toEqual([{ ...WEATHER, id: 'call_1' }, { ...TIME, id: 'call_2' }]);
   });
 });
