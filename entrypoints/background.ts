@@ -44,7 +44,7 @@ export default defineBackground(() => {
     // A gateway that lists an interface it does not serve is remembered (a day, at its address).
     unservedApis: loadUnservedApis,
     // Tools (issue 33): MCP servers, web search, pages; each call waits for the user unless always allowed.
-    tools: backgroundToolHost(),
+    tools: backgroundToolHost(access),
     noteUnserved: saveUnservedApi,
     // An image's price (per call) from the price list the pages fetched, when it is here.
     priceOf: async (profile, model) => {

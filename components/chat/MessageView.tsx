@@ -269,7 +269,7 @@ export const MessageView = memo(function MessageView({ message: given, modelList
             {putBack ? w.t('message.foldThink') : w.t('message.unfoldThink')}
           </button>
         )}
-        {message.toolCalls !== undefined && message.toolCalls.length > 0 && <Suspense fallback={null}><ToolCalls calls={message.toolCalls} messageId={message.id} /></Suspense>}
+        {message.toolCalls !== undefined && message.toolCalls.length > 0 && <Suspense fallback={null}><ToolCalls calls={message.toolCalls} messageId={message.id} live={streaming} /></Suspense>}
         {text !== '' && <Markdown text={text} streaming={streaming} live={live} saved={streaming ? undefined : savedAs(message)} />}
         {/* Pages the gateway's own search cited: numbered, after the answer. */}
         {message.sources !== undefined && message.sources.length > 0 && <Suspense fallback={null}><ToolCalls calls={[]} messageId={message.id} sources={message.sources} /></Suspense>}

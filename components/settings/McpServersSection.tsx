@@ -30,6 +30,8 @@ type Listing = McpListingMessage | 'loading';
 function httpAddress(text: string): URL | undefined {
   try {
     const url = new URL(text.trim());
+    // A user name or password in the address would travel in every request and be kept in plain sight: the token field is for that.
+    if (url.username !== '' || url.password !== '') return undefined;
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
     return undefined;

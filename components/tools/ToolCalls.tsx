@@ -11,7 +11,7 @@ import { Badge, type BadgeTone } from '@/components/ui/Badge';
 import { Button } from '@/components/ui/Button';
 import { cx } from '@/components/ui/cx';
 import type { ToolCallRecord, ToolCallStatus, ToolDecision, ToolSource } from '@/lib/tools/types';
-import { decideTool } from './tool-client';
+import { decideTool, fetchedAddress } from './tool-client';
 import { toolFailureText, toolName, toolServer } from './tool-words';
 
 const TONES: Record<ToolCallStatus, BadgeTone> = { waiting: 'warning', running: 'accent', done: 'success', failed: 'danger', denied: 'neutral', stopped: 'muted' };
@@ -31,8 +31,10 @@ function prettyArguments(text: string): string {
   }
 }
 
-function ToolCard({ call, messageId }: { call: ToolCallRecord; messageId: string }) {
+function ToolCard({ call: given, messageId, live }: { call: ToolCallRecord; messageId: string; live: boolean }) {
   const w = useWords();
+  // A reply that no longer streams waits for nothing (its worker stopped, it came from a file): its unfinished calls are stopped.
+  const call = !live && (given.status === 'waiting' || given.status === 'running') ? { ...given, status: 'stopped' as const } : given;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
   const name = toolName(w, call);
@@ -72,7 +74,7 @@ function ToolCard({ call, messageId }: { call: ToolCallRecord; messageId: string
       {call.status === 'waiting' && (
         <div className="flex flex-wrap gap-1.5">
           <Button size="sm" variant="primary" disabled={busy} onClick={() => answer('once')}><Check aria-hidden />{w.t('tools.card.allowOnce')}</Button>
-          <Button size="sm" disabled={busy || call.pastCap === true} onClick={() => answer('always')}><ShieldCheck aria-hidden />{w.t('tools.card.alwaysAllow')}</Button>
+          <Button size="sm" disabled={busy || call.pastCap === true || fetchedAddress(call) !== undefined} onClick={() => answer('always')}><ShieldCheck aria-hidden />{w.t('tools.card.alwaysAllow')}</Button>
           <Button size="sm" variant="danger" disabled={busy} onClick={() => answer('deny')}><Ban aria-hidden />{w.t('tools.card.deny')}</Button>
         </div>
       )}
@@ -100,13 +102,13 @@ function safeLink(url: string): string | undefined {
   }
 }
 
-/** `sources`: pages the gateway's own search cited, after those the calls read. */
-export function ToolCalls({ calls, messageId, sources: cited = [] }: { calls: readonly ToolCallRecord[]; messageId: string; sources?: readonly ToolSource[] | undefined }) {
+/** `sources`: pages the gateway's own search cited, after those the calls read; `live`: the reply still streams (its cards can be answered). */
+export function ToolCalls({ calls, messageId, sources: cited = [], live = true }: { calls: readonly ToolCallRecord[]; messageId: string; sources?: readonly ToolSource[] | undefined; live?: boolean }) {
   const w = useWords();
   const sources = [...calls.flatMap((c) => c.sources ?? []), ...cited].filter((s, i, all) => all.findIndex((o) => o.url === s.url) === i);
   return (
     <div className="tool-calls flex flex-col gap-1.5">
-      {calls.map((call) => <ToolCard key={call.id} call={call} messageId={messageId} />)}
+      {calls.map((call) => <ToolCard key={call.id} call={call} messageId={messageId} live={live} />)}
       {sources.length > 0 && (
         <nav aria-label={w.t('tools.sources')} className="tool-sources text-2xs">
           <p className="mb-0.5 font-medium text-muted">{w.t('tools.sources')}</p>

@@ -23,7 +23,7 @@ export function toolServer(w: Words, call: Pick<ToolCallRecord, 'source' | 'addr
 
 export function toolFailureText(w: Words, error: { code: unknown; params?: Record<string, string | number> }): string {
   const code = isFailure(error.code) ? error.code : 'internal';
-  const params = { address: '', detail: '', status: '', name: '', field: '', reason: '', ...error.params };
+  const params = { address: '', detail: '', status: '', name: '', field: '', reason: '', to: '', ...error.params };
   return w.t(`tools.failure.${code}`, params);
 }
 

@@ -26,7 +26,7 @@ import type { AttachedFile } from '../files/types';
 import type { ToolCall } from '../gateway';
 import type { ToolHost, ToolRunContext } from '../tools/host';
 import { replyMessages, withoutToolTurns } from '../tools/history';
-import { MAX_TOOL_OUTPUT, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
+import { BUILTIN_SOURCE, MAX_TOOL_OUTPUT, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -302,6 +302,10 @@ function withOrigins(params: Record<string, string | number>): Record<string, st
   if (address === undefined || address === '') return params;
   const origin = originOf(address);
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v.split(address).join(origin) : v]));
+}
+
+function isFetch(tool: ToolDefinition): boolean {
+  return tool.source === BUILTIN_SOURCE && tool.tool === 'fetch_page';
 }
 
 function originOf(address: string): string {
@@ -945,7 +949,8 @@ export class RunManager {
       let id = call.id;
       for (let n = 2; used.has(id); n++) id = `${call.id}_${n}`;
       used.add(id);
-      const allowed = tool !== undefined && !pastCap && alwaysAllow.includes(toolKey(tool.source, tool.tool));
+      // "Fetch a web page" asks each time: each page is an origin of its own, asked for on its card.
+      const allowed = tool !== undefined && !pastCap && !isFetch(tool) && alwaysAllow.includes(toolKey(tool.source, tool.tool));
       const record: ToolCallRecord = {
         id, name: call.name, tool: tool?.tool ?? call.name, source: tool?.source ?? '', arguments: call.arguments,
         status: allowed ? 'running' : 'waiting', step, at,

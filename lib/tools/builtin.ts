@@ -33,6 +33,8 @@ export const BUILTIN_SPECS: Readonly<Record<BuiltinTool, { description: string; 
 
 /** The largest page fetched (bytes read before giving up on the rest). */
 export const MAX_FETCH_BYTES = 2 * 1024 * 1024;
+/** How long a fetched page has to arrive, whole. */
+const FETCH_TIMEOUT_MS = 30_000;
 const SEARCH_RESULTS = { default: 5, max: 10 } as const;
 
 export interface SearchHit {
@@ -133,16 +135,25 @@ export async function webSearch(config: SearchConfig, args: Record<string, unkno
 export async function fetchPage(args: Record<string, unknown>, fetcher: typeof fetch, signal?: AbortSignal): Promise<ToolOutcome> {
   if (!httpUrl(args.url)) return { ok: false, code: 'bad_arguments', params: { field: 'url' } };
   const address = args.url;
+  const origin = new URL(address).origin;
+  // The user allowed this page: its reading is bounded in time as in size.
+  const deadline = AbortSignal.timeout(FETCH_TIMEOUT_MS);
   let response: Response;
+  let body: string;
   try {
-    response = await fetcher(address, { credentials: 'omit', ...(signal === undefined ? {} : { signal }) });
+    response = await fetcher(address, { credentials: 'omit', signal: signal === undefined ? deadline : AbortSignal.any([signal, deadline]) });
+    // Allowed for this origin only: a redirect elsewhere (another site, the gateway, a local server) is not read.
+    if (response.url !== '' && new URL(response.url).origin !== origin) {
+      await response.body?.cancel().catch(() => undefined);
+      return { ok: false, code: 'redirected', params: { address, to: new URL(response.url).origin } };
+    }
+    if (!response.ok) return { ok: false, code: 'http_status', params: { address, status: response.status } };
+    body = await readCapped(response, MAX_FETCH_BYTES);
   } catch (error) {
     if (signal?.aborted === true) throw error;
-    return { ok: false, code: 'unreachable', params: { address, detail: error instanceof Error ? error.message : String(error) } };
+    return { ok: false, code: 'unreachable', params: { address, detail: deadline.aborted ? `no answer in ${FETCH_TIMEOUT_MS / 1000} s` : error instanceof Error ? error.message : String(error) } };
   }
-  if (!response.ok) return { ok: false, code: 'http_status', params: { address, status: response.status } };
   const type = response.headers.get('content-type') ?? '';
-  const body = await readCapped(response, MAX_FETCH_BYTES);
   const isHtml = /html|xml/i.test(type) || /^\s*</.test(body.slice(0, 100));
   if (!isHtml && !/^text\/|json/i.test(type) && type !== '') return { ok: false, code: 'bad_answer', params: { address } };
   const title = isHtml ? /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim() ?? '' : '';

@@ -8,7 +8,7 @@ import { BUILTIN_SPECS, fetchPage, webSearch } from './builtin';
 import type { ToolConfig } from './config';
 import type { McpConnections, McpProblem } from './mcp';
 import { modelToolName } from './names';
-import { BUILTIN_SOURCE, BUILTIN_TOOLS, MAX_TOOL_OUTPUT, toolSwitch, type BuiltinTool, type ToolDefinition, type ToolOutcome } from './types';
+import { BUILTIN_SOURCE, BUILTIN_TOOLS, MAX_TOOL_OUTPUT, toolKey, toolSwitch, type BuiltinTool, type ToolDefinition, type ToolOutcome } from './types';
 
 export interface ToolRunContext {
   /** The tab "Read this page" reads: the one beside the popup or side panel that asked. */
@@ -37,6 +37,8 @@ export interface ToolHostDeps {
   fetch: typeof fetch;
   /** Reads a tab's page (the `readability` script); absent where there are no tabs to read. */
   readTab?(tabId: number, maxChars: number): Promise<ToolOutcome>;
+  /** Keeps host access to an address while a tool uses it (the page asked for it on "Allow once"); returns the release. */
+  holdAccess?(address: string): () => void;
 }
 
 /** How long an MCP server has to list its tools before a run goes on without them. */
@@ -79,12 +81,21 @@ export function createToolHost(deps: ToolHostDeps): ToolHost {
           tools.push({ name, tool: tool.name, source: server.id, address: server.url, server: server.name, description: tool.description, parameters: tool.inputSchema });
         }
       });
-      return { tools, failed, gatewaySearch: config.search.provider === 'gateway' && !off.has('web_search') };
+      // The gateway's search runs on its side, with no card: only when the user lets web search run without asking.
+      const searchAllowed = config.alwaysAllow.includes(toolKey(BUILTIN_SOURCE, 'web_search'));
+      return { tools, failed, gatewaySearch: config.search.provider === 'gateway' && searchAllowed && !off.has('web_search') };
     },
     async run(tool, args, context, signal) {
       if (tool.source === BUILTIN_SOURCE) {
         if (tool.tool === 'web_search') return webSearch((await deps.loadConfig()).search, args, deps.fetch, signal);
-        if (tool.tool === 'fetch_page') return fetchPage(args, deps.fetch, signal);
+        if (tool.tool === 'fetch_page') {
+          const release = typeof args.url === 'string' ? deps.holdAccess?.(args.url) : undefined;
+          try {
+            return await fetchPage(args, deps.fetch, signal);
+          } finally {
+            release?.();
+          }
+        }
         if (tool.tool === 'read_page') {
           if (context.tabId === undefined || deps.readTab === undefined) return { ok: false, code: 'page_unreadable', params: { reason: 'no_tab' } };
           return deps.readTab(context.tabId, MAX_TOOL_OUTPUT);

@@ -52,6 +52,32 @@ interface Connection {
 }
 
 const CLIENT_INFO = { name: 'gateway-chat', version: '0.1.0' };
+/** How long a server has to connect (and, on SSE, to send its endpoint). */
+const CONNECT_TIMEOUT_MS = 15_000;
+/** How long a tool call may go without an answer or a progress report. */
+const CALL_TIMEOUT_MS = 120_000;
+
+/** A connection that took too long. */
+class McpTimeout extends Error {
+  override readonly name = 'McpTimeout';
+}
+
+/** The promise, or a rejection as soon as `signal` aborts (the promise itself may go on; its result is not waited for). */
+function stoppable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then((value) => {
+      signal.removeEventListener('abort', stop);
+      resolve(value);
+    }, (error: unknown) => {
+      signal.removeEventListener('abort', stop);
+      reject(error);
+    });
+  });
+}
 
 export class McpConnections {
   private readonly open = new Map<string, Promise<Connection>>();
@@ -61,7 +87,7 @@ export class McpConnections {
   /** The server's tools (read again when it said they changed). */
   async list(server: McpServer, signal?: AbortSignal): Promise<McpListing> {
     try {
-      const connection = await this.connection(server);
+      const connection = await stoppable(this.connection(server), signal);
       connection.tools ??= await this.readTools(connection, signal);
       return { ok: true, tools: connection.tools, transport: connection.transport };
     } catch (error) {
@@ -74,7 +100,7 @@ export class McpConnections {
   async call(server: McpServer, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
     let connection: Connection;
     try {
-      connection = await this.connection(server);
+      connection = await stoppable(this.connection(server), signal);
       connection.tools ??= await this.readTools(connection, signal);
     } catch (error) {
       this.forget(server.id);
@@ -82,7 +108,8 @@ export class McpConnections {
     }
     if (!connection.tools.some((t) => t.name === tool)) return { ok: false, code: 'tool_gone', params: { address: server.url, name: tool } };
     try {
-      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, signal === undefined ? {} : { signal });
+      // A slow tool that says it is progressing is given the time (the SDK's 60 s restart with each report).
+      const result = await connection.client.callTool({ name: tool, arguments: args }, undefined, { ...(signal === undefined ? {} : { signal }), resetTimeoutOnProgress: true, timeout: CALL_TIMEOUT_MS });
       const text = contentText(result.content, result.structuredContent);
       if (result.isError === true) return { ok: false, code: 'tool_error', params: { detail: text.slice(0, 500) } };
       return { ok: true, text };
@@ -117,21 +144,41 @@ export class McpConnections {
     return opening;
   }
 
+  /**
+   * Opens a connection, within CONNECT_TIMEOUT_MS (a server that never answers, or never sends
+   * the SSE transport's endpoint, is given up and closed, not kept waiting for).
+   */
   private async connect(server: McpServer, fingerprint: string): Promise<Connection> {
+    const deadline = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
+    const clients: Client[] = [];
+    try {
+      return await stoppable(this.establish(server, fingerprint, clients, deadline), deadline);
+    } catch (error) {
+      for (const client of clients) void client.close().catch(() => undefined);
+      throw deadline.aborted ? new McpTimeout() : error;
+    }
+  }
+
+  private async establish(server: McpServer, fingerprint: string, clients: Client[], deadline: AbortSignal): Promise<Connection> {
     const url = new URL(server.url);
     const headers: Record<string, string> = server.auth === 'bearer' && server.token !== undefined && server.token !== '' ? { Authorization: `Bearer ${server.token}` } : {};
     const requestInit: RequestInit = { headers };
-    const fresh = (): Client => new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+    const fresh = (): Client => {
+      const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+      clients.push(client);
+      return client;
+    };
+    const options = { signal: deadline, timeout: CONNECT_TIMEOUT_MS };
     let client = fresh();
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetcher }));
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetcher }), options);
       return this.watch({ fingerprint, client, transport: 'streamable-http' });
     } catch (error) {
       // The older transport: a server that answers Streamable HTTP's POST with 404/405 (or 400) may speak SSE.
       if (!(error instanceof StreamableHTTPError) || ![400, 404, 405].includes(error.code ?? 0)) throw error;
       await client.close().catch(() => undefined);
       client = fresh();
-      await client.connect(new SSEClientTransport(url, { requestInit, fetch: this.fetcher, eventSourceInit: { fetch: (input, init) => this.fetcher(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } }) } }));
+      await client.connect(new SSEClientTransport(url, { requestInit, fetch: this.fetcher, eventSourceInit: { fetch: (input, init) => this.fetcher(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } }) } }), options);
       return this.watch({ fingerprint, client, transport: 'sse' });
     }
   }
@@ -177,6 +224,10 @@ export function contentText(content: unknown, structured?: unknown): string {
 
 /** What went wrong, with the server's address. */
 export function problemOf(error: unknown, address: string): McpProblem {
+  if (error instanceof McpTimeout) return { code: 'unreachable', params: { address, detail: `no answer in ${CONNECT_TIMEOUT_MS / 1000} s` } };
+  // The server's own refusal of a request (JSON-RPC error: a negative code), not a connection's failure.
+  const rpc = (error as { code?: unknown } | null)?.code;
+  if (typeof rpc === 'number' && rpc < 0) return { code: 'tool_error', params: { detail: (error instanceof Error ? error.message : String(error)).slice(0, 500) } };
   if (error instanceof UnauthorizedError) return { code: 'unauthorized', params: { address, status: 401 } };
   if (error instanceof StreamableHTTPError) {
     const status = error.code ?? 0;

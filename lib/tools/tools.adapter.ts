@@ -19,8 +19,10 @@ async function readTabTool(tabId: number, maxChars: number): Promise<ToolOutcome
   return { ok: true, text: `${page.title}\n${page.url}\n\n${page.text}`, sources: [{ title: page.title === '' ? page.url : page.title, url: page.url }] };
 }
 
-export function backgroundToolHost(): ToolHost {
+/** `access`: the background's keeper of host access (a fetched page's origin is held while it is read). */
+export function backgroundToolHost(access?: { hold(address: string): () => void }): ToolHost {
   return createToolHost({
+    ...(access === undefined ? {} : { holdAccess: (address: string) => access.hold(address) }),
     loadConfig: loadToolConfig,
     updateConfig: updateToolConfig,
     mcp: mcpConnections,

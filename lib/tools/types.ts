@@ -47,6 +47,8 @@ export const TOOL_FAILURES = [
   'page_unreadable',
   /** Web search has no provider set up in the options page's "Tools" section. */
   'no_search_provider',
+  /** The page sent the fetch to another origin (`params.to`): not followed there. */
+  'redirected',
   /** The answer was not what the tool should give: `params.address`. */
   'bad_answer',
   /** Anything else: `params.detail` holds the platform's words. */

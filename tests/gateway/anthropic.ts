@@ -151,7 +151,7 @@ export async function serveMessages(core: GatewayCore, served: Served): Promise<
     if (!out.write(event('content_block_delta', { index: next, delta: { type: 'citations_delta', citation: { type: 'web_search_result_location', url: citation.url, title: citation.title, encrypted_index: 'Eo8B', cited_text: 'tides' } } }))) return;
     if (!out.write(event('content_block_delta', { index: next, delta: { type: 'text_delta', text } }))) return;
     core.delivered(log, text);
-    if (!out.write(event('content_block_stop', { index: next++ }))) return;
+    if (!out.write(event('content_block_stop', { index: next }))) return;
   }
   const blocks: { kind: 'thinking' | 'text'; text: string }[] = calls.length > 0 || searched !== undefined ? [] : [
     ...(thinking === undefined ? [] : [{ kind: 'thinking' as const, text: thinking }]),

@@ -52,6 +52,8 @@ describe('a tool card', () => {
     render(<ToolCalls messageId="m1" calls={[fetch]} />);
     const card = screen.getByRole('region', { name: 'Tool call: Fetch a web page' });
     expect(within(card).getByText('The model wants to run Fetch a web page. Nothing runs until you allow it.')).toBeTruthy();
+    // Each page is asked for on its own card: no "Always allow" for fetching.
+    expect((within(card).getByRole('button', { name: 'Always allow this tool' }) as HTMLButtonElement).disabled).toBe(true);
     vi.mocked(fakeBrowser.permissions.request).mockResolvedValueOnce(false);
     await userEvent.click(within(card).getByRole('button', { name: 'Allow once' }));
     expect((await within(card).findByRole('alert')).textContent).toBe('Access to https://news.example.com was not granted: the page was not fetched.');
@@ -87,6 +89,13 @@ describe('a tool card', () => {
     expect(within(screen.getByRole('region', { name: 'Tool call: fail' })).getByRole('note').textContent)
       .toBe('http://127.0.0.1:9/mcp refused the credentials (HTTP 401). Check the token in Options → MCP servers.');
     expect(within(screen.getByRole('region', { name: 'Tool call: delete_note' })).getByText('Denied')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Tool call: slow' })).getByText('Stopped')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Allow once' })).toBeNull();
+  });
+
+  it('a reply that no longer streams: its unfinished calls show as stopped, with nothing to answer', () => {
+    render(<ToolCalls messageId="m1" live={false} calls={[call({}), call({ id: 'c2', tool: 'slow', status: 'running' })]} />);
+    expect(within(screen.getByRole('region', { name: 'Tool call: add' })).getByText('Stopped')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Tool call: slow' })).getByText('Stopped')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Allow once' })).toBeNull();
   });

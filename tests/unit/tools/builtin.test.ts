@@ -38,6 +38,10 @@ beforeAll(async () => {
       res.end('<html><head><title>A page &amp; more</title><style>p{color:red}</style></head><body><script>var secret=1</script><h1>Heading</h1><p>First para.</p><p>Second para.</p></body></html>');
       return;
     }
+    if (url.pathname === '/elsewhere') {
+      res.writeHead(302, { location: `http://localhost:${(server.address() as AddressInfo).port}/page.html` }).end();
+      return;
+    }
     if (url.pathname === '/huge.txt') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('x'.repeat(3 * 1024 * 1024));
@@ -106,6 +110,11 @@ describe('fetch a web page', () => {
     expect(outcome.ok && outcome.text.length).toBe(60_000);
     expect(await fetchPage({ url: 'file:///etc/passwd' }, fetch)).toEqual({ ok: false, code: 'bad_arguments', params: { field: 'url' } });
     expect(await fetchPage({ url: `${base}/missing` }, fetch)).toEqual({ ok: false, code: 'http_status', params: { address: `${base}/missing`, status: 404 } });
+  });
+
+  it('a page that sends the fetch to another origin is not read there', async () => {
+    const port = (server.address() as AddressInfo).port;
+    expect(await fetchPage({ url: `${base}/elsewhere` }, fetch)).toEqual({ ok: false, code: 'redirected', params: { address: `${base}/elsewhere`, to: `http://localhost:${port}` } });
   });
 
   it('html to text keeps blocks on lines of their own', () => {

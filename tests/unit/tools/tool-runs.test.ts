@@ -216,7 +216,8 @@ describe('what the model is offered', () => {
   });
 
   it('the gateway\'s own search: asked for in the interface\'s shape (no search tool of ours), its cited pages kept with the reply', async () => {
-    config = { ...config, mcpServers: [], search: { provider: 'gateway' } };
+    // Only while the user lets web search run without asking (the gateway's search has no card).
+    config = { ...config, mcpServers: [], search: { provider: 'gateway' }, alwaysAllow: ['builtin:web_search'] };
     settings = { ...settings, profiles: [{ ...settings.profiles[0]!, apiStyle: 'responses' }] };
     const runs = manager();
     const { conversationId, messageId } = await runs.start({ surface: 'popup', text: 'Tides? [[search]]' });
@@ -224,6 +225,23 @@ describe('what the model is offered', () => {
     const reply = (await store.messages(conversationId)).find((m) => m.id === messageId)!;
     expect(reply).toMatchObject({ status: 'complete', text: 'Searched the web: 2 pages.', sources: [{ url: 'https://search.example.org/tides' }, { url: 'https://search.example.org/moon' }] });
     expect((gateway.requests.at(-1)!.body as { tools: unknown[] }).tools).toEqual([{ type: 'function', name: 'fetch_page', description: expect.any(String), parameters: expect.any(Object) }, { type: 'web_search' }]);
+  });
+
+  it('the gateway\'s search is not used unless web search may run without asking (it has no card)', async () => {
+    config = { ...config, mcpServers: [], search: { provider: 'gateway' } };
+    settings = { ...settings, profiles: [{ ...settings.profiles[0]!, apiStyle: 'responses' }] };
+    const runs = manager();
+    await runs.start({ surface: 'popup', text: 'Tides? [[search]]' });
+    await runs.whenIdle();
+    expect(JSON.stringify((gateway.requests.at(-1)!.body as { tools?: unknown }).tools)).not.toContain('web_search');
+  });
+
+  it('"Fetch a web page" asks every time, even when "Always allow" was saved for it', async () => {
+    config = { ...config, mcpServers: [], alwaysAllow: ['builtin:fetch_page'] };
+    const runs = manager();
+    const { seen, messageId } = await ask(runs, 'Read [[tool:fetch_page {"url":"https://example.org/"}]]', () => 'deny');
+    await runs.whenIdle();
+    expect(seen.some((e) => e.type === 'tools' && e.messageId === messageId && e.toolCalls[0]!.status === 'waiting')).toBe(true);
   });
 
   it('a tool that fails says so on its card, and the model is told', async () => {
@@ -305,4 +323,26 @@ describe('MCP servers', () => {
       mcp.removeTool('greet');
     }
   });
+});
+
+describe('a server that never answers', () => {
+  it('is given up within the listing deadline, and the reply goes on without it', async () => {
+    const { createServer } = await import('node:net');
+    // Accepts connections and never says a word.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      config = { ...config, mcpServers: [{ ...notes(), url: `http://127.0.0.1:${port}/mcp` }] };
+      const runs = manager();
+      const started = Date.now();
+      const { conversationId, messageId } = await runs.start({ surface: 'popup', text: 'hi' });
+      await runs.whenIdle();
+      expect(Date.now() - started).toBeLessThan(14_000);
+      const reply = (await store.messages(conversationId)).find((m) => m.id === messageId)!;
+      expect(reply).toMatchObject({ status: 'complete', notice: { code: 'tool_server_failed', params: { code: 'unreachable', address: `http://127.0.0.1:${port}` } } });
+    } finally {
+      silent.close();
+    }
+  }, 20_000);
 });
