@@ -67,7 +67,8 @@ export default defineConfig({
     // activeTab + scripting: the right-click actions, "Ask about this page", their shortcuts and
     // "capture visible tab" reach the page the user is looking at only when the user asks; no
     // content script is injected into every page. alarms: sync's periodic round (issue 31).
-    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms'],
+    // identity: the sign-in window of an MCP server that asks for OAuth (issue 33; no prompt, no warning).
+    permissions: ['storage', 'activeTab', 'contextMenus', 'scripting', 'alarms', 'identity'],
     commands: {
       ...(browser === 'firefox'
         ? { _execute_sidebar_action: { suggested_key: { default: 'Alt+Shift+G' }, description: '__MSG_manifest_openSidebar__' } }

@@ -8,7 +8,7 @@ import { ACCESS_PORT, RUNS_PORT } from '@/lib/protocol/messages';
 import { fromOwnPage } from '@/lib/protocol/senders';
 import { createKeepAlive } from '@/lib/runs/keep-alive.adapter';
 import { RunManager } from '@/lib/runs/run-manager';
-import { backgroundToolHost, listServerTools } from '@/lib/tools/tools.adapter';
+import { backgroundToolHost, listServerTools, signInServer } from '@/lib/tools/tools.adapter';
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { runSyncInBackground } from '@/lib/sync/background.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
@@ -73,7 +73,7 @@ export default defineBackground(() => {
   // Only the extension's own pages command it (never a script injected into a page, whose id is ours too).
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (!fromOwnPage(sender, own)) return false;
-    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now(), syncLeave: () => sync.leave(), listTools: listServerTools }).then(sendResponse);
+    void handleRequest(runs, message, { askPage: actions.askPage, syncNow: () => sync.now(), syncLeave: () => sync.leave(), listTools: listServerTools, signInTools: signInServer }).then(sendResponse);
     return true;
   });
 

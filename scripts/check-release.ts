@@ -51,6 +51,7 @@ const USED_BY: Record<string, RegExp> = {
   contextMenus: /contextMenus\.(create|removeAll|onClicked)/,
   alarms: /alarms\.(create|onAlarm)/,
   sidePanel: /sidePanel/,
+  identity: /identity\.(launchWebAuthFlow|getRedirectURL)/,
 };
 
 const problems: string[] = [];

@@ -43,8 +43,16 @@ async function listTools(serverId: string, fresh: boolean): Promise<McpListingMe
   return answer.ok ? answer.listing : { ok: false, code: 'internal', params: { detail: answer.detail ?? answer.problem } };
 }
 
-function ServerCard({ server, listing, onReconnect }: { server: McpServer; listing: Listing | undefined; onReconnect(): void }) {
+async function signIn(serverId: string): Promise<McpListingMessage> {
+  const answer = await askBackground({ type: 'tools.signIn', serverId });
+  return answer.ok ? answer.listing : { ok: false, code: 'internal', params: { detail: answer.detail ?? answer.problem } };
+}
+
+function ServerCard({ server, listing, onReconnect, onSignIn }: { server: McpServer; listing: Listing | undefined; onReconnect(): void; onSignIn(): void }) {
   const w = useWords();
+  const oauth = server.auth === 'oauth';
+  const signedIn = oauth && server.oauth?.tokens !== undefined;
+  const needsSignIn = oauth && listing !== undefined && listing !== 'loading' && !listing.ok && (listing.code === 'sign_in_needed' || listing.code === 'unauthorized');
   const toggle = (tool: string, on: boolean): void => {
     void updateToolConfig((config) => ({
       ...config,
@@ -67,6 +75,8 @@ function ServerCard({ server, listing, onReconnect }: { server: McpServer; listi
           <span className="block truncate text-xs text-muted" title={server.url}>{server.url}</span>
         </span>
         {server.auth === 'bearer' && <Badge tone="neutral">{w.t('options.mcp.authBearer')}</Badge>}
+        {signedIn && !needsSignIn && <Badge tone="success">{w.t('options.mcp.signedIn')}</Badge>}
+        {oauth && <Button size="sm" variant={needsSignIn ? 'primary' : 'secondary'} onClick={onSignIn} disabled={listing === 'loading'}>{w.t('options.mcp.signIn', { name: server.name })}</Button>}
         <Button size="sm" aria-label={w.t('options.mcp.reconnect', { name: server.name })} onClick={onReconnect} disabled={listing === 'loading'}><RefreshCw aria-hidden /></Button>
         <Button size="sm" variant="danger" aria-label={w.t('options.mcp.remove', { name: server.name })} onClick={remove}><Trash2 aria-hidden /></Button>
       </div>
@@ -158,7 +168,15 @@ export function McpServersSection() {
     <Section id="mcp" title={w.t('options.section.mcp')} intro={w.t('options.mcp.intro')}>
       {servers.length === 0 ? <p className="text-sm text-muted">{w.t('options.mcp.empty')}</p> : (
         <ul aria-label={w.t('options.section.mcp')} className="flex flex-col gap-2">
-          {servers.map((server) => <ServerCard key={server.id} server={server} listing={listings.get(server.id) ?? 'loading'} onReconnect={() => refresh(server.id, true)} />)}
+          {servers.map((server) => (
+            <ServerCard
+              key={server.id} server={server} listing={listings.get(server.id) ?? 'loading'} onReconnect={() => refresh(server.id, true)}
+              onSignIn={() => {
+                setListings((now) => new Map(now).set(server.id, 'loading'));
+                void signIn(server.id).then((listing) => setListings((now) => new Map(now).set(server.id, listing)));
+              }}
+            />
+          ))}
         </ul>
       )}
       <form className="flex flex-col gap-3 border-t border-line pt-4" onSubmit={(e) => { e.preventDefault(); void add(); }}>
@@ -171,9 +189,10 @@ export function McpServersSection() {
           </Field>
           <Field label={w.t('options.mcp.auth')}>
             {(control) => (
-              <NativeSelect {...control} value={auth} onChange={(e) => setAuth(e.target.value === 'bearer' ? 'bearer' : 'none')}>
+              <NativeSelect {...control} value={auth} onChange={(e) => setAuth(e.target.value === 'bearer' ? 'bearer' : e.target.value === 'oauth' ? 'oauth' : 'none')}>
                 <option value="none">{w.t('options.mcp.authNone')}</option>
                 <option value="bearer">{w.t('options.mcp.authBearer')}</option>
+                <option value="oauth">{w.t('options.mcp.authOauth')}</option>
               </NativeSelect>
             )}
           </Field>
@@ -183,6 +202,7 @@ export function McpServersSection() {
             {(control) => <Input {...control} type="password" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />}
           </Field>
         )}
+        {auth === 'oauth' && <p className="text-xs text-muted">{w.t('options.mcp.oauthHint')}</p>}
         {error?.field === 'form' && <Callout role="alert" tone="danger">{error.text}</Callout>}
         <div><Button type="submit" variant="primary" disabled={adding}><Plus aria-hidden />{adding ? w.t('options.mcp.adding') : w.t('options.mcp.add')}</Button></div>
       </form>

@@ -13,6 +13,8 @@ export interface RequestExtras {
   askPage?(input: Extract<Request, { type: 'page.ask' }>['input']): Promise<{ conversationId: string; messageId: string }>;
   /** An MCP server's tools, for the options page (lib/tools/mcp.ts). */
   listTools?(serverId: string, fresh: boolean): Promise<McpListingMessage>;
+  /** Signs in to an OAuth MCP server, then lists its tools. */
+  signInTools?(serverId: string): Promise<McpListingMessage>;
   /** "Sync now" (lib/sync/service.ts). */
   syncNow?(): void;
   syncLeave?(): Promise<void>;
@@ -44,6 +46,9 @@ export async function handleRequest(runs: RunManager, raw: unknown, extras: Requ
       case 'tools.list':
         if (extras.listTools === undefined) return { ok: false, problem: 'internal' };
         return { ok: true, listing: await extras.listTools(request.serverId, request.fresh === true) };
+      case 'tools.signIn':
+        if (extras.signInTools === undefined) return { ok: false, problem: 'internal' };
+        return { ok: true, listing: await extras.signInTools(request.serverId) };
       case 'sync.now':
         if (extras.syncNow === undefined) return { ok: false, problem: 'internal' };
         extras.syncNow();

@@ -77,6 +77,8 @@ export const RequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation.stop'), conversationId: z.string() }),
   /** An MCP server's tools (the options page): `fresh` drops the connection first ("Connect again"). */
   z.object({ type: z.literal('tools.list'), serverId: z.string(), fresh: z.optional(z.boolean()) }),
+  /** "Sign in" to an OAuth MCP server (its sign-in window), then its tools. */
+  z.object({ type: z.literal('tools.signIn'), serverId: z.string() }),
   /** "Sync now" (issue 31); the status follows in storage (lib/sync/sync.adapter.ts). */
   z.object({ type: z.literal('sync.now') }),
   /** "Stop syncing on this device": the background says so on the server first; answers once it has tried. */
@@ -131,6 +133,7 @@ export const RESPONSES = {
   'run.tool': DecidedSchema,
   'conversation.stop': StoppedSchema,
   'tools.list': ToolsListedSchema,
+  'tools.signIn': ToolsListedSchema,
   'sync.now': AcceptedSchema,
   'sync.leave': AcceptedSchema,
 } as const;

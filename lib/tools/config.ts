@@ -6,7 +6,16 @@
  */
 import * as z from 'zod/mini';
 
-export const MCP_AUTH = ['none', 'bearer'] as const;
+/** `oauth`: OAuth 2.1 with PKCE, signed in through the browser's identity window (lib/tools/oauth.ts). */
+export const MCP_AUTH = ['none', 'bearer', 'oauth'] as const;
+
+/** What an OAuth sign-in keeps: the client's registration, the PKCE verifier, the tokens (as the SDK gave them; read back through its schemas). */
+export const McpOAuthStateSchema = z.object({
+  client: z.optional(z.record(z.string(), z.unknown())),
+  verifier: z.optional(z.string()),
+  tokens: z.optional(z.record(z.string(), z.unknown())),
+});
+export type McpOAuthState = z.infer<typeof McpOAuthStateSchema>;
 
 export const McpServerSchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -19,6 +28,8 @@ export const McpServerSchema = z.object({
   token: z.optional(z.string()),
   /** Tools of this server the user switched off. */
   disabledTools: z._default(z.array(z.string()), []),
+  /** `auth: 'oauth'`: what its sign-in keeps (sent only to its authorization server and to it). */
+  oauth: z.optional(McpOAuthStateSchema),
 });
 export type McpServer = z.infer<typeof McpServerSchema>;
 

@@ -16,6 +16,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import * as z from 'zod/mini';
 import type { McpServer } from './config';
+import { StoredOAuth, type OAuthHost } from './oauth';
 import type { ToolFailure, ToolOutcome } from './types';
 export { MAX_TOOL_OUTPUT } from './types';
 
@@ -57,6 +58,11 @@ const CONNECT_TIMEOUT_MS = 15_000;
 /** How long a tool call may go without an answer or a progress report. */
 const CALL_TIMEOUT_MS = 120_000;
 
+/** An OAuth server with no tokens saved, or tokens it no longer takes. */
+class SignInNeeded extends Error {
+  override readonly name = 'SignInNeeded';
+}
+
 /** A connection that took too long. */
 class McpTimeout extends Error {
   override readonly name = 'McpTimeout';
@@ -82,7 +88,45 @@ function stoppable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 export class McpConnections {
   private readonly open = new Map<string, Promise<Connection>>();
 
-  constructor(private readonly fetcher: typeof fetch = (input, init) => fetch(input, init)) {}
+  constructor(private readonly fetcher: typeof fetch = (input, init) => fetch(input, init), private readonly oauth?: OAuthHost) {}
+
+  /**
+   * Signs in to an OAuth server: the SDK's flow finds its authorization server, registers, and
+   * asks for the sign-in page; `launch` shows it (the browser's identity window) and gives back
+   * the address it was sent back to, with the code; the tokens are saved with the server.
+   */
+  async signIn(server: McpServer, launch: (url: string) => Promise<string>): Promise<{ ok: true } | ({ ok: false } & McpProblem)> {
+    if (this.oauth === undefined) return { ok: false, code: 'internal', params: { detail: 'no sign-in here' } };
+    this.forget(server.id);
+    const provider = new StoredOAuth(server, this.oauth);
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider, fetch: this.fetcher });
+    const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+    try {
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+      // Signed in already (its tokens still good).
+      await client.close();
+      return { ok: true };
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || provider.authorizationUrl === undefined) return { ok: false, ...problemOf(error, server.url) };
+    }
+    let back: string;
+    try {
+      back = await launch(provider.authorizationUrl.href);
+    } catch (error) {
+      return { ok: false, code: 'sign_in_needed', params: { address: server.url, detail: error instanceof Error ? error.message : String(error) } };
+    }
+    const answer = new URL(back);
+    const code = answer.searchParams.get('code');
+    if (code === null) return { ok: false, code: 'sign_in_needed', params: { address: server.url, detail: answer.searchParams.get('error_description') ?? answer.searchParams.get('error') ?? 'no code' } };
+    try {
+      await transport.finishAuth(code);
+    } catch (error) {
+      return { ok: false, ...problemOf(error, server.url) };
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+    return { ok: true };
+  }
 
   /** The server's tools (read again when it said they changed). */
   async list(server: McpServer, signal?: AbortSignal): Promise<McpListing> {
@@ -163,6 +207,8 @@ export class McpConnections {
     const url = new URL(server.url);
     const headers: Record<string, string> = server.auth === 'bearer' && server.token !== undefined && server.token !== '' ? { Authorization: `Bearer ${server.token}` } : {};
     const requestInit: RequestInit = { headers };
+    // An OAuth server: its saved tokens (refreshed by the SDK when they expire); without them, a sign-in is needed.
+    const authProvider = server.auth === 'oauth' && this.oauth !== undefined ? new StoredOAuth(server, this.oauth) : undefined;
     const fresh = (): Client => {
       const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
       clients.push(client);
@@ -171,11 +217,14 @@ export class McpConnections {
     const options = { signal: deadline, timeout: CONNECT_TIMEOUT_MS };
     let client = fresh();
     try {
-      await client.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetcher }), options);
+      await client.connect(new StreamableHTTPClientTransport(url, { requestInit, fetch: this.fetcher, ...(authProvider === undefined ? {} : { authProvider }) }), options);
       return this.watch({ fingerprint, client, transport: 'streamable-http' });
     } catch (error) {
       // The older transport: a server that answers Streamable HTTP's POST with 404/405 (or 400) may speak SSE.
-      if (!(error instanceof StreamableHTTPError) || ![400, 404, 405].includes(error.code ?? 0)) throw error;
+      if (!(error instanceof StreamableHTTPError) || ![400, 404, 405].includes(error.code ?? 0)) {
+        if (error instanceof UnauthorizedError && authProvider !== undefined) throw new SignInNeeded();
+        throw error;
+      }
       await client.close().catch(() => undefined);
       client = fresh();
       await client.connect(new SSEClientTransport(url, { requestInit, fetch: this.fetcher, eventSourceInit: { fetch: (input, init) => this.fetcher(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } }) } }), options);
@@ -224,6 +273,7 @@ export function contentText(content: unknown, structured?: unknown): string {
 
 /** What went wrong, with the server's address. */
 export function problemOf(error: unknown, address: string): McpProblem {
+  if (error instanceof SignInNeeded) return { code: 'sign_in_needed', params: { address } };
   if (error instanceof McpTimeout) return { code: 'unreachable', params: { address, detail: `no answer in ${CONNECT_TIMEOUT_MS / 1000} s` } };
   // The server's own refusal of a request (JSON-RPC error: a negative code), not a connection's failure.
   const rpc = (error as { code?: unknown } | null)?.code;

@@ -4,13 +4,35 @@
  * "Read this page" through the readability script on the tab that asked (activeTab).
  */
 import { readTab } from '../page/page.adapter';
+import { browser } from 'wxt/browser';
 import { loadToolConfig, updateToolConfig } from './config.adapter';
 import { createToolHost, type ToolHost } from './host';
 import { McpConnections } from './mcp';
 import type { ToolOutcome } from './types';
 import type { McpListingMessage } from '../protocol/messages';
 
-export const mcpConnections = new McpConnections();
+/** The identity API's address the sign-in page sends the browser back to (`https://<id>.chromiumapp.org/mcp` in Chrome). */
+const redirectUrl = (): string => browser.identity.getRedirectURL('mcp');
+
+export const mcpConnections = new McpConnections(undefined, {
+  redirectUrl,
+  save: async (serverId, state) => {
+    await updateToolConfig((config) => ({ ...config, mcpServers: config.mcpServers.map((s) => (s.id === serverId ? { ...s, oauth: state } : s)) }));
+  },
+});
+
+/** "Sign in" (options page): the server's sign-in page in the browser's identity window, then its tools. */
+export async function signInServer(serverId: string): Promise<McpListingMessage> {
+  const server = (await loadToolConfig()).mcpServers.find((s) => s.id === serverId);
+  if (server === undefined) return { ok: false, code: 'tool_gone', params: { address: '', name: serverId } };
+  const signedIn = await mcpConnections.signIn(server, async (url) => {
+    const back = await browser.identity.launchWebAuthFlow({ url, interactive: true });
+    if (back === undefined) throw new Error('The sign-in window closed.');
+    return back;
+  });
+  if (!signedIn.ok) return signedIn;
+  return listServerTools(serverId, true);
+}
 
 async function readTabTool(tabId: number, maxChars: number): Promise<ToolOutcome> {
   const read = await readTab(tabId, maxChars);

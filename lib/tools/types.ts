@@ -35,6 +35,8 @@ export const TOOL_FAILURES = [
   'unreachable',
   /** The server refused the token (401/403): `params.address`, `params.status`. */
   'unauthorized',
+  /** The server wants the user to sign in (OAuth), or the sign-in expired: `params.address`. */
+  'sign_in_needed',
   /** The server answered with an error status: `params.address`, `params.status`. */
   'http_status',
   /** The tool itself said it failed (MCP `isError`, a search provider's error). */

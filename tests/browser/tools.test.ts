@@ -16,6 +16,7 @@ const env = gatewayAndExtensionPerFile();
 
 let notes: TestMcpServer;
 let locked: TestMcpServer;
+let secure: TestMcpServer;
 let site: Server;
 let siteUrl: string;
 const searches: string[] = [];
@@ -28,6 +29,7 @@ const RESULTS = [
 beforeAll(async () => {
   notes = await startTestMcpServer({ name: 'notes' });
   locked = await startTestMcpServer({ name: 'vault', token: 'vault-token-123' });
+  secure = await startTestMcpServer({ name: 'secure', oauth: true });
   site = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/search') {
@@ -49,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await notes?.close();
   await locked?.close();
+  await secure?.close();
   site?.closeAllConnections();
   await new Promise((r) => site?.close(r));
 });
@@ -124,6 +127,8 @@ describe('a tool call waits for the user', () => {
     await send(page, 'Sum [[tool:notes__add {"a":1,"b":1}]]');
     await card(page, 'add').getByRole('button', { name: 'Always allow this tool' }).click({ timeout: 15_000 });
     await lastReply(page).getByText('Tool notes__add said: 1 + 1 = 2').waitFor({ timeout: 15_000 });
+    // The reply has ended (the composer sends again only then).
+    await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('complete');
     await send(page, 'Again [[tool:notes__add {"a":4,"b":4}]]');
     await lastReply(page).getByText('Tool notes__add said: 4 + 4 = 8').waitFor({ timeout: 15_000 });
     await card(page, 'add').getByText('Ran without asking: you always allow this tool.').waitFor();
@@ -235,6 +240,30 @@ describe('the options page', () => {
   });
 });
 
+describe('OAuth', () => {
+  it('a server that asks for OAuth: "Sign in" opens its sign-in page in the identity window, and its tools are listed', async () => {
+    await writeToolConfig({});
+    const page = await env.ext.open('options.html');
+    await page.setViewportSize({ width: 1000, height: 900 });
+    const section = page.getByRole('region', { name: 'MCP servers' });
+    await section.getByRole('textbox', { name: 'Server address' }).fill(secure.url);
+    await section.getByRole('textbox', { name: 'Name' }).fill('secure');
+    await section.getByRole('combobox', { name: 'Authentication' }).selectOption('oauth');
+    await section.getByRole('button', { name: 'Add server' }).click();
+    await section.getByRole('alert').filter({ hasText: `Could not connect: ${secure.url} wants you to sign in` }).waitFor({ timeout: 15_000 });
+    expect(secure.runs).toEqual([]);
+    await section.getByRole('button', { name: 'Sign in to secure' }).click();
+    await section.getByRole('list', { name: 'Tools of secure' }).getByText('Add two numbers.').waitFor({ timeout: 20_000 });
+    await section.getByText('Signed in').waitFor();
+    // The token it was given went to it, and is kept with it (never in the settings that sync).
+    expect(secure.authorizations.at(-1)).toMatch(/^Bearer [\w-]+$/);
+    const stored = await (await env.ext.worker()).evaluate(`chrome.storage.local.get(null)`) as Record<string, unknown>;
+    expect(JSON.stringify(stored.settings ?? {})).not.toContain('access_token');
+    expect(JSON.stringify(stored.toolConfig)).toContain('access_token');
+    await page.close();
+  });
+});
+
 describe('looks', () => {
   it('a failed tool card, light and dark, at the side panel\'s size', async () => {
     for (const theme of ['light', 'dark'] as const) {
@@ -243,6 +272,7 @@ describe('looks', () => {
       await card(page, 'fail').getByRole('button', { name: 'Allow once' }).click({ timeout: 15_000 });
       await card(page, 'fail').getByText('The tool reported an error: The disk is full.').waitFor({ timeout: 15_000 });
       await lastReply(page).getByText('Tool notes__fail said: detail: The disk is full.').waitFor();
+      await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('complete');
       await page.screenshot({ path: `test-results/screens/${theme}-side-panel-tool-failed.png` });
       if (theme === 'dark') {
         await send(page, 'What is 2 + 3? [[tool:notes__add {"a":2,"b":3}]]');

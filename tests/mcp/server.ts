@@ -12,12 +12,21 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import express from 'express';
+import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 
 export interface TestMcpOptions {
   /** Requests without `Authorization: Bearer <token>` get 401. */
   token?: string;
   /** Serves only the older SSE transport (`GET /mcp` opens the stream, posts go to `/messages`). */
   sseOnly?: boolean;
+  /**
+   * Asks for OAuth 2.1: the SDK's own authorization server (its router, with the SDK's in-memory
+   * demo provider, which signs the user in at once) on the same origin, and its bearer check on `/mcp`.
+   */
+  oauth?: boolean;
   name?: string;
 }
 
@@ -148,14 +157,25 @@ export async function startTestMcpServer(options: TestMcpOptions = {}): Promise<
     await transport.handleRequest(req, res, body);
   };
 
-  const http = createServer((req, res) => {
+  const served = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
     });
-  });
+  };
+  let dispatch: (req: IncomingMessage, res: ServerResponse) => void = served;
+  const http = createServer((req, res) => dispatch(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
+  if (options.oauth === true) {
+    const base = new URL(`http://127.0.0.1:${port}`);
+    const resource = new URL('/mcp', base);
+    const provider = new DemoInMemoryAuthProvider();
+    const app = express();
+    app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: resource, scopesSupported: ['mcp:tools'] }));
+    app.all('/mcp', requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource) }), (req, res) => served(req, res));
+    dispatch = app;
+  }
 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
