@@ -12,7 +12,7 @@ import { backgroundToolHost, listServerTools, signInServer } from '@/lib/tools/t
 import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { runSyncInBackground } from '@/lib/sync/background.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
-import { keepGatewayAccess } from '@/lib/settings/permissions.adapter';
+import { keepGatewayAccess } from '@/lib/settings/access-keeper.adapter';
 import { loadCatalogue, loadPricing, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
 
 export default defineBackground(() => {
