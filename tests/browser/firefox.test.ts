@@ -1,8 +1,8 @@
 /**
  * The firefox-mv2 build in a real Firefox (ESR, headless, over WebDriver BiDi): setup in the
  * options page, a streamed reply in the popup page and in the sidebar page, a reply that goes
- * on after its page closed (the MV2 background page owns it), an error callout, and a
- * right-click action through the e2e hook.
+ * on after its page closed (the MV2 background page owns it), a tool call to an MCP server
+ * approved on its card, an error callout, and a right-click action through the e2e hook.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceGateway, type ReferenceGateway } from '../gateway/server';
 import { launchFirefoxExtension, until, type FirefoxExtension } from './firefox-harness';
 import { profileFor } from './harness';
+import { startTestMcpServer } from '../mcp/server';
 
 let gateway: ReferenceGateway;
 let ff: FirefoxExtension;
@@ -102,6 +103,26 @@ describe('Firefox (firefox-mv2)', () => {
     const body = gateway.requests.find((r) => r.path === '/v1/chat/completions')!.body as { messages: { content: string }[] };
     expect(body.messages.at(-1)!.content).toContain('[Page 2]\nQuarterly report, page 2\nMARKER-PAGE-2');
     await page.close();
+  });
+
+  it('a tool call in Firefox: the MCP server (the SDK\'s) is reached from the background page only after "Allow once"', async () => {
+    const mcp = await startTestMcpServer({ name: 'notes' });
+    try {
+      await settle(profileFor(gateway.baseUrl, gateway.siteUrl, gateway.demoKey, { defaultModel: 'vision-1' }));
+      await ff.inBackground(async (bg, url) => {
+        await bg.browser.storage.local.set({ toolConfig: { mcpServers: [{ id: 'srv', url, name: 'notes', auth: 'none', disabledTools: [] }] } });
+      }, mcp.url);
+      const page = await ff.open('sidepanel.html');
+      await sendMessage(page, 'Sum [[tool:notes__add {"a":20,"b":22}]]');
+      const allow = await page.waitForSelector('::-p-aria([name="Allow once"][role="button"])', { timeout: 15_000 });
+      expect(mcp.runs).toEqual([]);
+      await allow!.click();
+      await until('the answer with the tool\'s result', async () => (await lastReplyText(page)).includes('Tool notes__add said: 20 + 22 = 42') && (await lastReplyStatus(page)) === 'complete');
+      expect(mcp.runs).toEqual([{ tool: 'add', args: { a: 20, b: 22 } }]);
+      await page.close();
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('a reply goes on after its page closed: the background page owns it', async () => {

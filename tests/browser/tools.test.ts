@@ -156,6 +156,26 @@ describe('a tool call waits for the user', () => {
   });
 });
 
+describe('a reply closed while its card waits', () => {
+  it('goes on in the background: the popup reopened shows the card still waiting, and Allow once finishes the reply', async () => {
+    const popup = await env.ext.open('popup.html');
+    await popup.setViewportSize({ width: 400, height: 600 });
+    await popup.getByRole('button', { name: 'New chat' }).click();
+    await send(popup, 'Sum [[tool:notes__add {"a":6,"b":7}]]');
+    await card(popup, 'add').getByText('Waiting for you').waitFor({ timeout: 15_000 });
+    await popup.close();
+    const reopened = await env.ext.open('popup.html');
+    await reopened.setViewportSize({ width: 400, height: 600 });
+    const waiting = card(reopened, 'add');
+    await waiting.getByText('Waiting for you').waitFor({ timeout: 15_000 });
+    expect(notes.runs).toEqual([]);
+    await waiting.getByRole('button', { name: 'Allow once' }).click();
+    await lastReply(reopened).getByText('Tool notes__add said: 6 + 7 = 13').waitFor({ timeout: 15_000 });
+    expect(notes.runs).toEqual([{ tool: 'add', args: { a: 6, b: 7 } }]);
+    await reopened.close();
+  });
+});
+
 describe('web search', () => {
   it('searches the SearXNG instance and shows the sources as numbered citations that link to the pages', async () => {
     const page = await sidePanel();
