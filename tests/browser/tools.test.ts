@@ -285,6 +285,27 @@ describe('OAuth', () => {
 });
 
 describe('looks', () => {
+  it('a waiting card and the Tools menu in Chinese, at the side panel\'s size', async () => {
+    await resetSettings(env.ext, { ...profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'vision-1' }), appearance: { theme: 'light', language: 'zh-CN' } });
+    await writeToolConfig({ mcpServers: [notesServer()], search: { provider: 'searxng', address: siteUrl } });
+    const page = await env.ext.open('sidepanel.html');
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.getByRole('textbox', { name: '消息', exact: true }).fill('删除笔记 [[tool:notes__delete_note {"id":"n1"}]]');
+    await page.keyboard.press('Enter');
+    const waiting = page.getByRole('region', { name: '工具调用：delete_note' });
+    await waiting.getByText('等待你的确认').waitFor({ timeout: 15_000 });
+    await expect(waiting.getByRole('button', { name: '允许一次' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: 'test-results/screens/zh-side-panel-tool-waiting.png' });
+    await page.getByRole('button', { name: '工具', exact: true }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'notes（MCP 服务器）' }).waitFor();
+    await page.screenshot({ path: 'test-results/screens/zh-side-panel-tools-menu.png' });
+    await page.keyboard.press('Escape');
+    await waiting.getByRole('button', { name: '拒绝' }).click();
+    await waiting.getByText('已拒绝').waitFor();
+    expect(notes.runs).toEqual([]);
+    await page.close();
+  });
+
   it('a failed tool card, light and dark, at the side panel\'s size', async () => {
     for (const theme of ['light', 'dark'] as const) {
       const page = await sidePanel(theme);
