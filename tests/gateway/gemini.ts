@@ -71,6 +71,12 @@ export function listGeminiModels(models: readonly ReferenceModel[]): string {
   });
 }
 
+/** A reply not streamed as SSE: one response, or (streamed without `alt=sse`) one JSON array of responses. */
+function sendWhole(res: Served['res'], method: 'generateContent' | 'streamGenerateContent', whole: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+  res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
+}
+
 export async function serveGemini(core: GatewayCore, served: Served, modelId: string, method: 'generateContent' | 'streamGenerateContent', sse: boolean): Promise<void> {
   const { res, key, fault } = served;
   const refuse = (problem: Problem): void => sendRefusal(res, 'gemini', problem);
@@ -90,11 +96,7 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
     const parts = step.calls.map((c) => ({ functionCall: { name: c.name, args: c.args } }));
     const whole = { candidates: [{ content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount, candidatesTokenCount: 5, totalTokenCount: promptTokenCount + 5 }, modelVersion: model.id };
     core.bill(key, model, promptTokenCount, 5);
-    if (method === 'generateContent' || !sse) {
-      res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
-      return;
-    }
+    if (method === 'generateContent' || !sse) return sendWhole(res, method, whole);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const out = core.writer(served);
     const log = core.startStream(served, out);
@@ -149,10 +151,7 @@ export async function serveGemini(core: GatewayCore, served: Served, modelId: st
       ...(image === undefined ? [] : [image]),
     ];
     const whole = blocked ? blockedResponse : filtered.blocked ? safetyBlock(parts, estimateTokens(text)) : response(parts, finishReason, outputTokens(text));
-    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-    // Streamed without `alt=sse`, Gemini answers one JSON array of responses.
-    res.end(JSON.stringify(method === 'generateContent' ? whole : [whole]));
-    return;
+    return sendWhole(res, method, whole);
   }
 
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
