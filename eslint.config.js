@@ -28,6 +28,14 @@ export default tseslint.config(
     },
   },
   {
+    // A lazily loaded component comes with the more words (lib/i18n/messages.ts): lazyWithWords, not React's lazy.
+    files: ['components/**/*.{ts,tsx}', 'entrypoints/**/*.{ts,tsx}'],
+    ignores: ['components/i18n/words.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'react', importNames: ['lazy'], message: 'Use lazyWithWords (components/i18n/words.ts): the popup loads the words its lazily loaded parts say with their code.' }] }],
+    },
+  },
+  {
     // Command-line tools print to the console on purpose.
     files: ['tests/gateway/cli.ts', 'tests/bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },

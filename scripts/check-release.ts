@@ -18,6 +18,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInstance } from 'addons-linter';
+import { ensureLocale, wordsFor } from '../lib/i18n/messages';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, '.output');
@@ -183,11 +184,13 @@ async function lintFirefox(zip: string): Promise<string[]> {
   return accepted;
 }
 
-function writeListing(version: string): void {
+async function writeListing(version: string): Promise<void> {
   const dir = join(OUT, 'store');
   mkdirSync(dir, { recursive: true });
   for (const [locale, name] of [['en', 'en'], ['zh-CN', 'zh_CN']] as const) {
-    const words = JSON.parse(readFileSync(join(ROOT, 'locales', `${locale}.json`), 'utf8')) as { app: { name: string }; store: { short: string; long: string } };
+    await ensureLocale(locale);
+    const w = wordsFor(locale);
+    const words = { app: { name: w.t('app.name') }, store: { short: w.t('store.short'), long: w.t('store.long') } };
     if (words.store.short.length > 132) fail(`listing: the ${locale} short description is ${words.store.short.length} characters; the Chrome Web Store takes 132`);
     writeFileSync(join(dir, `description-${name}.txt`), `${words.app.name} ${version}\n\n${words.store.short}\n\n${words.store.long}\n`);
   }
@@ -211,7 +214,7 @@ for (const [dir, manifest] of [[chromeDir, chrome], [firefoxDir, firefox]] as co
 }
 checkChrome(chromeDir, chrome);
 const accepted = existsSync(zips[1]!) ? await lintFirefox(zips[1]!) : [];
-writeListing(version);
+await writeListing(version);
 
 console.log(`\nRelease ${version}: ${zips.map((z) => z.slice(ROOT.length + 1)).join(', ')}`);
 for (const line of accepted) console.log(`  accepted: ${line}`);

@@ -1,12 +1,12 @@
 import { Wallet } from 'lucide-react';
-import { cloneElement, lazy, memo, Suspense, useState } from 'react';
+import { cloneElement, memo, Suspense, useState } from 'react';
 import { useBalance } from '@/components/stores/balance';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 import { balanceSourceText, balanceText } from '@/components/i18n/money';
 import type { Profile } from '@/lib/settings/schema';
 
 const load = () => import('./BalanceMenu');
-const BalanceMenu = lazy(load);
+const BalanceMenu = lazyWithWords(load);
 
 /**
  * The key's balance, quiet in the chat's header (hidden where the gateway exposes none): a click

@@ -1,5 +1,5 @@
 import { ArrowDown, Columns2, MessageSquareText, SlidersHorizontal, SquarePen } from 'lucide-react';
-import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, startTransition, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -38,7 +38,7 @@ import type { Comparison } from '@/lib/conversations/records';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
 import type { RemovedPair } from '@/lib/conversations/store';
 import { ModelPicker } from './ModelPicker';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 import { refusalText, saveFailureText } from '@/components/i18n/problems';
 import { firstChatModel } from '@/lib/catalogue/filter';
 import { BalanceChip } from './BalanceChip';
@@ -53,8 +53,8 @@ import { actionLanguage, renderTemplate } from '@/lib/actions/template';
 import { actionWords } from '@/lib/actions/schema';
 
 // Shown only when comparing, or for a conversation whose imported prompt waits: off the popup's first chunk.
-const ComparePicker = lazy(() => import('./ComparePicker').then((m) => ({ default: m.ComparePicker })));
-const ImportedPromptReview = lazy(() => import('./ImportedPromptReview').then((m) => ({ default: m.ImportedPromptReview })));
+const ComparePicker = lazyWithWords(() => import('./ComparePicker').then((m) => ({ default: m.ComparePicker })));
+const ImportedPromptReview = lazyWithWords(() => import('./ImportedPromptReview').then((m) => ({ default: m.ImportedPromptReview })));
 
 interface ChatViewProps {
   surface: Surface;
@@ -87,7 +87,7 @@ const COMPARE_COLUMNS: Record<number, string> = {
   4: 'grid-cols-1 @xl:grid-cols-2 @5xl:grid-cols-4',
 };
 // Opened now and then: its code (a dialog, its fields) is fetched on first use, not with the popup.
-const ConversationSettingsDialog = lazy(() => import('./ConversationSettings').then((m) => ({ default: m.ConversationSettingsDialog })));
+const ConversationSettingsDialog = lazyWithWords(() => import('./ConversationSettings').then((m) => ({ default: m.ConversationSettingsDialog })));
 const NO_PRESETS: Settings['presets'] = [];
 const NO_ACTIONS: Settings['actions'] = [];
 

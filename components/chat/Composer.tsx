@@ -1,5 +1,5 @@
 import { ArrowUp, BookMarked, Camera, FileText, ImagePlus, Mic, Paintbrush, Paperclip, Square, Wrench, X, Zap } from 'lucide-react';
-import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, Suspense, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { matchPrompts, slashCommand, type PromptChoice } from '@/lib/actions/prompts';
 import { buttonClass } from '@/components/ui/Button';
@@ -9,7 +9,7 @@ import { IconButton } from '@/components/ui/IconButton';
 import { Tooltip } from '@/components/ui/Tooltip';
 import { cx } from '@/components/ui/cx';
 import { checkMessageSize } from '@/lib/runs/limits';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 import { tooLargeText } from '@/components/i18n/problems';
 import type { Words } from '@/lib/i18n/messages';
 import { ConfirmDialog } from '@/components/ui/Dialog';
@@ -73,17 +73,17 @@ interface ComposerProps {
 }
 
 // The list's code (cmdk, a popover) is fetched the first time `/` is typed.
-const PromptList = lazy(() => import('@/components/ui/ComboboxList'));
+const PromptList = lazyWithWords(() => import('@/components/ui/ComboboxList'));
 // Image generation's controls: their code arrives when an image model is first chosen (off the popup's first chunk).
-const ImageOptionsRow = lazy(() => import('@/components/images/ImageOptionsRow').then((m) => ({ default: m.ImageOptionsRow })));
-const ImageToEdit = lazy(() => import('@/components/images/ImageToEdit'));
+const ImageOptionsRow = lazyWithWords(() => import('@/components/images/ImageOptionsRow').then((m) => ({ default: m.ImageOptionsRow })));
+const ImageToEdit = lazyWithWords(() => import('@/components/images/ImageToEdit'));
 // Attached files' chips and refusals: their code arrives with the first file.
-const FileChips = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileChips })));
+const FileChips = lazyWithWords(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileChips })));
 // Dictation's recorder and bar: their code arrives with the first press of Dictate.
-const Dictation = lazy(() => import('@/components/voice/Dictation'));
+const Dictation = lazyWithWords(() => import('@/components/voice/Dictation'));
 // The "Tools" menu: its code (a dropdown, the tool config) arrives after the composer is shown.
-const ToolsMenu = lazy(() => import('@/components/tools/ToolsMenu'));
-const FileRefusals = lazy(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileRefusals })));
+const ToolsMenu = lazyWithWords(() => import('@/components/tools/ToolsMenu'));
+const FileRefusals = lazyWithWords(() => import('@/components/files/FileChips').then((m) => ({ default: m.FileRefusals })));
 
 function PromptRow({ choice }: { choice: PromptChoice }) {
   const w = useWords();

@@ -1,11 +1,11 @@
 import { Check, ChevronLeft, ChevronRight, Copy, Pencil, RefreshCw, Route, Sparkles, Square, Trash2 } from 'lucide-react';
-import { lazy, memo, Suspense, useMemo, useState, type KeyboardEvent } from 'react';
+import { memo, Suspense, useMemo, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/Button';
 import { IconButton } from '@/components/ui/IconButton';
 import { Textarea } from '@/components/ui/Input';
 import type { VersionInfo } from '@/lib/conversations/branches';
 import { toast } from '@/components/ui/Toast';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 import { noticeText } from '@/components/i18n/problems';
 import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
@@ -21,14 +21,14 @@ import { RetryButton } from './RetryButton';
 
 // A reply's images and a question's image: their code arrives with the first image shown (off the popup's first chunk).
 const loadGeneratedImages = () => import('@/components/images/GeneratedImages');
-const GeneratedImages = lazy(() => loadGeneratedImages().then((m) => ({ default: m.GeneratedImages })));
+const GeneratedImages = lazyWithWords(() => loadGeneratedImages().then((m) => ({ default: m.GeneratedImages })));
 // Fetched once the page is idle, so a conversation with images opens without waiting for it.
 if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadGeneratedImages(), { timeout: 2_000 });
 // A question's attached files: their cards' code arrives with the first one shown.
-const FileCards = lazy(() => import('@/components/files/FileCards').then((m) => ({ default: m.FileCards })));
+const FileCards = lazyWithWords(() => import('@/components/files/FileCards').then((m) => ({ default: m.FileCards })));
 // A reply's tool calls: their cards' code arrives with the first one shown.
-const ToolCalls = lazy(() => import('@/components/tools/ToolCalls').then((m) => ({ default: m.ToolCalls })));
-const StoredThumbnail = lazy(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
+const ToolCalls = lazyWithWords(() => import('@/components/tools/ToolCalls').then((m) => ({ default: m.ToolCalls })));
+const StoredThumbnail = lazyWithWords(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
 import { hasImageRefs, liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Images, Keyboard } from 'lucide-react';
 import { Dialog } from '@/components/ui/Dialog';
 import { IconButton } from '@/components/ui/IconButton';
@@ -21,13 +21,13 @@ import { Waypoints } from 'lucide-react';
 import { useTheme } from '@/components/theme';
 import { conversationFromLocation } from '@/lib/surfaces/open.adapter';
 import { ChatView } from './ChatView';
-import { useDocumentTitle, useWords } from '@/components/i18n/words';
+import { lazyWithWords, useDocumentTitle, useWords } from '@/components/i18n/words';
 
 /** The palette's code (cmdk, its dialog) arrives on Ctrl/Cmd+K, or when the page is idle. */
 const palette = deferred<CommandPaletteProps>(() => import('@/components/workspace/CommandPalette').then((m) => m.CommandPalette), (props) => props.open);
 export const preloadCommandPalette = palette.preload;
 /** The Images view (issue 30): its code arrives when it is first opened. */
-const ImagesView = lazy(() => import('@/components/images/ImagesView'));
+const ImagesView = lazyWithWords(() => import('@/components/images/ImagesView'));
 
 /**
  * The full-tab chat page: the conversation named in the address (`?conversation=`, as "open

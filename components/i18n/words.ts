@@ -2,12 +2,13 @@
  * The pages' language: one zustand store holding the user's choice (fed from the settings by
  * `useSettings`, and remembered in this extension's localStorage so a page opens in the right
  * language before the settings have loaded). Every component words its strings through
- * `useWords()`; a change re-renders every surface at once, without a reload.
+ * `useWords()`; a change re-renders every surface at once, without a reload. Which parts of the
+ * words a page loads, and when: lib/i18n/messages.ts.
  */
-import { useEffect } from 'react';
+import { lazy, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { create } from 'zustand';
 import { LANGUAGE_CHOICES, resolveLocale, type LanguageChoice, type Locale } from '@/lib/i18n/locale';
-import { ensureLocale, isLocaleLoaded, wordsFor, type Words } from '@/lib/i18n/messages';
+import { ensureLocale, isLocaleLoaded, WORD_PARTS, wordsFor, type WordPart, type Words } from '@/lib/i18n/messages';
 
 const REMEMBERED = 'gateway-chat.language';
 
@@ -32,12 +33,25 @@ interface LanguageState {
 const initial = rememberedChoice();
 const useLanguage = create<LanguageState>(() => ({ choice: initial, locale: resolveLocale(initial, browserLanguages()) }));
 
+/** The parts of the words this page speaks (the first words at least): a change of language loads them in the new one first. */
+const pageParts = new Set<WordPart>(['first']);
+
 /**
- * Loads the words of the language a page opens in; the entrypoints render once it is done
- * (English, bundled, is there at once; another locale is one small chunk from the package).
+ * Loads the words of the language a page opens in (all parts unless told); the entrypoints render
+ * once it is done. The popup asks for its first words alone, and for the more words after its first frame.
  */
-export function prepareWords(): Promise<void> {
-  return ensureLocale(useLanguage.getState().locale);
+export function prepareWords(parts: readonly WordPart[] = WORD_PARTS): Promise<void> {
+  for (const part of parts) pageParts.add(part);
+  return ensureLocale(useLanguage.getState().locale, parts);
+}
+
+/**
+ * `React.lazy` for a component the popup may load: its code and the more words arrive together, so
+ * it never shows a key for a word not yet loaded (on every other page the words are there already).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own constraint
+export function lazyWithWords<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
+  return lazy(() => Promise.all([load(), prepareWords(['more'])]).then(([module]) => module));
 }
 
 function applyToDocument(locale: Locale): void {
@@ -62,9 +76,10 @@ export function setLanguageChoice(choice: LanguageChoice): void {
     useLanguage.setState({ choice, locale });
     applyToDocument(locale);
   };
-  // The page switches when the new words are there, all at once.
-  if (isLocaleLoaded(locale)) apply();
-  else void ensureLocale(locale).then(apply);
+  // The page switches when the new words are there (every part it has asked for), all at once.
+  const parts = [...pageParts];
+  if (isLocaleLoaded(locale, parts)) apply();
+  else void ensureLocale(locale, parts).then(apply);
 }
 
 /** The words of the current language, for components (re-rendered when it changes). */

@@ -1,10 +1,10 @@
 import { Copy, Download, Expand, ImageOff, PenLine } from 'lucide-react';
-import { lazy, memo, Suspense, useContext, useEffect, useRef, useState } from 'react';
+import { memo, Suspense, useContext, useEffect, useRef, useState } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import { Skeleton } from '@/components/ui/Skeleton';
 import { toast } from '@/components/ui/Toast';
 import { cx } from '@/components/ui/cx';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 import { formatAmount } from '@/components/i18n/money';
 import { PricesContext } from '@/components/stores/pricing';
 import { priceOf } from '@/lib/gateway/billing';
@@ -57,7 +57,7 @@ export async function downloadImage(id: string, prompt: string): Promise<void> {
 }
 
 // "Open image" (a full-window viewer): its code arrives when an image is first opened.
-const ImageViewer = lazy(() => import('./ImageViewer'));
+const ImageViewer = lazyWithWords(() => import('./ImageViewer'));
 
 function copyImage(id: string, words: ReturnType<typeof useWords>): void {
   // The item is made in the click (its bytes follow): the browser allows the write from the gesture.

@@ -1,5 +1,5 @@
 import { AppWindow, PanelRight, Settings as SettingsIcon } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { ChatView } from '@/components/chat/ChatView';
 import { startRenderer } from '@/components/chat/Markdown';
 import { latestConversationId } from '@/components/data';
@@ -12,11 +12,11 @@ import { IconButton } from '@/components/ui/IconButton';
 import { activeProfile } from '@/lib/settings/schema';
 import { currentWindowId, openInSidePanel, openInTab } from '@/lib/surfaces/open.adapter';
 import { browser } from 'wxt/browser';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 
 
 /** Only a new user needs the setup form: its code is fetched only then. */
-const FirstRun = lazy(() => import('./FirstRun'));
+const FirstRun = lazyWithWords(() => import('./FirstRun'));
 
 /** The popup: quick chat in the most recent popup conversation, or the first-run setup. */
 export function PopupApp() {

@@ -1,11 +1,11 @@
 import { EllipsisVertical } from 'lucide-react';
-import { cloneElement, lazy, Suspense, useState } from 'react';
+import { cloneElement, Suspense, useState } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
 import type { Settings } from '@/lib/settings/schema';
-import { useWords } from '@/components/i18n/words';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 
 const load = () => import('./SurfaceMenuImpl');
-const SurfaceMenuImpl = lazy(load);
+const SurfaceMenuImpl = lazyWithWords(load);
 
 /** Fetches the menu's code once the surface has drawn (it is not needed for the first paint). */
 export const preloadSurfaceMenu = (): Promise<unknown> => load();

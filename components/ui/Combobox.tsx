@@ -1,12 +1,13 @@
 import { ChevronDown } from 'lucide-react';
-import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Suspense, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazyWithWords } from '@/components/i18n/words';
 import { cx } from './cx';
 import { fieldClass } from './Input';
 import { isComposing } from './keys';
 
 /** The list (cmdk, a Radix popover, a virtualiser) loads on first use or when the page is idle. */
 const loadList = () => import('./ComboboxList');
-const ComboboxList = lazy(loadList);
+const ComboboxList = lazyWithWords(loadList);
 export const preloadComboboxList = (): void => void loadList();
 
 export interface ComboboxProps<T> {

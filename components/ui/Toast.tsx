@@ -1,10 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyWithWords } from '@/components/i18n/words';
 
 /**
  * Toasts ("Copied", "Saved") by sonner. Its code loads after the page is up, so it never
  * delays a surface's first paint; a toast asked for before then waits for it.
  */
-const LazyToaster = lazy(() => import('./ToasterImpl'));
+const LazyToaster = lazyWithWords(() => import('./ToasterImpl'));
 
 export function Toaster() {
   return <Suspense fallback={null}><LazyToaster /></Suspense>;

@@ -1,7 +1,8 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { lazyWithWords } from '@/components/i18n/words';
 
 const load = () => import('./TooltipImpl');
-const TooltipImpl = lazy(load);
+const TooltipImpl = lazyWithWords(load);
 
 /** Fetches the tooltips' code once the page has drawn (UiRoot does, right after mounting). */
 export const preloadTooltips = (): Promise<unknown> => load();

@@ -15,7 +15,7 @@ void preloadVirtualMessages();
 // The settings are read while the page's words load.
 watchSettingsStore();
 
-// Rendered once the words of the page's language are there (English at once).
+// Rendered once the words of the page's language are there (both parts: lib/i18n/messages.ts).
 void prepareWords().then(() => {
   createRoot(document.getElementById('root')!).render(<UiRoot><SidePanelApp /></UiRoot>);
 });

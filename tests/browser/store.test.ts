@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ensureLocale, wordsFor } from '../../lib/i18n/messages';
 import { clearConversations, compareWith, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
 
@@ -16,7 +17,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const STORE = resolve(ROOT, 'test-results/store');
 mkdirSync(STORE, { recursive: true });
 
-const words = JSON.parse(readFileSync(resolve(ROOT, 'locales/en.json'), 'utf8')) as { app: { name: string }; store: { short: string } };
+await ensureLocale('en');
+const words = { app: { name: wordsFor('en').t('app.name') }, store: { short: wordsFor('en').t('store.short') } };
 const icon = `data:image/png;base64,${readFileSync(resolve(ROOT, 'public/icon/128.png')).toString('base64')}`;
 const SIZES = [[1280, 800], [640, 400]] as const;
 

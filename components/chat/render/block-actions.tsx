@@ -4,13 +4,13 @@
  * so its behaviour is delegated: one set of handlers on the reply's root reads the element that
  * was clicked, and its state (wrapped, unfolded) lives in that element's attributes.
  */
-import { lazy, Suspense, useCallback, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
-import { useWords } from '@/components/i18n/words';
+import { Suspense, useCallback, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { lazyWithWords, useWords } from '@/components/i18n/words';
 import type { OpenMenu } from './BlockMenu';
 import { copyText } from './copy';
 
 /** The menu and what it copies load when a menu is first opened: Radix's menu stays out of the page's first chunk. */
-const BlockMenu = lazy(() => import('./BlockMenu'));
+const BlockMenu = lazyWithWords(() => import('./BlockMenu'));
 
 /** Formulas (`[data-tex]`, lib/render/math.ts) take the keyboard's focus, to open their menu with Enter. */
 export function makeFormulasFocusable(root: HTMLElement): void {

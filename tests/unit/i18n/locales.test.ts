@@ -1,23 +1,30 @@
 /**
  * Every string the user reads comes from the message files, in every language we ship:
- * the locales have the same keys, the same placeholders and plural forms where they make
- * sense, and no component renders a literal English word of its own.
+ * the locales have the same keys (in the same part of the files: lib/i18n/messages.ts), the
+ * same placeholders and plural forms where they make sense, and no component renders a literal
+ * English word of its own. The first words are exactly what the popup's own scripts say.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { LOCALES, resolveLocale } from '@/lib/i18n/locale';
-import { loadMessageTree, wordsFor } from '@/lib/i18n/messages';
+import { LOCALES, resolveLocale, type Locale } from '@/lib/i18n/locale';
+import { loadMessageTree, WORD_PARTS, wordsFor, type WordPart } from '@/lib/i18n/messages';
 import { flattenMessages } from '@/lib/i18n/translate';
+import { allKeys, isFirstWord, partFile, POPUP_ENTRY, wordsSaidBy } from '../../../scripts/split-words';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const placeholders = (text: string): string[] => [...new Set([...text.matchAll(/\{([A-Za-z0-9_]+)\}|\{\{(\w+)\}\}/g)].map((m) => m[0]))].sort();
 
-const flat = Object.fromEntries(await Promise.all(LOCALES.map(async (l) => [l, flattenMessages(await loadMessageTree(l))] as const)));
+/** Each part of each locale's words, flattened. */
+const parts = Object.fromEntries(await Promise.all(WORD_PARTS.map(async (part) =>
+  [part, Object.fromEntries(await Promise.all(LOCALES.map(async (l) => [l, flattenMessages(await loadMessageTree(l, part))] as const)))] as const,
+))) as Record<WordPart, Record<Locale, Map<string, string>>>;
+/** Each locale's words, both parts. */
+const flat = Object.fromEntries(LOCALES.map((l) => [l, new Map(WORD_PARTS.flatMap((part) => [...parts[part][l]]))] as const)) as Record<Locale, Map<string, string>>;
 
 describe('the message files', () => {
-  const en = flat.en!;
+  const en = flat.en;
 
   const keyDifference = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): string[] => [
     ...[...a.keys()].filter((k) => !b.has(k)).map((k) => `missing: ${k}`),
@@ -25,12 +32,14 @@ describe('the message files', () => {
   ];
 
   for (const locale of LOCALES.filter((l) => l !== 'en')) {
-    it(`${locale} has exactly the keys of en`, () => {
-      expect(keyDifference(en, flat[locale]!)).toEqual([]);
-    });
+    for (const part of WORD_PARTS) {
+      it(`${partFile(part, locale)} has exactly the keys of ${partFile(part, 'en')}`, () => {
+        expect(keyDifference(parts[part].en, parts[part][locale])).toEqual([]);
+      });
+    }
 
     it(`${locale} uses the placeholders of en, and no message is left empty`, () => {
-      const other = flat[locale]!;
+      const other = flat[locale];
       const wrong = [...en.entries()].filter(([key, text]) => {
         const theirs = other.get(key);
         // The number of a plural may stand in the English "one" form only ("1 model").
@@ -40,8 +49,31 @@ describe('the message files', () => {
     });
   }
 
+  it('no key is in both parts', () => {
+    expect([...parts.first.en.keys()].filter((k) => parts.more.en.has(k))).toEqual([]);
+  });
+
+  it('the first words are exactly what the popup\'s own scripts say, and the manifest\'s (`npx tsx scripts/split-words.ts` puts every key where it belongs)', () => {
+    const said = wordsSaidBy(POPUP_ENTRY, allKeys());
+    const misplaced = [
+      ...[...parts.first.en.keys()].filter((k) => !isFirstWord(k, said)).map((k) => `${k}: in ${partFile('first', 'en')}, but the popup's first scripts never say it`),
+      ...[...parts.more.en.keys()].filter((k) => isFirstWord(k, said)).map((k) => `${k}: in ${partFile('more', 'en')}, but ${said.get(k) ?? 'the manifest'} says it`),
+    ];
+    expect(misplaced).toEqual([]);
+  });
+
+  it('what the popup says is found in literals and under templates, and not past a dynamic import (the check is real)', () => {
+    const said = wordsSaidBy(POPUP_ENTRY, allKeys());
+    expect(said.get('popup.label')).toBe('components/popup/PopupApp.tsx');
+    // `error.title.${error.kind}`
+    expect(said.get('error.title.rate_limited')).toBe('components/i18n/problems.ts');
+    // The first run's form is imported lazily; the options page is another page.
+    expect(said.has('connection.address')).toBe(false);
+    expect(said.has('options.saved')).toBe(false);
+  });
+
   it('a key missing from one file, or only in one, is caught (the check is real)', () => {
-    const broken = new Map(flat['zh-CN']!);
+    const broken = new Map(flat['zh-CN']);
     broken.delete('app.name');
     broken.set('app.extra', 'x');
     expect(keyDifference(en, broken)).toEqual(['missing: app.name', 'extra: app.extra']);
