@@ -11,10 +11,10 @@ import { endpointUrl } from './address';
 import { buildGatewayError, errorFactsFromBody, errorFromHttpResponse, classifyFacts, type ClassifyContext } from './classify';
 import type { ReplyDecoder } from './decoders';
 import { GatewayError, type ErrorDetail, type GatewayErrorKind } from './errors';
+import { BALANCE_SOURCES, type Balance, type BalanceSource, type PriceList } from './billing';
 import {
-  BALANCE_SOURCES, DEFAULT_DISPLAY, parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage,
-  type Balance, type BalanceSource, type DisplayMode, type PriceList,
-} from './billing';
+  DEFAULT_DISPLAY, parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, type DisplayMode,
+} from './billing-answers';
 import { decodeImagesBody, imageEditForm, imageGenerationBody, sniffImageType, streamsImages, ImageStreamDecoder, type ImageEditRequest, type ImageEvent, type ImageRequest } from './images';
 import { parseModelList } from './models';
 import { base64ToBytes } from '../images/inline';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGatewayClient, costOf } from '@/lib/gateway';
-import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage, overBudget, replyCost } from '@/lib/gateway/billing';
+import { overBudget, replyCost } from '@/lib/gateway/billing';
+import { parseBillingPair, parseDisplayMode, parseNewApiPricing, parseOpenRouterKey, parseOpenRouterPricing, parseTokenUsage } from '@/lib/gateway/billing-answers';
 import { BROKE_KEY, EXPIRED_KEY, UNLIMITED_KEY } from '../../gateway/server';
 import { collect, textOf } from './recordings';
 import { referenceGatewayPerFile } from './reference';

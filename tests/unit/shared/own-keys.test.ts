@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_ERROR_KINDS, GatewayError, parseModelList, priceOf, type ChatRequest, type GatewayErrorKind } from '@/lib/gateway';
-import { parseNewApiPricing, parseOpenRouterPricing } from '@/lib/gateway/billing';
+import { parseNewApiPricing, parseOpenRouterPricing } from '@/lib/gateway/billing-answers';
 import { streamErrorFrom } from '@/lib/gateway/classify';
 import { StoredErrorSchema, storedError } from '@/lib/conversations/records';
 import { ConversationStore } from '@/lib/conversations/store';
