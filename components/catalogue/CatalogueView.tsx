@@ -1,7 +1,8 @@
 import { Check, Copy, EllipsisVertical, ExternalLink, MousePointerClick, RefreshCw, Search, Star } from 'lucide-react';
 import { memo, useCallback, useDeferredValue, useId, useMemo, useState } from 'react';
 import { ErrorCallout } from '@/components/chat/ErrorCallout';
-import { catalogueAge, settingsSaveText } from '@/components/i18n/problems';
+import { catalogueAge } from '@/components/i18n/problems';
+import { settingsSaveText } from '@/components/i18n/setup-problems';
 import type { Words } from '@/lib/i18n/messages';
 import { Badge } from '@/components/ui/Badge';
 import { Callout } from '@/components/ui/Callout';

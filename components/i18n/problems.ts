@@ -1,13 +1,11 @@
 /**
- * Words for the codes lib/ returns (errors, refusals, key and address problems, imports,
- * settings, notices): one place that turns a code and its facts into the current language.
+ * Words for the codes lib/ returns (errors, refusals, settings, notices): one place that turns a
+ * code and its facts into the current language. The problems of setting up (a key, an address,
+ * pasted text, a save of the settings) are worded in setup-problems.ts.
  */
 import { PAGE_UNREADABLE } from '@/lib/page/page-access';
 import { toolFailureText } from '@/components/tools/tool-words';
 import { BLOCK_CATEGORIES, BLOCK_REASONS } from '@/lib/gateway/blocks';
-import type { AddressProblem } from '@/lib/gateway/address';
-import type { ImportProblem, ImportSource } from '@/lib/connection/import';
-import type { KeyIssue } from '@/lib/connection/key-check';
 import type { Notice, StoredError } from '@/lib/conversations/records';
 import { isApiStyle } from '@/lib/gateway/interfaces/names';
 import { API_NAME } from './apiNames';
@@ -15,7 +13,6 @@ import type { Words } from '@/lib/i18n/messages';
 import type { MessageTooLarge } from '@/lib/runs/limits';
 import type { SaveFailure } from '@/lib/runs/run-manager';
 import type { SettingsReadProblem } from '@/lib/settings/migrations';
-import type { SettingsSaveProblem } from '@/lib/settings/storage.adapter';
 
 type Params = Record<string, string | number>;
 
@@ -141,46 +138,9 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
   }
 }
 
-export function keyIssueText(w: Words, issue: KeyIssue): string {
-  return w.t(`key.${issue.problem}`, issue.params);
-}
-
-export function addressProblemText(w: Words, problem: AddressProblem, input: string, params: Params = {}): string {
-  if (problem === 'too_long') return w.t('address.too_long', { length: Number(params.length), limit: Number(params.limit) });
-  return w.t(`address.${problem}`, { address: input, ...params });
-}
-
-export function importSourceText(w: Words, source: ImportSource): string {
-  return source.kind === 'app_link' ? w.t('import.source.app_link', { app: source.app }) : w.t(`import.source.${source.kind}`);
-}
-
-export function importProblemText(w: Words, problem: ImportProblem, params: Params): string {
-  switch (problem) {
-    case 'empty':
-      return w.t('import.empty');
-    case 'too_long':
-      return w.t('import.too_long', { length: Number(params.length), limit: Number(params.limit) });
-    case 'bad_json':
-      return w.t('import.bad_json');
-    case 'nothing_found':
-      return w.t(`import.nothing_found.${(params.part ?? 'text') as 'text' | 'settings' | 'data' | 'json'}`);
-    case 'bad_link_data':
-      return w.t(`import.bad_link_data.${(params.part ?? 'data') as 'settings' | 'data'}`);
-    case 'bad_address': {
-      const address = String(params.address ?? '');
-      const why = addressProblemText(w, String(params.addressProblem ?? 'malformed') as AddressProblem, address, params);
-      return w.t('import.bad_address', { address, problem: why });
-    }
-  }
-}
-
 export function settingsReadText(w: Words, problem: SettingsReadProblem, params: Params): string {
   if (problem === 'unknown_version' && params.newer === 1) return w.t('settings.read.unknown_version_newer', params);
   return w.t(`settings.read.${problem}`, params);
-}
-
-export function settingsSaveText(w: Words, result: { problem: SettingsSaveProblem; params: Params }): string {
-  return w.t(`settings.save.${result.problem}`, result.params);
 }
 
 export function saveFailureText(w: Words, failure: SaveFailure): string {

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { withProfile, type Profile } from '@/lib/settings/schema';
 import { updateSettings } from '@/lib/settings/storage.adapter';
-import { settingsSaveText } from '@/components/i18n/problems';
+import { settingsSaveText } from '@/components/i18n/setup-problems';
 import { useWords } from '@/components/i18n/words';
 
 /**

@@ -18,7 +18,7 @@ import { gatewayAccessHolder, type AccessHolder } from '@/lib/protocol/backgroun
 import { saveBalance, saveCatalogue } from '@/lib/settings/storage.adapter';
 import { firstChatModel } from '@/lib/catalogue/filter';
 import { useWords } from '@/components/i18n/words';
-import { addressProblemText, importProblemText, importSourceText, keyIssueText } from '@/components/i18n/problems';
+import { addressProblemText, importProblemText, importSourceText, keyIssueText } from '@/components/i18n/setup-problems';
 import type { Words } from '@/lib/i18n/messages';
 import { WIRE_INTERFACES } from '@/lib/gateway/interfaces';
 import { balanceText } from '@/components/i18n/money';

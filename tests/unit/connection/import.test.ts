@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importConnection, type ImportResult } from '@/lib/connection/import';
 import { checkApiKey, maskApiKey, normalizeApiKey } from '@/lib/connection/key-check';
-import { importProblemText, keyIssueText } from '@/components/i18n/problems';
+import { importProblemText, keyIssueText } from '@/components/i18n/setup-problems';
 import { wordsFor } from '@/lib/i18n/messages';
 
 const en = wordsFor('en');

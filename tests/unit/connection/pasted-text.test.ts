@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PASTE_MAX_CHARS, importConnection, type ImportResult } from '@/lib/connection/import';
 import { checkApiKey, normalizeApiKey } from '@/lib/connection/key-check';
 import { ADDRESS_MAX_CHARS, endpointUrl, resolveGatewayAddress, tryResolveGatewayAddress } from '@/lib/gateway/address';
-import { addressProblemText, importProblemText } from '@/components/i18n/problems';
+import { addressProblemText, importProblemText } from '@/components/i18n/setup-problems';
 import { ensureLocale, wordsFor } from '@/lib/i18n/messages';
 
 const SIZE = 100_000;
