@@ -6,7 +6,6 @@ import { EmptyState } from '@/components/ui/EmptyState';
 import { IconButton } from '@/components/ui/IconButton';
 import { useFollowLatest } from '@/components/hooks/useFollowLatest';
 import { ReadAloudContext, useReadAloudStarter } from './ReadAloud';
-import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { conversationStore } from '@/components/data';
 import { useCatalogue, type Catalogue } from '@/components/stores/catalogue';
 import { useConversation } from '@/components/hooks/useConversation';
@@ -52,6 +51,10 @@ import { promptChoices, type PromptChoice } from '@/lib/actions/prompts';
 import { actionLanguage, renderTemplate } from '@/lib/actions/template';
 import { actionWords } from '@/lib/actions/schema';
 
+// Shown only when the conversation database failed, or some of its rows could not be read (found out
+// after the page has started): off the popup's first chunk, with their words.
+const StoreProblemCallout = lazyWithWords(() => import('@/components/StoreProblemCallout').then((m) => ({ default: m.StoreProblemCallout })));
+const UnreadableNote = lazyWithWords(() => import('@/components/StoreProblemCallout').then((m) => ({ default: m.UnreadableNote })));
 // Shown only when comparing, or for a conversation whose imported prompt waits: off the popup's first chunk.
 const ComparePicker = lazyWithWords(() => import('./ComparePicker').then((m) => ({ default: m.ComparePicker })));
 const ImportedPromptReview = lazyWithWords(() => import('./ImportedPromptReview').then((m) => ({ default: m.ImportedPromptReview })));
@@ -651,7 +654,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
           </p>
         )}
         {catalogue.error !== undefined && <ErrorCallout error={catalogue.error} />}
-        {view.storeError !== undefined && <StoreProblemCallout {...view.storeError} withoutHistory />}
+        {view.storeError !== undefined && <Suspense fallback={null}><StoreProblemCallout {...view.storeError} withoutHistory /></Suspense>}
         {profileGone && conversationId !== undefined && (
           <ProfileGone profiles={profiles} chosen={chosenSwitch} onChoose={(id) => setSwitchTo({ conversationId, profileId: id })} />
         )}
@@ -660,7 +663,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
         {/* Focusable, so the history scrolls by keyboard too. */}
         <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onWheel={onWheel}>
           <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
-            <UnreadableNote count={view.unreadable} what="messages" />
+            {view.unreadable > 0 && <Suspense fallback={null}><UnreadableNote count={view.unreadable} what="messages" /></Suspense>}
             {branch.length === 0 && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : imageGeneration ? w.t('images.empty.title', { model }) : w.t('chat.empty.title', { model })}>
                 <p>{imageGeneration ? w.t('images.empty.hint') : w.t('chat.empty.keys')}</p>
