@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { ToolCallRecordSchema, ToolSourceSchema } from '../tools/types';
-import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl, type GatewayError } from '../gateway/errors';
+import { ERROR_DETAILS, GATEWAY_ERROR_KINDS, REMEDY_LINKS, redactSecrets, siteFromUrl } from '../gateway/error-facts';
+import type { GatewayError } from '../gateway/errors';
 import type { Usage } from '../gateway';
 import { API_STYLES } from '../gateway/interfaces/names';
 import { ownValue } from '../shared/own-keys';
