@@ -1,7 +1,7 @@
 /**
- * Words for the codes lib/ returns (errors, refusals, settings, notices): one place that turns a
- * code and its facts into the current language. The problems of setting up (a key, an address,
- * pasted text, a save of the settings) are worded in setup-problems.ts.
+ * Words for the codes lib/ returns (errors, refusals, notices): one place that turns a code and
+ * its facts into the current language. The problems of setting up (a key, an address, pasted
+ * text, stored settings that cannot be read or saved) are worded in setup-problems.ts.
  */
 import { PAGE_UNREADABLE } from '@/lib/page/page-access';
 import { toolFailureText } from '@/components/tools/tool-words';
@@ -12,7 +12,6 @@ import { API_NAME } from './apiNames';
 import type { Words } from '@/lib/i18n/messages';
 import type { MessageTooLarge } from '@/lib/runs/limits';
 import type { SaveFailure } from '@/lib/runs/run-manager';
-import type { SettingsReadProblem } from '@/lib/settings/migrations';
 
 type Params = Record<string, string | number>;
 
@@ -136,11 +135,6 @@ export function refusalText(w: Words, refusal: { problem: string; params?: Param
     default:
       return withDetail(w.t('refusal.unknown', { problem: refusal.problem }));
   }
-}
-
-export function settingsReadText(w: Words, problem: SettingsReadProblem, params: Params): string {
-  if (problem === 'unknown_version' && params.newer === 1) return w.t('settings.read.unknown_version_newer', params);
-  return w.t(`settings.read.${problem}`, params);
 }
 
 export function saveFailureText(w: Words, failure: SaveFailure): string {

@@ -1,13 +1,14 @@
 /**
  * Words for the problems of setting up: the connection form's key, address and pasted text, and
- * a save of the settings. Apart from problems.ts because only the connection form, the first run
- * and the options page say them: the popup's first chunk carries neither this code nor these words
- * (locales/more/, lib/i18n/messages.ts).
+ * stored settings that cannot be read or saved. Apart from problems.ts because only the connection
+ * form, the first run, the options page and the settings' problem callout say them: the popup's
+ * first chunk carries neither this code nor these words (locales/more/, lib/i18n/messages.ts).
  */
 import type { ImportProblem, ImportSource } from '@/lib/connection/import';
 import type { KeyIssue } from '@/lib/connection/key-check';
 import type { AddressProblem } from '@/lib/gateway/address';
 import type { Words } from '@/lib/i18n/messages';
+import type { SettingsReadProblem } from '@/lib/settings/migrations';
 import type { SettingsSaveProblem } from '@/lib/settings/storage.adapter';
 
 type Params = Record<string, string | number>;
@@ -43,6 +44,11 @@ export function importProblemText(w: Words, problem: ImportProblem, params: Para
       return w.t('import.bad_address', { address, problem: why });
     }
   }
+}
+
+export function settingsReadText(w: Words, problem: SettingsReadProblem, params: Params): string {
+  if (problem === 'unknown_version' && params.newer === 1) return w.t('settings.read.unknown_version_newer', params);
+  return w.t(`settings.read.${problem}`, params);
 }
 
 export function settingsSaveText(w: Words, result: { problem: SettingsSaveProblem; params: Params }): string {

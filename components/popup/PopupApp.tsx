@@ -4,7 +4,6 @@ import { ChatView } from '@/components/chat/ChatView';
 import { startRenderer } from '@/components/chat/Markdown';
 import { latestConversationId } from '@/components/data';
 import { useSettings } from '@/components/stores/settings';
-import { SettingsProblem } from '@/components/settings/SettingsProblem';
 import { SurfaceMenu } from '@/components/surface/SurfaceMenu';
 import { useTheme } from '@/components/theme';
 import { preloadComboboxList } from '@/components/ui/Combobox';
@@ -17,6 +16,8 @@ import { lazyWithWords, useWords } from '@/components/i18n/words';
 
 /** Only a new user needs the setup form: its code is fetched only then. */
 const FirstRun = lazyWithWords(() => import('./FirstRun'));
+/** Only stored settings that cannot be read need this (found out once they are read). */
+const SettingsProblem = lazyWithWords(() => import('@/components/settings/SettingsProblem').then((m) => ({ default: m.SettingsProblem })));
 
 /** The popup: quick chat in the most recent popup conversation, or the first-run setup. */
 export function PopupApp() {
@@ -44,7 +45,7 @@ export function PopupApp() {
   }, []);
 
   if (parsed === undefined || !restored) return <main aria-label={w.t('popup.label')} aria-busy="true" className="popup h-[600px] w-[400px]" />;
-  if (!parsed.ok) return <main aria-label={w.t('popup.label')} className="popup w-[400px]"><SettingsProblem problem={parsed.problem} params={parsed.params} /></main>;
+  if (!parsed.ok) return <main aria-label={w.t('popup.label')} className="popup w-[400px]"><Suspense fallback={null}><SettingsProblem problem={parsed.problem} params={parsed.params} /></Suspense></main>;
   const profile = activeProfile(parsed.settings);
   if (profile === undefined) {
     return (

@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { Button } from '@/components/ui/Button';
 import { Callout } from '@/components/ui/Callout';
 import { useWords } from '@/components/i18n/words';
-import { settingsReadText } from '@/components/i18n/problems';
+import { settingsReadText } from '@/components/i18n/setup-problems';
 import type { SettingsReadProblem } from '@/lib/settings/migrations';
 
 /**
