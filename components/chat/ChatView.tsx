@@ -44,7 +44,7 @@ import { BalanceChip } from './BalanceChip';
 import { BalanceContext, scheduleBalanceRefresh, useBalance } from '@/components/stores/balance';
 import { PricesContext, usePricing } from '@/components/stores/pricing';
 import { formatAmount } from '@/components/i18n/money';
-import { estimateTokens } from '@/lib/actions/large-selection';
+import { estimateTokens } from '@/lib/actions/tokens';
 import { overBudgetAll, priceOf } from '@/lib/gateway/billing';
 import { cx } from '@/components/ui/cx';
 import { promptChoices, type PromptChoice } from '@/lib/actions/prompts';

@@ -1,21 +1,11 @@
 /**
- * Large selections. The estimate counts about four characters per token for alphabetic text
- * and one token per character for CJK and other wide scripts (gateways bill the same way
- * before the upstream reports usage). Above the limit the selection is cut at a paragraph or
- * sentence boundary and a notice says exactly how much was sent: one predictable request, no
- * hidden fan-out of paid requests on a balance (see README, "Large selections").
+ * Large selections. The estimate (tokens.ts) counts about four characters per token for
+ * alphabetic text and one token per character for CJK and other wide scripts. Above the limit the
+ * selection is cut at a paragraph or sentence boundary and a notice says exactly how much was
+ * sent: one predictable request, no hidden fan-out of paid requests on a balance (see README,
+ * "Large selections").
  */
-
-export function estimateTokens(text: string): number {
-  let narrow = 0;
-  let wide = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x2e80 || (code >= 0xd800 && code <= 0xdfff)) narrow++;
-    else wide++;
-  }
-  return Math.ceil(narrow / 4) + wide;
-}
+import { estimateTokens } from './tokens';
 
 export interface PreparedSelection {
   text: string;

@@ -3,7 +3,7 @@
  * size in lines and tokens. A file that cannot be taken comes back as a refusal with its name
  * and a code; nothing is thrown.
  */
-import { estimateTokens } from '../actions/large-selection';
+import { estimateTokens } from '../actions/tokens';
 import { bytesToBase64 } from '../images/bytes';
 import { detectFile } from './detect';
 import { DocxRefused, extractDocx, type Mammoth } from './docx';

@@ -2,7 +2,8 @@
  * A file's text cut to a token budget, at a page (PDF) or line boundary, the cut recorded so the
  * chip, the message's card and the request all say where it fell.
  */
-import { estimateTokens, prepareSelection } from '../actions/large-selection';
+import { prepareSelection } from '../actions/large-selection';
+import { estimateTokens } from '../actions/tokens';
 import { countLines } from './text';
 import type { AttachedFile } from './types';
 

@@ -6,7 +6,8 @@
  */
 import type { Surface } from '../conversations/records';
 import type { Words } from '../i18n/messages';
-import { estimateTokens, prepareSelection } from '../actions/large-selection';
+import { prepareSelection } from '../actions/large-selection';
+import { estimateTokens } from '../actions/tokens';
 import { renderTemplate } from '../actions/template';
 import { RunError, type RunManager } from '../runs/run-manager';
 import type { Settings } from '../settings/schema';

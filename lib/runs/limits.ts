@@ -4,7 +4,7 @@
  * by the background before a run starts, so an oversized message gets a reason and a remedy,
  * not a message-size failure between extension parts. Codes and numbers here; words in the UI.
  */
-import { estimateTokens } from '../actions/large-selection';
+import { estimateTokens } from '../actions/tokens';
 import type { AttachedFile } from '../files/types';
 
 export interface MessageLimits {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { prepareSelection, estimateTokens } from '@/lib/actions/large-selection';
+import { prepareSelection } from '@/lib/actions/large-selection';
+import { estimateTokens } from '@/lib/actions/tokens';
 import { MenuSync, buildMenu, type MenuEntry } from '@/lib/actions/menu';
 import { ActionSchema, defaultActions, type Action } from '@/lib/actions/schema';
 import { wordsFor } from '@/lib/i18n/messages';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '@/lib/actions/large-selection';
+import { estimateTokens } from '@/lib/actions/tokens';
 import { fitFile } from '@/lib/files/fit';
 import { quoteFile, withFiles } from '@/lib/files/quote';
 import type { AttachedFile } from '@/lib/files/types';
