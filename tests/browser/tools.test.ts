@@ -229,23 +229,23 @@ describe('the options page', () => {
       const page = await env.ext.open('options.html');
       await page.setViewportSize({ width: 1000, height: 900 });
       const section = page.getByRole('region', { name: 'MCP servers' });
-      await section.getByRole('textbox', { name: 'Server address' }).fill(notes.url);
-      await section.getByRole('textbox', { name: 'Name' }).fill('notes');
+      await section.getByRole('textbox', { name: 'MCP server address' }).fill(notes.url);
+      await section.getByRole('textbox', { name: 'Server name' }).fill('notes');
       await section.getByRole('button', { name: 'Add server' }).click();
       const tools = section.getByRole('list', { name: 'Tools of notes' });
       await tools.getByText('Delete a note for good.').waitFor({ timeout: 15_000 });
       await section.getByText('4 tools, through Streamable HTTP').waitFor();
 
-      await section.getByRole('textbox', { name: 'Server address' }).fill(locked.url);
-      await section.getByRole('textbox', { name: 'Name' }).fill('vault');
+      await section.getByRole('textbox', { name: 'MCP server address' }).fill(locked.url);
+      await section.getByRole('textbox', { name: 'Server name' }).fill('vault');
       await section.getByRole('combobox', { name: 'Authentication' }).selectOption('bearer');
       await section.getByLabel('Token').fill('vault-token-123');
       await section.getByRole('button', { name: 'Add server' }).click();
       await section.getByRole('list', { name: 'Tools of vault' }).getByText('Add two numbers.').waitFor({ timeout: 15_000 });
       expect(locked.authorizations.at(-1)).toBe('Bearer vault-token-123');
 
-      await section.getByRole('textbox', { name: 'Server address' }).fill('http://127.0.0.1:9/mcp');
-      await section.getByRole('textbox', { name: 'Name' }).fill('gone');
+      await section.getByRole('textbox', { name: 'MCP server address' }).fill('http://127.0.0.1:9/mcp');
+      await section.getByRole('textbox', { name: 'Server name' }).fill('gone');
       await section.getByRole('button', { name: 'Add server' }).click();
       await section.getByRole('alert').filter({ hasText: 'Could not connect: http://127.0.0.1:9/mcp could not be reached' }).waitFor({ timeout: 20_000 });
 
@@ -266,8 +266,8 @@ describe('OAuth', () => {
     const page = await env.ext.open('options.html');
     await page.setViewportSize({ width: 1000, height: 900 });
     const section = page.getByRole('region', { name: 'MCP servers' });
-    await section.getByRole('textbox', { name: 'Server address' }).fill(secure.url);
-    await section.getByRole('textbox', { name: 'Name' }).fill('secure');
+    await section.getByRole('textbox', { name: 'MCP server address' }).fill(secure.url);
+    await section.getByRole('textbox', { name: 'Server name' }).fill('secure');
     await section.getByRole('combobox', { name: 'Authentication' }).selectOption('oauth');
     await section.getByRole('button', { name: 'Add server' }).click();
     await section.getByRole('alert').filter({ hasText: `Could not connect: ${secure.url} wants you to sign in` }).waitFor({ timeout: 15_000 });
