@@ -10,7 +10,7 @@ import { useWords } from '@/components/i18n/words';
 import { Badge, type BadgeTone } from '@/components/ui/Badge';
 import { Button } from '@/components/ui/Button';
 import { cx } from '@/components/ui/cx';
-import type { ToolCallRecord, ToolCallStatus, ToolDecision, ToolSource } from '@/lib/tools/types';
+import { pageAddress, type ToolCallRecord, type ToolCallStatus, type ToolDecision, type ToolSource } from '@/lib/tools/types';
 import { decideTool, fetchedAddress } from './tool-client';
 import { toolFailureText, toolName, toolServer } from './tool-words';
 
@@ -92,16 +92,6 @@ function ToolCard({ call: given, messageId, live }: { call: ToolCallRecord; mess
   );
 }
 
-/** Only pages (http and https): a source is never a script or a local file. */
-function safeLink(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `sources`: pages the gateway's own search cited, after those the calls read; `live`: the reply still streams (its cards can be answered). */
 export function ToolCalls({ calls, messageId, sources: cited = [], live = true }: { calls: readonly ToolCallRecord[]; messageId: string; sources?: readonly ToolSource[] | undefined; live?: boolean }) {
   const w = useWords();
@@ -114,7 +104,8 @@ export function ToolCalls({ calls, messageId, sources: cited = [], live = true }
           <p className="mb-0.5 font-medium text-muted">{w.t('tools.sources')}</p>
           <ol className="flex flex-col gap-0.5">
             {sources.map((source, i) => {
-              const href = safeLink(source.url);
+              // Only pages (http and https): a source is never a script or a local file.
+              const href = pageAddress(source.url);
               return (
                 <li key={source.url} className="flex min-w-0 gap-1">
                   <span className="shrink-0 text-muted tabular-nums">[{i + 1}]</span>

@@ -6,16 +6,13 @@
 import { askBackground } from '@/lib/protocol/background.adapter';
 import { requestGatewayAccess } from '@/lib/settings/permissions.adapter';
 import type { ToolCallRecord, ToolDecision } from '@/lib/tools/types';
-import { BUILTIN_SOURCE } from '@/lib/tools/types';
+import { BUILTIN_SOURCE, pageAddress } from '@/lib/tools/types';
 
 /** The address a call will fetch (Fetch a web page), when it names a valid one. */
 export function fetchedAddress(call: ToolCallRecord): string | undefined {
   if (call.source !== BUILTIN_SOURCE || call.tool !== 'fetch_page') return undefined;
   try {
-    const url: unknown = (JSON.parse(call.arguments) as { url?: unknown }).url;
-    if (typeof url !== 'string') return undefined;
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+    return pageAddress((JSON.parse(call.arguments) as { url?: unknown }).url);
   } catch {
     return undefined;
   }

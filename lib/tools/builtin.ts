@@ -9,7 +9,7 @@
 import { Parser } from 'htmlparser2';
 import * as z from 'zod/mini';
 import { SEARCH_ENDPOINTS, type SearchConfig } from './config';
-import { MAX_TOOL_OUTPUT, type BuiltinTool, type ToolOutcome, type ToolSource } from './types';
+import { MAX_TOOL_OUTPUT, pageAddress, type BuiltinTool, type ToolOutcome, type ToolSource } from './types';
 
 /** What each built-in tool tells the model it does, and takes. */
 export const BUILTIN_SPECS: Readonly<Record<BuiltinTool, { description: string; parameters: Record<string, unknown> }>> = {
@@ -50,15 +50,7 @@ export function searchOutcome(hits: readonly SearchHit[]): ToolOutcome {
   return { ok: true, text, sources };
 }
 
-const httpUrl = (value: unknown): value is string => {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
+const httpUrl = (value: unknown): value is string => pageAddress(value) !== undefined;
 
 const SearxResults = z.looseObject({ results: z.array(z.looseObject({ url: z.unknown(), title: z.optional(z.unknown()), content: z.optional(z.unknown()) })) });
 const BraveResults = z.looseObject({ web: z.optional(z.looseObject({ results: z.array(z.looseObject({ url: z.unknown(), title: z.optional(z.unknown()), description: z.optional(z.unknown()) })) })) });

@@ -130,6 +130,17 @@ export function toolSwitch(source: string, tool: string): string {
   return source === BUILTIN_SOURCE ? tool : `mcp:${source}`;
 }
 
+/** A web page's address (http or https), normalised; undefined for anything else (a script, a local file, not an address). */
+export function pageAddress(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How a tool is named in "Always allow" lists: its source and its own name. */
 export function toolKey(source: string, tool: string): string {
   return `${source}:${tool}`;
