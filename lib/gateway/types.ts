@@ -37,10 +37,11 @@ export interface TextMessage {
   /** The calls an assistant turn made (its text, if any, came before them). */
   toolCalls?: ToolCall[];
   /**
-   * An assistant turn's thinking as the interface signed it: sent back where the interface
-   * takes it (Anthropic's thinking blocks, which must keep their signature), left out elsewhere.
+   * An assistant turn's thinking, sent back where the interface takes it: Anthropic's thinking
+   * blocks when signed (they must keep their signature); Chat Completions' `reasoning_content`
+   * on a turn that called tools (DeepSeek and Kimi refuse such a turn without it); left out elsewhere.
    */
-  reasoning?: { text: string; signature: string };
+  reasoning?: { text: string; signature?: string };
 }
 
 export interface ChatRequest {

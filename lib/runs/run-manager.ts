@@ -910,7 +910,9 @@ export class RunManager {
       }
       if (end === undefined || end.status !== 'complete' || calls.length === 0 || request.tools === undefined) return end;
       const config = await this.deps.tools!.config();
-      const thinking = end.signature === undefined ? undefined : { text: run.reasoning.slice(thinkingFrom), signature: end.signature };
+      // This step's thinking goes back with its calls on every later request (see ToolCallRecord.thinking).
+      const stepThinking = run.reasoning.slice(thinkingFrom);
+      const thinking = end.signature !== undefined ? { text: stepThinking, signature: end.signature } : stepThinking.trim() === '' ? undefined : { text: stepThinking };
       const planned = await this.runTools(run, calls, offered, work.toolContext, step, step > config.maxSteps, config.alwaysAllow, thinking);
       if (signal.aborted) return { status: 'stopped' };
       // Past the cap, a model that only calls tools it was not offered (or with arguments that
@@ -938,7 +940,7 @@ export class RunManager {
   /** One step's calls: each waits for the user unless always allowed (and under the cap), then runs. */
   private async runTools(
     run: ActiveRun, calls: readonly ToolCall[], offered: readonly ToolDefinition[], context: ToolRunContext, step: number, pastCap: boolean, alwaysAllow: readonly string[],
-    thinking: { text: string; signature: string } | undefined,
+    thinking: ToolCallRecord['thinking'],
   ): Promise<ToolCallRecord[]> {
     const signal = run.controller.signal;
     const at = run.text.length;

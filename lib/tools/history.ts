@@ -38,7 +38,7 @@ export function isErrorResult(call: ToolCallRecord): boolean {
 }
 
 /** A reply's steps, in order: each with its text, its calls and their results; then the answer's text. */
-export function replyMessages(text: string, calls: readonly ToolCallRecord[] | undefined, signed?: { text: string; signature: string }): ChatMessage[] {
+export function replyMessages(text: string, calls: readonly ToolCallRecord[] | undefined, signed?: { text: string; signature?: string }): ChatMessage[] {
   if (calls === undefined || calls.length === 0) {
     return [signed === undefined ? { role: 'assistant', content: text } : { role: 'assistant', content: text, reasoning: signed }];
   }

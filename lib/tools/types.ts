@@ -95,8 +95,12 @@ export const ToolCallRecordSchema = z.object({
   pastCap: z.optional(z.boolean()),
   /** The interface's signature of the call (Gemini's `thoughtSignature`), sent back with it. */
   signature: z.optional(z.string()),
-  /** On a step's first call: that step's thinking as the interface signed it (Anthropic), sent back with the step. */
-  thinking: z.optional(z.object({ text: z.string(), signature: z.string() })),
+  /**
+   * On a step's first call: that step's thinking, sent back with the step on every later request:
+   * signed by the interface (Anthropic's thinking blocks must keep their signature), or as
+   * `reasoning_content` on Chat Completions (DeepSeek and Kimi answer 400 without it).
+   */
+  thinking: z.optional(z.object({ text: z.string(), signature: z.optional(z.string()) })),
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 

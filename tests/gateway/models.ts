@@ -72,6 +72,12 @@ export interface ReferenceModel {
   audio?: 'speech' | 'transcription';
   /** Answers a request that offers tools with a 400 naming `tools` (tools.ts). */
   refusesTools?: boolean;
+  /**
+   * Thinks before calling tools (`reasoning_content` ahead of the calls, Chat Completions), and,
+   * as DeepSeek's and Kimi's thinking modes do, answers 400 to a request with an assistant turn
+   * that called tools without its `reasoning_content` (tools.ts: `missingToolThinking`).
+   */
+  thinksWithTools?: boolean;
   answer(turns: IncomingTurn[], context?: AnswerContext): ModelReply;
 }
 
@@ -251,6 +257,7 @@ export const REFERENCE_MODELS: readonly ReferenceModel[] = [
     endpoints: ['openai'],
     imageInput: false,
     price: 2,
+    thinksWithTools: true,
     answer: (turns) => {
       const text = lastUserTurn(turns).text;
       return {

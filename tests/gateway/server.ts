@@ -41,7 +41,7 @@ import { GEMINI_CALL, GEMINI_MODELS, listGeminiModels, serveGemini } from './gem
 import { AUDIO_PATHS, serveSpeech, serveTranscription } from './audio';
 import { IMAGE_PATHS, SERVED_IMAGE, ServedImages, imageMarkdown, imagePieces, serveImages, type ImageHost } from './images';
 import { DEFAULT_IMAGE_CHAT, REFERENCE_MODELS, estimateTokens, type Endpoint, type ImageChatSettings, type IncomingImage, type IncomingTurn, type ModelReply, type ReferenceModel } from './models';
-import { SEARCH_SOURCES, TOOLS_REFUSED, chatToolView, responsesToolView, searchAnswer, toolStep, type PlannedCall } from './tools';
+import { SEARCH_SOURCES, TOOLS_REFUSED, chatToolView, missingToolThinking, toolThinking, responsesToolView, searchAnswer, toolStep, type PlannedCall } from './tools';
 
 export { Fault, type LoggedRequest, type Pace, type StreamLog } from './core';
 
@@ -673,6 +673,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (model === undefined) return;
     const view = chatToolView(body);
     if (model.refusesTools === true && view.offered.length > 0) return sendRefusal(res, 'openai', TOOLS_REFUSED);
+    const unthought = model.thinksWithTools === true ? missingToolThinking(body) : undefined;
+    if (unthought !== undefined) {
+      // DeepSeek's words for it.
+      return sendRefusal(res, 'openai', { kind: 'invalid_request', message: `Missing \`reasoning_content\` field in the assistant message at message index ${unthought}.`, param: null });
+    }
     const step = toolStep(view, core.serial());
     if (step?.kind === 'calls') return chatToolCalls({ req, res, key, fault, logged }, model, body.stream === true, step.calls, promptTokensOf(turns, estimateTokens));
     const reply = truncate(step?.kind === 'answer' ? { text: step.text } : model.answer(turns, { imageChat }), body.max_tokens);
@@ -829,10 +834,11 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const created = Math.floor(Date.now() / 1000);
     const completion = calls.reduce((n, c) => n + estimateTokens(JSON.stringify(c.args)) + 5, 0);
     bill(key, model, promptTokens, completion);
+    const thinking = model.thinksWithTools === true ? toolThinking(calls) : undefined;
     if (!stream) {
       return sendJson(res, 200, JSON.stringify({
         id, object: 'chat.completion', created, model: model.id,
-        choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) }, finish_reason: 'tool_calls' }],
+        choices: [{ index: 0, message: { role: 'assistant', content: null, ...(thinking === undefined ? {} : { reasoning_content: thinking }), tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) }, finish_reason: 'tool_calls' }],
         usage: usageChat(promptTokens, completion, 0),
       }));
     }
@@ -842,6 +848,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.id, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const pieces = [chunk({ role: 'assistant', content: null })];
+    if (thinking !== undefined) pieces.push(...chunkText(thinking, 12).map((piece) => chunk({ reasoning_content: piece })));
     calls.forEach((c, index) => {
       const args = JSON.stringify(c.args);
       const half = Math.ceil(args.length / 2);

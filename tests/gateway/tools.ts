@@ -167,5 +167,19 @@ export function searchAnswer(view: ToolView): string | undefined {
   return `Searched the web: ${SEARCH_SOURCES.length} pages.`;
 }
 
+/** What a model that thinks with tools (`thinksWithTools`) thinks before calling them. */
+export function toolThinking(calls: readonly PlannedCall[]): string {
+  return `I should call ${calls.map((c) => c.name).join(' and ')} first.`;
+}
+
+/**
+ * The first assistant turn with tool calls but no `reasoning_content` (Chat Completions): the
+ * index of that message, which DeepSeek's thinking mode refuses; undefined when every one has it.
+ */
+export function missingToolThinking(body: unknown): number | undefined {
+  const at = list(obj(body).messages).map(obj).findIndex((m) => m.role === 'assistant' && list(m.tool_calls).length > 0 && str(m.reasoning_content).trim() === '');
+  return at < 0 ? undefined : at;
+}
+
 /** A model's refusal of a request that offers tools (vLLM, an old model behind new-api). */
 export const TOOLS_REFUSED = { kind: 'invalid_request' as const, message: 'tools is not supported for this model', param: 'tools' };

@@ -23,7 +23,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 function anthropicContent(message: TextMessage): unknown {
   if (message.role === 'assistant') {
     const calls = (message.toolCalls ?? []).map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments) }));
-    const signed = message.reasoning !== undefined && message.reasoning.signature !== '';
+    const signed = message.reasoning?.signature !== undefined && message.reasoning.signature !== '';
     if (!signed && calls.length === 0) return typeof message.content === 'string' ? message.content : textOf(message.content);
     // Thinking goes back as it came, signed, ahead of the text (Anthropic checks the signature); calls after the text.
     const text = textOf(message.content);

@@ -31,6 +31,8 @@ function chatMessage(m: ChatMessage): Record<string, unknown> {
   return {
     role: m.role,
     content: text === '' ? null : text,
+    // DeepSeek's and Kimi's thinking modes answer 400 to a turn that called tools without its thinking.
+    ...(m.reasoning === undefined || m.reasoning.text === '' ? {} : { reasoning_content: m.reasoning.text }),
     tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
   };
 }

@@ -280,6 +280,31 @@ describe.each(['chat', 'responses', 'anthropic', 'gemini'] satisfies ApiStyle[])
   });
 });
 
+describe('a model that thinks before calling tools (DeepSeek, Kimi: 400 without the thinking back)', () => {
+  it('each step\'s thinking goes back with its calls as reasoning_content, in the loop and on later turns', async () => {
+    config = { ...config, alwaysAllow: ['srv1:add'] };
+    settings = { ...settings, profiles: [{ ...settings.profiles[0]!, defaultModel: 'reasoner-1' }] };
+    const runs = manager();
+    const first = await ask(runs, `Sum? ${ADD}`, () => undefined);
+    await runs.whenIdle();
+    const reply = (await store.messages(first.conversationId)).find((m) => m.id === first.messageId)!;
+    // Without its thinking, the second request would have been refused (the reference gateway answers as DeepSeek does).
+    expect(reply.status).toBe('complete');
+    expect(reply.text).toBe('Tool notes__add said: 2 + 3 = 5');
+    expect(reply.toolCalls?.[0]?.thinking).toEqual({ text: 'I should call notes__add first.' });
+    const chats = () => gateway.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as { messages: Record<string, unknown>[] });
+    const withCalls = (body: { messages: Record<string, unknown>[] }) => body.messages.filter((m) => m.tool_calls !== undefined);
+    expect(withCalls(chats()[1]!)).toEqual([expect.objectContaining({ reasoning_content: 'I should call notes__add first.' })]);
+    await runs.start({ surface: 'popup', conversationId: first.conversationId, text: 'thanks' });
+    await runs.whenIdle();
+    expect(withCalls(chats().at(-1)!)).toEqual([expect.objectContaining({ reasoning_content: 'I should call notes__add first.' })]);
+    const second = (await store.messages(first.conversationId)).at(-1)!;
+    expect(second.status).toBe('complete');
+    // A turn without calls sends no thinking back (DeepSeek ignores it; its older reasoner refused it).
+    expect(chats().at(-1)!.messages.filter((m) => m.reasoning_content !== undefined)).toHaveLength(1);
+  });
+});
+
 describe('MCP servers', () => {
   it('a bearer-token server gets its token, and only it; a wrong token is said to be refused', async () => {
     const locked = await startTestMcpServer({ token: 'tok-123' });
