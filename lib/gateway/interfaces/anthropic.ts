@@ -61,6 +61,31 @@ function anthropicMessages(turns: readonly ChatMessage[]): unknown[] {
     if (last?.role === 'user' && Array.isArray(last.content) && (last.content as { type?: string }[]).every((b) => b.type === 'tool_result')) (last.content as unknown[]).push(result);
     else out.push({ role: 'user', content: [result] });
   }
+  return alternating(out);
+}
+
+type AnthropicTurn = { role: string; content: unknown };
+
+const blocksOf = (content: unknown): { type?: string; text?: string }[] =>
+  (typeof content === 'string' ? (content.trim() === '' ? [] : [{ type: 'text', text: content }]) : content as { type?: string; text?: string }[]);
+
+/**
+ * Turns of one role in a row made one (a question after a reply that ended on tool results, or
+ * after a reply that failed with no words): Bedrock, and gateways in front of it, refuse turns
+ * that do not alternate. Tool results stay first in their turn, as Anthropic requires; a turn
+ * that opens with signed thinking stays its own.
+ */
+function alternating(turns: readonly AnthropicTurn[]): AnthropicTurn[] {
+  const out: AnthropicTurn[] = [];
+  for (const turn of turns) {
+    const last = out.at(-1);
+    const blocks = blocksOf(turn.content);
+    if (last === undefined || last.role !== turn.role || blocks[0]?.type === 'thinking') {
+      out.push(turn);
+      continue;
+    }
+    out[out.length - 1] = { role: turn.role, content: [...blocksOf(last.content), ...blocks] };
+  }
   return out;
 }
 

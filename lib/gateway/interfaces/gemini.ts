@@ -72,7 +72,15 @@ function geminiContents(turns: readonly ChatMessage[]): { role: string; parts: u
     if (last?.results === true) last.parts.push(part);
     else out.push({ role: 'user', parts: [part], results: true });
   }
-  return out.map(({ role, parts }) => ({ role, parts }));
+  // Turns of one role in a row made one (a question after a reply that ended on tool results, or
+  // after a reply that failed with no words): Gemini asks for user and model turns in turn.
+  const merged: { role: string; parts: unknown[] }[] = [];
+  for (const { role, parts } of out) {
+    const last = merged.at(-1);
+    if (last !== undefined && last.role === role) merged[merged.length - 1] = { role, parts: [...last.parts, ...parts] };
+    else merged.push({ role, parts });
+  }
+  return merged;
 }
 
 /** The JSON Schema words Gemini's `parameters` (an OpenAPI subset) takes: others (`$schema`, `additionalProperties`, …) are refused there. */

@@ -199,6 +199,39 @@ describe('what each interface is sent', () => {
     // A property named like a schema word is a field, kept.
     expect(geminiSchema({ type: 'object', properties: { additionalProperties: { type: 'string', $comment: 'x' } } })).toEqual({ type: 'object', properties: { additionalProperties: { type: 'string' } } });
   });
+
+  // A reply stopped while its tool ran ends on the results: the next question follows them.
+  const stopped: ChatRequest = {
+    model: 'm', tools,
+    messages: [
+      { role: 'user', content: 'weather in Paris?' },
+      { role: 'assistant', content: '', toolCalls: [WEATHER] },
+      { role: 'tool', toolCallId: 'call_w', name: 'get_weather', content: 'stopped', isError: true },
+      { role: 'user', content: 'never mind; hello' },
+      // A reply that failed with no words is left out of the history: two questions in a row.
+      { role: 'user', content: 'hello?' },
+    ],
+  };
+
+  it('Anthropic: turns alternate (Bedrock refuses two user turns in a row); the results stay first in theirs', () => {
+    const messages = anthropicBody(stopped, true).messages as { role: string; content: unknown }[];
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'call_w', content: 'stopped', is_error: true },
+      { type: 'text', text: 'never mind; hello' },
+      { type: 'text', text: 'hello?' },
+    ]);
+  });
+
+  it('Gemini: user and model turns alternate; the function responses stay first in theirs', () => {
+    const contents = geminiBody(stopped).contents as { role: string; parts: unknown[] }[];
+    expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
+    expect(contents[2]!.parts).toEqual([
+      { functionResponse: { name: 'get_weather', response: { error: 'stopped' } } },
+      { text: 'never mind; hello' },
+      { text: 'hello?' },
+    ]);
+  });
 });
 
 describe('assembly edge cases real gateways produce', () => {
