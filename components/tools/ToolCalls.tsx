@@ -63,7 +63,7 @@ function ToolCard({ call: given, messageId, live }: { call: ToolCallRecord; mess
         <Badge tone={TONES[call.status]}>{ICONS[call.status]}{w.t(`tools.card.status.${call.status}`)}</Badge>
       </header>
       {call.status === 'waiting' && (
-        <p className="text-fg">{call.pastCap === true ? w.t('tools.card.pastCap', { steps: call.step - 1 }) : call.source === 'builtin' ? w.t('tools.card.askBuiltin', { tool: name }) : w.t('tools.card.ask', { tool: name, server })}</p>
+        <p className="text-fg">{call.pastCap === true ? w.t('tools.card.pastCap', { steps: call.step - 1 }) : call.source === 'builtin' ? (call.tool === 'read_page' && call.address !== undefined ? w.t('tools.card.askReadPage', { host: server }) : w.t('tools.card.askBuiltin', { tool: name })) : w.t('tools.card.ask', { tool: name, server })}</p>
       )}
       {empty ? <p className="text-2xs text-muted">{w.t('tools.card.noArguments')}</p> : (
         <details open={call.status === 'waiting'} className="tool-arguments">

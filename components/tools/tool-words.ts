@@ -12,12 +12,18 @@ export function toolName(w: Words, call: Pick<ToolCallRecord, 'source' | 'tool'>
 
 /** Where a tool runs: "Built in", or its server (by the name the user gave it, else its host). */
 export function toolServer(w: Words, call: Pick<ToolCallRecord, 'source' | 'address' | 'server'>): string {
+  // A built-in tool's address is the page it acts on ("Read this page"): its host.
+  if (call.source === BUILTIN_SOURCE && call.address !== undefined) return hostOf(call.address);
   if (call.source === BUILTIN_SOURCE || call.address === undefined) return w.t('tools.card.builtin');
   if (call.server !== undefined && call.server !== '') return call.server;
+  return hostOf(call.address);
+}
+
+function hostOf(address: string): string {
   try {
-    return new URL(call.address).host;
+    return new URL(address).host;
   } catch {
-    return call.address;
+    return address;
   }
 }
 

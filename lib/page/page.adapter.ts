@@ -30,6 +30,13 @@ export async function activeTabId(): Promise<number | undefined> {
  * Reads the page in tab `tabId`; no more than about `maxChars` characters of it are analysed. A
  * page that does not let the reader run within `deadlineMs` (its own script holds it) is `busy`.
  */
+/** The address of a tab's page, where the browser tells it (with access to the tab: activeTab, or its origin's host access). */
+export async function tabAddress(tabId: number): Promise<string | undefined> {
+  const tab = await browser.tabs.get(tabId).catch(() => undefined);
+  const url = tab?.url ?? tab?.pendingUrl ?? '';
+  return url === '' ? undefined : url;
+}
+
 export async function readTab(tabId: number | undefined, maxChars: number, deadlineMs = PAGE_READ_DEADLINE_MS): Promise<TabRead> {
   if (tabId === undefined) return { ok: false, reason: 'no_tab', url: '' };
   const tab = await browser.tabs.get(tabId).catch(() => undefined);

@@ -26,7 +26,7 @@ import type { AttachedFile } from '../files/types';
 import type { ToolCall } from '../gateway';
 import type { ToolHost, ToolRunContext } from '../tools/host';
 import { replyMessages, withoutToolTurns } from '../tools/history';
-import { BUILTIN_SOURCE, MAX_TOOL_OUTPUT, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
+import { BUILTIN_SOURCE, MAX_TOOL_OUTPUT, pageAddress, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -945,8 +945,14 @@ export class RunManager {
     const signal = run.controller.signal;
     const at = run.text.length;
     const used = new Set(run.toolCalls.map((c) => c.id));
-    const planned = calls.map((call) => {
+    // What a call acts on, for its card before it runs ("Read this page": the page's origin).
+    const targets = await Promise.all(calls.map((call) => {
       const tool = offered.find((t) => t.name === call.name);
+      return tool === undefined ? undefined : this.deps.tools?.target(tool, context).catch(() => undefined);
+    }));
+    const planned = calls.map((call, n) => {
+      const tool = offered.find((t) => t.name === call.name);
+      const target = targets[n] === undefined ? undefined : pageAddress(targets[n]);
       // An id a gateway gave twice in one reply would confuse the results: made unique.
       let id = call.id;
       for (let n = 2; used.has(id); n++) id = `${call.id}_${n}`;
@@ -958,6 +964,7 @@ export class RunManager {
         status: allowed ? 'running' : 'waiting', step, at,
         // The server's origin only: a hosted server's address may hold a secret in its path.
         ...(tool?.address === undefined ? {} : { address: originOf(tool.address) }),
+        ...(target === undefined ? {} : { address: originOf(target) }),
         ...(call.signature === undefined ? {} : { signature: call.signature }),
         ...(tool?.server === undefined ? {} : { server: tool.server }),
         ...(allowed ? { preAllowed: true } : {}),

@@ -25,6 +25,8 @@ export interface ToolHost {
    */
   offer(context: ToolRunContext, signal?: AbortSignal): Promise<{ tools: ToolDefinition[]; failed: McpProblem[]; gatewaySearch: boolean }>;
   run(tool: ToolDefinition, args: Record<string, unknown>, context: ToolRunContext, signal: AbortSignal): Promise<ToolOutcome>;
+  /** What a call of `tool` would act on, for its card before it runs: "Read this page"'s page's address. */
+  target(tool: ToolDefinition, context: ToolRunContext): Promise<string | undefined>;
   /** "Always allow this tool": kept in the tool config. */
   allowAlways(key: string): Promise<void>;
 }
@@ -37,6 +39,8 @@ export interface ToolHostDeps {
   fetch: typeof fetch;
   /** Reads a tab's page (the `readability` script); absent where there are no tabs to read. */
   readTab?(tabId: number, maxChars: number): Promise<ToolOutcome>;
+  /** The address of a tab's page, where the browser tells it (undefined otherwise). */
+  tabAddress?(tabId: number): Promise<string | undefined>;
   /** Keeps host access to an address while a tool uses it (the page asked for it on "Allow once"); returns the release. */
   holdAccess?(address: string): () => void;
 }
@@ -105,6 +109,10 @@ export function createToolHost(deps: ToolHostDeps): ToolHost {
       const server = (await deps.loadConfig()).mcpServers.find((s) => s.id === tool.source);
       if (server === undefined) return { ok: false, code: 'tool_gone', params: { address: tool.address ?? '', name: tool.tool } };
       return deps.mcp.call(server, tool.tool, args, signal);
+    },
+    async target(tool, context) {
+      if (tool.source !== BUILTIN_SOURCE || tool.tool !== 'read_page' || context.tabId === undefined) return undefined;
+      return deps.tabAddress?.(context.tabId).catch(() => undefined);
     },
     async allowAlways(key) {
       await deps.updateConfig((config) => (config.alwaysAllow.includes(key) ? config : { ...config, alwaysAllow: [...config.alwaysAllow, key] }));

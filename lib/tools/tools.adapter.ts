@@ -3,7 +3,7 @@
  * `storage.local`, one set of MCP connections for the worker's life, the worker's fetch, and
  * "Read this page" through the readability script on the tab that asked (activeTab).
  */
-import { readTab } from '../page/page.adapter';
+import { readTab, tabAddress } from '../page/page.adapter';
 import { browser } from 'wxt/browser';
 import { loadToolConfig, updateToolConfig } from './config.adapter';
 import { createToolHost, type ToolHost } from './host';
@@ -50,6 +50,7 @@ export function backgroundToolHost(access?: { hold(address: string): () => void 
     mcp: mcpConnections,
     fetch: (input, init) => fetch(input, init),
     readTab: readTabTool,
+    tabAddress,
   });
 }
 

@@ -47,6 +47,14 @@ describe('a tool card', () => {
     expect(requests).toEqual([]);
   });
 
+  it('"Read this page" waiting names the page it would read (its host)', () => {
+    const read = call({ name: 'read_page', tool: 'read_page', source: 'builtin', address: 'https://news.example.com', server: undefined, arguments: '{}' });
+    render(<ToolCalls messageId="m1" calls={[read]} />);
+    const card = screen.getByRole('region', { name: 'Tool call: Read this page' });
+    expect(within(card).getByText('The model wants to read this page (news.example.com). Nothing is read until you allow it.')).toBeTruthy();
+    expect(within(card).getByText('news.example.com').getAttribute('title')).toBe('https://news.example.com');
+  });
+
   it('"Allow once" on Fetch a web page asks for that page\'s origin first; refused, nothing is sent', async () => {
     const fetch = call({ name: 'fetch_page', tool: 'fetch_page', source: 'builtin', address: undefined, server: undefined, arguments: '{"url":"https://news.example.com/a?b=1"}' });
     render(<ToolCalls messageId="m1" calls={[fetch]} />);

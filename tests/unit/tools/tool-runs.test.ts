@@ -280,6 +280,35 @@ describe.each(['chat', 'responses', 'anthropic', 'gemini'] satisfies ApiStyle[])
   });
 });
 
+describe('"Read this page"', () => {
+  it('its card names the page\'s origin before it runs (never its path); the page is read only once allowed', async () => {
+    const reads: number[] = [];
+    const runs = manager({
+      tools: createToolHost({
+        loadConfig: async () => config, updateConfig: async () => undefined, mcp: connections, fetch: (input, init) => fetch(input, init),
+        readTab: async (tabId) => {
+          reads.push(tabId);
+          return { ok: true, text: 'Tides\nhttps://news.example.com/tides?id=7\n\nHigh at noon.', sources: [{ title: 'Tides', url: 'https://news.example.com/tides?id=7' }] };
+        },
+        tabAddress: async () => 'https://news.example.com/tides?id=7',
+      }),
+    });
+    const seen: RunEvent[] = [];
+    const conversationId = `c-read-${dbCount}`;
+    runs.watch(conversationId, (event) => seen.push(event));
+    const { messageId } = await runs.start({ surface: 'popup', text: 'Summarise [[tool:read_page {}]]', newConversationId: conversationId, tabId: 7 });
+    await expect.poll(() => seen.some((e) => e.type === 'tools' && e.toolCalls[0]?.status === 'waiting')).toBe(true);
+    const waiting = seen.find((e) => e.type === 'tools')!;
+    expect(waiting.type === 'tools' && waiting.toolCalls[0]).toMatchObject({ name: 'read_page', source: 'builtin', address: 'https://news.example.com' });
+    expect(reads).toEqual([]);
+    runs.decide(messageId, (waiting as Extract<RunEvent, { type: 'tools' }>).toolCalls[0]!.id, 'once');
+    await runs.whenIdle();
+    expect(reads).toEqual([7]);
+    const reply = (await store.messages(conversationId)).find((m) => m.id === messageId)!;
+    expect(reply.text).toContain('High at noon.');
+  });
+});
+
 describe('a model that thinks before calling tools (DeepSeek, Kimi: 400 without the thinking back)', () => {
   it('each step\'s thinking goes back with its calls as reasoning_content, in the loop and on later turns', async () => {
     config = { ...config, alwaysAllow: ['srv1:add'] };
