@@ -371,9 +371,11 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
 
   useLayoutEffect(() => {
     slot.drew({ text, open, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS }, redraw);
-    // The growing block's last text, now final, is already rendered.
-    // (Drawn again if so: it was drawn as still coming.)
-    if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block)) finishedArrived();
+    // The growing block's last text, now final, is already rendered: kept as its rendering. While
+    // the reply streams this render drew it already (as the block's interim rendering), so nothing
+    // is drawn again (a block finishes most frames of a long reply); once finished, the reply is
+    // drawn again to say it is no longer busy.
+    if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block) && !streaming) finishedArrived();
     if (streaming) client.request(sources.slice(done).filter((source) => source.length <= LARGE_BLOCK_CHARS), finishedArrived);
     else client.request(small, finishedArrived, small.length !== sources.length ? undefined : saved);
     if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, slot.arrived);
