@@ -21,7 +21,7 @@ import { RenderedBlockSchema, type RenderedBlock } from './worker/protocol';
  * markdown-it 15.0.3, highlight.js 11.12.0 / lowlight 3.3.0, KaTeX 0.19.1, the sanitiser's lists):
  * every saved rendering is then made again.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 export const RENDER_CACHE_NAME = 'gateway-chat-renderings';
 

@@ -106,7 +106,9 @@ function formulaHtml(tex: string, displayMode: boolean, element: 'div' | 'span',
   const kind = displayMode ? 'math-display' : 'math-inline';
   if ('html' in result) {
     env.mathStylesNeeded = true;
-    return `<${element} class="math ${kind}" data-tex="${source}">${result.html}</${element}>`;
+    // Focusable as it comes (its menu opens with Enter): set by the page instead, it would be taken
+    // away and set again on each frame a growing block is morphed (a restyle of the formula each time).
+    return `<${element} class="math ${kind}" data-tex="${source}" tabindex="0">${result.html}</${element}>`;
   }
   const message =
     'refused' in result
@@ -114,7 +116,7 @@ function formulaHtml(tex: string, displayMode: boolean, element: 'div' | 'span',
       : 'tooLong' in result
         ? fill(env.labels?.formulaTooLong ?? '{chars}', { chars: result.tooLong })
         : result.message;
-  return `<${element} class="math math-error${displayMode ? ' math-display' : ''}" data-tex="${source}"><code>${source}</code> <span class="math-message">${escapeHtml(message)}</span></${element}>`;
+  return `<${element} class="math math-error${displayMode ? ' math-display' : ''}" data-tex="${source}" tabindex="0"><code>${source}</code> <span class="math-message">${escapeHtml(message)}</span></${element}>`;
 }
 
 const DOLLAR = 0x24;

@@ -31,6 +31,13 @@ function annotation(formula: Element): string | undefined {
   return math?.querySelector('annotation[encoding="application/x-tex"]')?.textContent ?? undefined;
 }
 
+describe('mathPlugin: a formula as rendered', () => {
+  it('comes focusable (its menu opens from the keyboard), so the page never sets it on each frame a growing block is morphed', () => {
+    const el = render('Euler: $e^{i\\pi}+1=0$ and $\\frac{1}{0$');
+    expect(Array.from(el.querySelectorAll('.math')).map((m) => m.getAttribute('tabindex'))).toEqual(['0', '0']);
+  });
+});
+
 describe('mathPlugin: delimiters', () => {
   it('$…$ and \\(…\\) are inline formulas', () => {
     const el = render('Euler: $e^{i\\pi}+1=0$, and \\( \\frac{a}{b} \\) too.');
