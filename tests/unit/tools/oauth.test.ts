@@ -5,9 +5,12 @@
  * server and sent to it, and a sign-in asked for when there are none. The browser's identity
  * window is the one part played here: the sign-in page's redirect is followed by hand.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpOAuthState, McpServer } from '@/lib/tools/config';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { defaultToolConfig, type McpOAuthState, type McpServer } from '@/lib/tools/config';
+import { loadToolConfig, saveToolConfig } from '@/lib/tools/config.adapter';
 import { McpConnections } from '@/lib/tools/mcp';
+import { listServerTools, mcpConnections, signInServer } from '@/lib/tools/tools.adapter';
 import { startTestMcpServer, type TestMcpServer } from '../../mcp/server';
 
 let server: TestMcpServer;
@@ -65,5 +68,70 @@ describe('an OAuth MCP server', () => {
     });
     expect(result).toEqual({ ok: false, code: 'sign_in_needed', params: { address: server.url, detail: 'The user did not approve access.' } });
     expect(saved.tokens).toBeUndefined();
+  });
+});
+
+/**
+ * Access tokens that expire, with refresh tokens (rotated on each use), through the background's
+ * own MCP connections and tool config in `storage.local` (the browser's storage faked, its
+ * identity window played as above and counted: a refresh must never open it).
+ */
+describe('an OAuth MCP server whose access tokens expire', () => {
+  let expiring: TestMcpServer;
+  let windows: ReturnType<typeof vi.fn<(details: { url: string }) => Promise<string>>>;
+  beforeAll(async () => {
+    expiring = await startTestMcpServer({ oauth: { accessTtlMs: 60_000, refreshTokens: true }, name: 'expiring' });
+  });
+  afterAll(async () => {
+    await expiring?.close();
+  });
+  beforeEach(() => {
+    fakeBrowser.reset();
+    vi.spyOn(fakeBrowser.identity, 'getRedirectURL').mockReturnValue(REDIRECT);
+    windows = vi.fn(async ({ url }: { url: string }) => identityWindow(url));
+    vi.spyOn(fakeBrowser.identity, 'launchWebAuthFlow').mockImplementation(windows);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const stored = async (id: string): Promise<McpServer> => (await loadToolConfig()).mcpServers.find((s) => s.id === id)!;
+  const tokensOf = async (id: string): Promise<{ access_token?: unknown; refresh_token?: unknown } | undefined> => (await stored(id)).oauth?.tokens;
+  const events = (from = 0): string[] => expiring.oauth!.log.slice(from).map((e) => `${e.event} ${e.ok ? 'granted' : 'refused'}`);
+
+  /** The options page's "Add server" and "Sign in". */
+  async function addAndSignIn(id: string): Promise<void> {
+    await saveToolConfig({ ...defaultToolConfig(), mcpServers: [{ id, url: expiring.url, name: 'expiring', auth: 'oauth', disabledTools: [] }] });
+    const signedIn = await signInServer(id);
+    expect(signedIn.ok && signedIn.tools.map((t) => t.name)).toEqual(['add', 'delete_note', 'slow', 'fail']);
+    expect(windows).toHaveBeenCalledTimes(1);
+  }
+
+  it('an expired access token is refreshed on the next call and the next listing, with no sign-in window; the new tokens are kept', async () => {
+    const from = expiring.oauth!.log.length;
+    await addAndSignIn('exp');
+    const first = await tokensOf('exp');
+    expect(typeof first?.refresh_token).toBe('string');
+    expect(events(from)).toEqual(['authorize granted', 'authorization_code granted']);
+
+    // On the open connection: the server answers 401 "Token has expired", the SDK refreshes, the call goes again.
+    expiring.oauth!.expireAccessTokens();
+    expect(await mcpConnections.call(await stored('exp'), 'add', { a: 2, b: 3 })).toEqual({ ok: true, text: '2 + 3 = 5' });
+    expect(events(from)).toEqual(['authorize granted', 'authorization_code granted', 'refresh_token granted']);
+    const second = await tokensOf('exp');
+    expect(second?.access_token).not.toBe(first?.access_token);
+    expect(second?.refresh_token).not.toBe(first?.refresh_token);
+    expect(expiring.authorizations.at(-1)).toBe(`Bearer ${String(second?.access_token)}`);
+
+    // A new connection (the worker started again) with the stored tokens, expired in turn: the listing refreshes them the same way.
+    expiring.oauth!.expireAccessTokens();
+    const listing = await listServerTools('exp', true);
+    expect(listing.ok && listing.tools.map((t) => t.name)).toEqual(['add', 'delete_note', 'slow', 'fail']);
+    expect(events(from)).toEqual(['authorize granted', 'authorization_code granted', 'refresh_token granted', 'refresh_token granted']);
+    const third = await tokensOf('exp');
+    expect(third?.access_token).not.toBe(second?.access_token);
+    expect(expiring.authorizations.at(-1)).toBe(`Bearer ${String(third?.access_token)}`);
+    expect(windows).toHaveBeenCalledTimes(1);
+    mcpConnections.forget('exp');
   });
 });
