@@ -39,7 +39,8 @@ describe('an OAuth MCP server', () => {
     const connections = new McpConnections(undefined, { redirectUrl: () => REDIRECT, save: async (_id, state) => { saved = state; } });
     const config = (): McpServer => ({ id: 'sec', url: server.url, name: 'secure', auth: 'oauth', disabledTools: [], oauth: saved });
 
-    expect(await connections.list(config())).toEqual({ ok: false, code: 'sign_in_needed', params: { address: server.url } });
+    // Named by its origin only (a hosted server's path may hold a secret).
+    expect(await connections.list(config())).toEqual({ ok: false, code: 'sign_in_needed', params: { address: new URL(server.url).origin } });
     expect(server.runs).toEqual([]);
 
     const launched: string[] = [];
@@ -66,7 +67,7 @@ describe('an OAuth MCP server', () => {
     const result = await connections.signIn({ id: 'sec2', url: server.url, name: 'secure', auth: 'oauth', disabledTools: [] }, async () => {
       throw new Error('The user did not approve access.');
     });
-    expect(result).toEqual({ ok: false, code: 'sign_in_needed', params: { address: server.url, detail: 'The user did not approve access.' } });
+    expect(result).toEqual({ ok: false, code: 'sign_in_needed', params: { address: new URL(server.url).origin, detail: 'The user did not approve access.' } });
     expect(saved.tokens).toBeUndefined();
   });
 });
@@ -134,4 +135,46 @@ describe('an OAuth MCP server whose access tokens expire', () => {
     expect(windows).toHaveBeenCalledTimes(1);
     mcpConnections.forget('exp');
   });
+
+  it('a refresh token the server refuses: the call asks for a sign-in, naming the server by its origin; the stale tokens are dropped; no window opens', async () => {
+    const origin = new URL(expiring.url).origin;
+    const from = expiring.oauth!.log.length;
+    await addAndSignIn('gone');
+    expect((await mcpConnections.list(await stored('gone'))).ok).toBe(true);
+    const runs = expiring.runs.length;
+
+    // The user withdrew this app's access at the authorization server (RFC 7009): its refresh token, and the access tokens of that grant, end.
+    await revoke(await stored('gone'));
+    const call = await mcpConnections.call(await stored('gone'), 'add', { a: 1, b: 2 });
+    expect(call).toEqual({ ok: false, code: 'sign_in_needed', params: { address: origin } });
+    expect(events(from)).toEqual(['authorize granted', 'authorization_code granted', 'revoke granted', 'refresh_token refused']);
+    expect((await stored('gone')).oauth?.tokens).toBeUndefined();
+    // Its registration is kept: signing in again needs no new one.
+    expect((await stored('gone')).oauth?.client).toMatchObject({ redirect_uris: [REDIRECT] });
+    expect(expiring.runs).toHaveLength(runs);
+
+    // So it stays until the user signs in: nothing left to refresh, no grant asked for, no window.
+    expect(await listServerTools('gone', true)).toEqual({ ok: false, code: 'sign_in_needed', params: { address: origin } });
+    expect(events(from)).toHaveLength(4);
+    expect(windows).toHaveBeenCalledTimes(1);
+
+    // "Sign in" again; then the same refusal met by a new connection (the worker started again).
+    const signedIn = await signInServer('gone');
+    expect(signedIn.ok).toBe(true);
+    expect(windows).toHaveBeenCalledTimes(2);
+    await revoke(await stored('gone'));
+    mcpConnections.forget('gone');
+    expect(await mcpConnections.list(await stored('gone'))).toEqual({ ok: false, code: 'sign_in_needed', params: { address: origin } });
+    expect(events(from).slice(-2)).toEqual(['revoke granted', 'refresh_token refused']);
+    expect((await stored('gone')).oauth?.tokens).toBeUndefined();
+    expect(windows).toHaveBeenCalledTimes(2);
+    mcpConnections.forget('gone');
+  });
+
+  /** RFC 7009 revocation of the server's stored refresh token, as its client. */
+  async function revoke(server: McpServer): Promise<void> {
+    const body = new URLSearchParams({ token: String(server.oauth?.tokens?.refresh_token), token_type_hint: 'refresh_token', client_id: String(server.oauth?.client?.client_id) });
+    const answer = await fetch(new URL('/revoke', expiring.url), { method: 'POST', body });
+    expect(answer.status).toBe(200);
+  }
 });
