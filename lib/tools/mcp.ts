@@ -16,7 +16,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import * as z from 'zod/mini';
 import type { McpServer } from './config';
-import { StoredOAuth, type OAuthHost } from './oauth';
+import { StoredOAuth, oneGrantPerRefreshToken, type OAuthHost } from './oauth';
 import type { ToolFailure, ToolOutcome } from './types';
 export { MAX_TOOL_OUTPUT } from './types';
 
@@ -83,7 +83,12 @@ function stoppable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 export class McpConnections {
   private readonly open = new Map<string, Promise<Connection>>();
 
-  constructor(private readonly fetcher: typeof fetch = (input, init) => fetch(input, init), private readonly oauth?: OAuthHost) {}
+  /** Every request to the servers and their authorization servers (a refresh token spent once: oauth.ts). */
+  private readonly fetcher: typeof fetch;
+
+  constructor(fetcher: typeof fetch = (input, init) => fetch(input, init), private readonly oauth?: OAuthHost) {
+    this.fetcher = oneGrantPerRefreshToken(fetcher);
+  }
 
   /**
    * Signs in to an OAuth server: the SDK's flow finds its authorization server, registers, and

@@ -10,6 +10,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { defaultToolConfig, type McpOAuthState, type McpServer } from '@/lib/tools/config';
 import { loadToolConfig, saveToolConfig } from '@/lib/tools/config.adapter';
 import { McpConnections } from '@/lib/tools/mcp';
+import { oneGrantPerRefreshToken } from '@/lib/tools/oauth';
 import { listServerTools, mcpConnections, signInServer } from '@/lib/tools/tools.adapter';
 import { startTestMcpServer, type TestMcpServer } from '../../mcp/server';
 
@@ -134,6 +135,42 @@ describe('an OAuth MCP server whose access tokens expire', () => {
     expect(expiring.authorizations.at(-1)).toBe(`Bearer ${String(third?.access_token)}`);
     expect(windows).toHaveBeenCalledTimes(1);
     mcpConnections.forget('exp');
+  });
+
+  it('two calls at once on an expired token are both answered, and the tokens kept still work', async () => {
+    const from = expiring.oauth!.log.length;
+    await addAndSignIn('both');
+    expiring.oauth!.expireAccessTokens();
+    const server = await stored('both');
+    const [one, two] = await Promise.all([mcpConnections.call(server, 'add', { a: 1, b: 1 }), mcpConnections.call(server, 'add', { a: 2, b: 2 })]);
+    expect([one, two]).toEqual([{ ok: true, text: '1 + 1 = 2' }, { ok: true, text: '2 + 2 = 4' }]);
+    // No refresh token was sent twice (the server rotates them: it would refuse the second, and the SDK drop the new tokens).
+    expect(events(from).slice(2)).toContain('refresh_token granted');
+    expect(events(from)).not.toContain('refresh_token refused');
+    expect(typeof (await tokensOf('both'))?.refresh_token).toBe('string');
+    // What storage keeps still works after the next expiry.
+    expiring.oauth!.expireAccessTokens();
+    expect((await listServerTools('both', true)).ok).toBe(true);
+    expect(events(from).at(-1)).toBe('refresh_token granted');
+    expect(events(from)).not.toContain('refresh_token refused');
+    expect(windows).toHaveBeenCalledTimes(1);
+    mcpConnections.forget('both');
+  });
+
+  it('a refresh token is sent once, however many ask at once; each asker reads the answer', async () => {
+    await addAndSignIn('once');
+    mcpConnections.forget('once');
+    const { client, tokens } = (await stored('once')).oauth!;
+    const from = expiring.oauth!.log.length;
+    const once = oneGrantPerRefreshToken((input, init) => fetch(input, init));
+    const ask = (): Promise<Response> => once(new URL('/token', expiring.url), { method: 'POST', redirect: 'manual', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(tokens?.refresh_token), client_id: String(client?.client_id) }) });
+    const answers = await Promise.all([ask(), ask(), ask()]);
+    const granted = await Promise.all(answers.map(async (a) => ({ status: a.status, tokens: await a.json() as Record<string, unknown> })));
+    expect(new Set(granted.map((g) => `${g.status} ${String(g.tokens.access_token)}`)).size).toBe(1);
+    expect(granted[0]?.status).toBe(200);
+    // Asked again later (a flow that read the spent token before the new ones were kept): the same answer, nothing sent.
+    expect((await (await ask()).json() as Record<string, unknown>).access_token).toBe(granted[0]?.tokens.access_token);
+    expect(events(from)).toEqual(['refresh_token granted']);
   });
 
   it('a refresh token the server refuses: the call asks for a sign-in, naming the server by its origin; the stale tokens are dropped; no window opens', async () => {
