@@ -15,7 +15,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 export interface TestOAuthOptions {
-  /** How long an access token lives (default an hour). */
+  /** How long an access token lives at least (default an hour; checked in whole seconds, so up to a second longer). */
   accessTtlMs?: number;
   /** Gives a refresh token with every access token (the SDK's demo provider gives none). */
   refreshTokens?: boolean;
@@ -88,8 +88,8 @@ export class TestOAuthProvider implements OAuthServerProvider {
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const found = this.access.get(token);
     if (found === undefined) throw new InvalidTokenError('Unknown token');
-    // Expiry is requireBearerAuth's check (it answers 401 "Token has expired").
-    return { token, clientId: found.clientId, scopes: found.scopes, expiresAt: Math.floor(found.expiresAt / 1000), ...(found.resource === undefined ? {} : { resource: found.resource }) };
+    // Expiry is requireBearerAuth's check (it answers 401 "Token has expired"), in whole seconds: rounded up, a token lives at least accessTtlMs.
+    return { token, clientId: found.clientId, scopes: found.scopes, expiresAt: Math.ceil(found.expiresAt / 1000), ...(found.resource === undefined ? {} : { resource: found.resource }) };
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {

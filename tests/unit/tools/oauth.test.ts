@@ -137,6 +137,23 @@ describe('an OAuth MCP server whose access tokens expire', () => {
     mcpConnections.forget('exp');
   });
 
+  it('a token that lives a second: once its time is up, the next call refreshes it', async () => {
+    const brief = await startTestMcpServer({ oauth: { accessTtlMs: 1000, refreshTokens: true }, name: 'brief' });
+    try {
+      await saveToolConfig({ ...defaultToolConfig(), mcpServers: [{ id: 'brief', url: brief.url, name: 'brief', auth: 'oauth', disabledTools: [] }] });
+      expect((await signInServer('brief')).ok).toBe(true);
+      const first = await tokensOf('brief');
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expect(await mcpConnections.call(await stored('brief'), 'add', { a: 4, b: 5 })).toEqual({ ok: true, text: '4 + 5 = 9' });
+      expect(brief.oauth!.log.at(-1)).toEqual({ event: 'refresh_token', ok: true });
+      expect((await tokensOf('brief'))?.access_token).not.toBe(first?.access_token);
+      expect(windows).toHaveBeenCalledTimes(1);
+    } finally {
+      mcpConnections.forget('brief');
+      await brief.close();
+    }
+  });
+
   it('two calls at once on an expired token are both answered, and the tokens kept still work', async () => {
     const from = expiring.oauth!.log.length;
     await addAndSignIn('both');
