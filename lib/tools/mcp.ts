@@ -16,7 +16,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import * as z from 'zod/mini';
 import type { McpServer } from './config';
-import { StoredOAuth, type OAuthHost } from './oauth';
+import { StoredOAuth, oneGrantPerRefreshToken, type OAuthHost } from './oauth';
 import type { ToolFailure, ToolOutcome } from './types';
 export { MAX_TOOL_OUTPUT } from './types';
 
@@ -58,11 +58,6 @@ const CONNECT_TIMEOUT_MS = 15_000;
 /** How long a tool call may go without an answer or a progress report. */
 const CALL_TIMEOUT_MS = 120_000;
 
-/** An OAuth server with no tokens saved, or tokens it no longer takes. */
-class SignInNeeded extends Error {
-  override readonly name = 'SignInNeeded';
-}
-
 /** A connection that took too long. */
 class McpTimeout extends Error {
   override readonly name = 'McpTimeout';
@@ -88,7 +83,12 @@ function stoppable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 export class McpConnections {
   private readonly open = new Map<string, Promise<Connection>>();
 
-  constructor(private readonly fetcher: typeof fetch = (input, init) => fetch(input, init), private readonly oauth?: OAuthHost) {}
+  /** Every request to the servers and their authorization servers (a refresh token spent once: oauth.ts). */
+  private readonly fetcher: typeof fetch;
+
+  constructor(fetcher: typeof fetch = (input, init) => fetch(input, init), private readonly oauth?: OAuthHost) {
+    this.fetcher = oneGrantPerRefreshToken(fetcher);
+  }
 
   /**
    * Signs in to an OAuth server: the SDK's flow finds its authorization server, registers, and
@@ -113,11 +113,11 @@ export class McpConnections {
     try {
       back = await launch(provider.authorizationUrl.href);
     } catch (error) {
-      return { ok: false, code: 'sign_in_needed', params: { address: server.url, detail: error instanceof Error ? error.message : String(error) } };
+      return { ok: false, code: 'sign_in_needed', params: { address: originOf(server.url), detail: error instanceof Error ? error.message : String(error) } };
     }
     const answer = new URL(back);
     const code = answer.searchParams.get('code');
-    if (code === null) return { ok: false, code: 'sign_in_needed', params: { address: server.url, detail: answer.searchParams.get('error_description') ?? answer.searchParams.get('error') ?? 'no code' } };
+    if (code === null) return { ok: false, code: 'sign_in_needed', params: { address: originOf(server.url), detail: answer.searchParams.get('error_description') ?? answer.searchParams.get('error') ?? 'no code' } };
     try {
       await transport.finishAuth(code);
     } catch (error) {
@@ -136,7 +136,7 @@ export class McpConnections {
       return { ok: true, tools: connection.tools, transport: connection.transport };
     } catch (error) {
       this.forget(server.id);
-      return { ok: false, ...problemOf(error, server.url) };
+      return { ok: false, ...failureOf(server, error) };
     }
   }
 
@@ -148,7 +148,7 @@ export class McpConnections {
       connection.tools ??= await this.readTools(connection, signal);
     } catch (error) {
       this.forget(server.id);
-      return { ok: false, ...problemOf(error, server.url) };
+      return { ok: false, ...failureOf(server, error) };
     }
     if (!connection.tools.some((t) => t.name === tool)) return { ok: false, code: 'tool_gone', params: { address: server.url, name: tool } };
     try {
@@ -159,7 +159,10 @@ export class McpConnections {
       return { ok: true, text };
     } catch (error) {
       if (signal?.aborted === true) throw error;
-      return { ok: false, ...problemOf(error, server.url) };
+      const problem = failureOf(server, error);
+      // Its tokens are gone (a refresh refused): this connection cannot go on without a sign-in.
+      if (problem.code === 'sign_in_needed') this.forget(server.id);
+      return { ok: false, ...problem };
     }
   }
 
@@ -221,10 +224,7 @@ export class McpConnections {
       return this.watch({ fingerprint, client, transport: 'streamable-http' });
     } catch (error) {
       // The older transport: a server that answers Streamable HTTP's POST with 404/405 (or 400) may speak SSE.
-      if (!(error instanceof StreamableHTTPError) || ![400, 404, 405].includes(error.code ?? 0)) {
-        if (error instanceof UnauthorizedError && authProvider !== undefined) throw new SignInNeeded();
-        throw error;
-      }
+      if (!(error instanceof StreamableHTTPError) || ![400, 404, 405].includes(error.code ?? 0)) throw error;
       await client.close().catch(() => undefined);
       client = fresh();
       await client.connect(new SSEClientTransport(url, { requestInit, fetch: this.fetcher, eventSourceInit: { fetch: (input, init) => this.fetcher(input, { ...init, headers: { ...(init?.headers as Record<string, string> | undefined), ...headers } }) } }), options);
@@ -271,9 +271,25 @@ export function contentText(content: unknown, structured?: unknown): string {
   return text;
 }
 
+/**
+ * What went wrong with a server. An OAuth server the SDK's flow could get no good token for (none
+ * saved, or its refresh refused) wants the user to sign in: named by its origin only.
+ */
+function failureOf(server: McpServer, error: unknown): McpProblem {
+  if (server.auth === 'oauth' && error instanceof UnauthorizedError) return { code: 'sign_in_needed', params: { address: originOf(server.url) } };
+  return problemOf(error, server.url);
+}
+
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return '';
+  }
+}
+
 /** What went wrong, with the server's address. */
 export function problemOf(error: unknown, address: string): McpProblem {
-  if (error instanceof SignInNeeded) return { code: 'sign_in_needed', params: { address } };
   if (error instanceof McpTimeout) return { code: 'unreachable', params: { address, detail: `no answer in ${CONNECT_TIMEOUT_MS / 1000} s` } };
   // The server's own refusal of a request (JSON-RPC error: a negative code), not a connection's failure.
   const rpc = (error as { code?: unknown } | null)?.code;

@@ -87,3 +87,47 @@ export class StoredOAuth implements OAuthClientProvider {
     await this.host.save(this.server.id, state);
   }
 }
+
+/** How many granted refreshes are remembered (each is one spent refresh token's answer). */
+const KEPT_REFRESHES = 8;
+
+/**
+ * A fetch that spends each refresh token once. The SDK refreshes an expired access token in every
+ * request that met the 401, so two requests at once (two calls after the expiry) send the same
+ * refresh token twice; a server that rotates them (OAuth 2.1 asks that of a client like this one)
+ * refuses the second as `invalid_grant`, and the SDK then drops the tokens, the first request's
+ * new ones with them: signed out. Here the second asks nothing and gets the first's answer (a
+ * copy), as does a flow that read the spent token just before the new ones were saved.
+ */
+export function oneGrantPerRefreshToken(fetcher: typeof fetch): typeof fetch {
+  const exchanges = new Map<string, Promise<Response>>();
+  return async (input, init) => {
+    const refreshToken = refreshTokenOf(init);
+    if (refreshToken === undefined) return fetcher(input, init);
+    const key = `${input instanceof Request ? input.url : String(input)}\n${refreshToken}`;
+    let exchange = exchanges.get(key);
+    if (exchange === undefined) {
+      exchange = fetcher(input, init);
+      exchanges.set(key, exchange);
+      // Shared while it is asked; once answered, kept only if granted (a refusal or a failure may be asked again).
+      exchange.then((answer) => {
+        if (!answer.ok) exchanges.delete(key);
+      }, () => exchanges.delete(key));
+      for (const old of exchanges.keys()) {
+        if (exchanges.size <= KEPT_REFRESHES) break;
+        exchanges.delete(old);
+      }
+    }
+    // The kept answer is never read: each asker reads its own copy.
+    return (await exchange).clone();
+  };
+}
+
+/** The refresh token a token request spends (the SDK posts form parameters), if it is one. */
+function refreshTokenOf(init: RequestInit | undefined): string | undefined {
+  if (init?.method?.toUpperCase() !== 'POST') return undefined;
+  const body = init.body;
+  const form = body instanceof URLSearchParams ? body : typeof body === 'string' ? new URLSearchParams(body) : undefined;
+  if (form?.get('grant_type') !== 'refresh_token') return undefined;
+  return form.get('refresh_token') ?? undefined;
+}

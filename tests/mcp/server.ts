@@ -2,8 +2,9 @@
  * A real MCP server for the tests, built with the SDK's own server classes (McpServer, the
  * Streamable HTTP transport with sessions, and the older SSE transport), on 127.0.0.1. Its tools
  * are small and deterministic; it counts every call it ran, so a test can tell that nothing ran
- * without the user's click. Options: a bearer token it requires, SSE only, and changing its tools
- * while it runs (`addTool`, `removeTool`: the server tells its clients the list changed).
+ * without the user's click. Options: a bearer token it requires, SSE only, OAuth 2.1 (tests/mcp/oauth.ts:
+ * short-lived access tokens and refresh tokens if asked), and changing its tools while it runs
+ * (`addTool`, `removeTool`: the server tells its clients the list changed).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,9 +14,9 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import express from 'express';
-import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { TestOAuthProvider, type OAuthLogEntry, type TestOAuthOptions } from './oauth';
 
 export interface TestMcpOptions {
   /** Requests without `Authorization: Bearer <token>` get 401. */
@@ -23,10 +24,12 @@ export interface TestMcpOptions {
   /** Serves only the older SSE transport (`GET /mcp` opens the stream, posts go to `/messages`). */
   sseOnly?: boolean;
   /**
-   * Asks for OAuth 2.1: the SDK's own authorization server (its router, with the SDK's in-memory
-   * demo provider, which signs the user in at once) on the same origin, and its bearer check on `/mcp`.
+   * Asks for OAuth 2.1: the SDK's own authorization server (its router, with a provider that signs
+   * the user in at once) on the same origin, and its bearer check on `/mcp`. `true`: access tokens
+   * for an hour and no refresh tokens (like the SDK's demo provider); or how long they live and
+   * whether refresh tokens come with them.
    */
-  oauth?: boolean;
+  oauth?: boolean | TestOAuthOptions;
   name?: string;
 }
 
@@ -44,6 +47,12 @@ export interface TestMcpServer {
   cancelled: string[];
   /** Headers of every request, in order (tests check which credentials arrived). */
   authorizations: (string | undefined)[];
+  /** With `oauth`: its authorization server's log, and the clock of its access tokens. */
+  oauth?: {
+    log: OAuthLogEntry[];
+    /** As if every access token's lifetime had passed. */
+    expireAccessTokens(): void;
+  };
   addTool(name: string, description: string, answer: string): void;
   removeTool(name: string): void;
   close(): Promise<void>;
@@ -167,10 +176,11 @@ export async function startTestMcpServer(options: TestMcpOptions = {}): Promise<
   const http = createServer((req, res) => dispatch(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
-  if (options.oauth === true) {
+  let provider: TestOAuthProvider | undefined;
+  if (options.oauth !== undefined && options.oauth !== false) {
     const base = new URL(`http://127.0.0.1:${port}`);
     const resource = new URL('/mcp', base);
-    const provider = new DemoInMemoryAuthProvider();
+    provider = new TestOAuthProvider(options.oauth === true ? {} : options.oauth);
     const app = express();
     app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: resource, scopesSupported: ['mcp:tools'] }));
     app.all('/mcp', requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource) }), (req, res) => served(req, res));
@@ -182,6 +192,7 @@ export async function startTestMcpServer(options: TestMcpOptions = {}): Promise<
     runs,
     cancelled,
     authorizations,
+    ...(provider === undefined ? {} : { oauth: { log: provider.log, expireAccessTokens: () => provider.expireAccessTokens() } }),
     addTool(name, description, answer) {
       extra.set(name, { description, answer });
       for (const server of servers) {
