@@ -2,6 +2,8 @@ import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { SyncConfig } from '@/lib/sync/config';
 import type { SyncServiceStatus } from '@/lib/sync/service';
+import { bringsManyDown } from '@/lib/sync/scheduler';
+import { holdConversationList } from './conversations';
 
 /** Where sync goes, as pages show it: never a credential (those stay in storage.local). */
 export type SyncSummary =
@@ -34,6 +36,22 @@ let watchers = 0;
 let stop: (() => void) | undefined;
 
 /**
+ * While a round brings many files down (a device catching up), the conversation list is read
+ * once when the round ends, as after an import, not after each of its writes: ten thousand
+ * conversations read again every few seconds kept the page's garbage collector busy, in pauses
+ * of 50–80 ms (measured: `npm run bench -- sync`).
+ */
+let listHeld: (() => void) | undefined;
+function holdListWhile(status: SyncServiceStatus | undefined): void {
+  const bringing = status !== undefined && bringsManyDown(status);
+  if (bringing && listHeld === undefined) listHeld = holdConversationList();
+  if (!bringing && listHeld !== undefined) {
+    listHeld();
+    listHeld = undefined;
+  }
+}
+
+/**
  * Reads and watches while someone looks (the first view starts, the last one stops): a watch
  * that reports before the first read ends wins over that read. The adapter (with the storage
  * clients its schema names) arrives with the first view, off the chat page's first paint.
@@ -45,6 +63,7 @@ function subscribe(): () => void {
     stop = () => {
       stopped = true;
       for (const off of unwatch) off();
+      holdListWhile(undefined);
     };
     void import('@/lib/sync/sync.adapter').then(({ loadSyncConfig, loadSyncStatus, watchSyncConfig, watchSyncStatus }) => {
       if (stopped) return;
@@ -57,6 +76,7 @@ function subscribe(): () => void {
       unwatch.push(watchSyncStatus((status) => {
         statusSeen = true;
         useSyncStore.setState({ status, seenAt: Date.now() });
+        holdListWhile(status);
       }));
       return Promise.all([loadSyncConfig(), loadSyncStatus()]).then(([config, status]) => {
         if (stopped) return;
@@ -65,6 +85,7 @@ function subscribe(): () => void {
           ...(configSeen ? {} : { summary: config === undefined ? undefined : summaryOf(config) }),
           ...(statusSeen ? {} : { status, seenAt: Date.now() }),
         });
+        if (!statusSeen) holdListWhile(status);
       });
     });
   }

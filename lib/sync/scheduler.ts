@@ -28,6 +28,14 @@ export type SyncStatus =
   | { state: 'retrying'; lastSyncedAt?: number; code: string; address?: string; status?: number; retryAt: number }
   | { state: 'paused'; lastSyncedAt?: number; code: string; address?: string; status?: number };
 
+/**
+ * Whether a round is bringing more than one file of other devices' changes down (a device
+ * catching up): pages then read their conversation list once it ends, not after each write.
+ */
+export function bringsManyDown(status: SyncStatus | { state: 'off' }): boolean {
+  return status.state === 'syncing' && status.progress?.phase === 'down' && status.progress.total > 1;
+}
+
 export interface SchedulerClock {
   now(): number;
   setTimeout(run: () => void, ms: number): unknown;
