@@ -26,7 +26,7 @@ import type { AttachedFile } from '../files/types';
 import type { ToolCall } from '../gateway';
 import type { ToolHost, ToolRunContext } from '../tools/host';
 import { replyMessages, withoutToolTurns } from '../tools/history';
-import { BUILTIN_SOURCE, MAX_TOOL_OUTPUT, pageAddress, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
+import { BUILTIN_SOURCE, MAX_TOOL_OUTPUT, originOf, pageAddress, toolKey, type ToolCallRecord, type ToolDecision, type ToolDefinition, type ToolOutcome, type ToolSource } from '../tools/types';
 
 export type RunEvent =
   /** Everything so far: sent to a new watcher, and when text moved into reasoning. */
@@ -308,13 +308,6 @@ function isFetch(tool: ToolDefinition): boolean {
   return tool.source === BUILTIN_SOURCE && tool.tool === 'fetch_page';
 }
 
-function originOf(address: string): string {
-  try {
-    return new URL(address).origin;
-  } catch {
-    return '';
-  }
-}
 
 /** A call's arguments as an object, or undefined when the model wrote something else. */
 function argumentsOf(text: string): Record<string, unknown> | undefined {
@@ -946,12 +939,10 @@ export class RunManager {
     const at = run.text.length;
     const used = new Set(run.toolCalls.map((c) => c.id));
     // What a call acts on, for its card before it runs ("Read this page": the page's origin).
-    const targets = await Promise.all(calls.map((call) => {
-      const tool = offered.find((t) => t.name === call.name);
-      return tool === undefined ? undefined : this.deps.tools?.target(tool, context).catch(() => undefined);
-    }));
+    const tools = calls.map((call) => offered.find((t) => t.name === call.name));
+    const targets = await Promise.all(tools.map((tool) => (tool === undefined ? undefined : this.deps.tools?.target(tool, context).catch(() => undefined))));
     const planned = calls.map((call, n) => {
-      const tool = offered.find((t) => t.name === call.name);
+      const tool = tools[n];
       const target = targets[n] === undefined ? undefined : pageAddress(targets[n]);
       // An id a gateway gave twice in one reply would confuse the results: made unique.
       let id = call.id;

@@ -17,7 +17,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import * as z from 'zod/mini';
 import type { McpServer } from './config';
 import { StoredOAuth, oneGrantPerRefreshToken, type OAuthHost } from './oauth';
-import type { ToolFailure, ToolOutcome } from './types';
+import { originOf, type ToolFailure, type ToolOutcome } from './types';
 export { MAX_TOOL_OUTPUT } from './types';
 
 export interface McpTool {
@@ -280,13 +280,6 @@ function failureOf(server: McpServer, error: unknown): McpProblem {
   return problemOf(error, server.url);
 }
 
-function originOf(address: string): string {
-  try {
-    return new URL(address).origin;
-  } catch {
-    return '';
-  }
-}
 
 /** What went wrong, with the server's address. */
 export function problemOf(error: unknown, address: string): McpProblem {

@@ -145,6 +145,15 @@ export function pageAddress(value: unknown): string | undefined {
   }
 }
 
+/** An address's origin only, as tool records and problems keep it (a hosted server's path may hold a secret); '' for what is not an address. */
+export function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return '';
+  }
+}
+
 /** How a tool is named in "Always allow" lists: its source and its own name. */
 export function toolKey(source: string, tool: string): string {
   return `${source}:${tool}`;
