@@ -38,18 +38,18 @@ export const LARGE_BLOCK_CHARS = 100_000;
 /**
  * One block (drawn by its `BlockView`: components/chat/render/block-view.ts). The same element
  * throughout; memoised on what it shows, so a finished block is set once and never drawn anew.
- * The growing block also tells `slot` where it is, so the frames that only change it draw it
- * without React.
+ * While the reply streams, a block tells `slot` where it is, so the frames that only change the
+ * growing block, and the renderings of finished blocks, are drawn without React.
  */
-const SmallBlock = memo(function SmallBlock({ source, block, slot, index }: { source: string; block: RenderedBlock | undefined; slot?: StreamingPath; index?: number }) {
+const SmallBlock = memo(function SmallBlock({ source, block, slot, index, grows = false }: { source: string; block: RenderedBlock | undefined; slot?: StreamingPath; index?: number; grows?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   const view = useMemo(() => new BlockView(), []);
   useLayoutEffect(() => {
     if (ref.current !== null) view.show(ref.current, source, block);
   }, [view, block, source]);
   useLayoutEffect(() => {
-    if (slot !== undefined && index !== undefined && ref.current !== null) slot.hold(index, ref.current, view);
-  }, [slot, index, view]);
+    if (slot !== undefined && index !== undefined && ref.current !== null) slot.place(index, ref.current, view, grows);
+  }, [slot, index, view, grows]);
   return <div ref={ref} className="md-block md-plain" />;
 }, (before, after) => before.block === after.block && (before.block !== undefined && before.block !== FAILED ? true : before.source === after.source));
 
@@ -152,7 +152,7 @@ interface Growing {
  * rendering of one arrives, or (the last group) its growing block changes, which stays the same
  * element once final.
  */
-const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, interim, growing, labels }: {
+const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, interim, growing, labels, slot }: {
   /** This group's finished blocks (the `from`th of the reply and on). */
   sources: readonly string[];
   from: number;
@@ -163,22 +163,24 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
   /** The growing block, when it is in this group (its place: after `sources`). */
   growing: Growing | undefined;
   labels: RenderLabels;
+  /** While the reply streams: where its blocks tell their places. */
+  slot: StreamingPath | undefined;
 }) {
   const client = renderClient();
   const blocks: ReactNode[] = [];
   sources.forEach((source, j) => {
     const i = from + j;
     if (source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={source} growing={false} labels={labels} />);
-    else blocks.push(<SmallBlock key={i} source={source} block={client.peek(source) ?? (interim?.index === i ? interim.block : undefined)} />);
+    else blocks.push(<SmallBlock key={i} source={source} block={client.peek(source) ?? (interim?.index === i ? interim.block : undefined)} slot={slot} index={i} />);
   });
   if (growing !== undefined) {
     const i = from + sources.length;
     // Keyed by its place: once it is final it stays the same element, so a long one is not drawn anew.
     if (growing.source.length > LARGE_BLOCK_CHARS) blocks.push(<LargeBlock key={i} source={growing.source} growing labels={labels} />);
-    else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} slot={growing.slot} index={i} />);
+    else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} slot={growing.slot} index={i} grows />);
   }
   return <div className="md-group">{blocks}</div>;
-}, (a, b) => a.from === b.from && a.version === b.version && a.interim === b.interim && a.growing === b.growing && a.labels === b.labels
+}, (a, b) => a.from === b.from && a.version === b.version && a.interim === b.interim && a.growing === b.growing && a.labels === b.labels && a.slot === b.slot
   && a.sources.length === b.sources.length && a.sources.every((source, j) => source === b.sources[j]));
 
 /**
@@ -240,6 +242,8 @@ interface Drawn {
   closed: number;
   /** Whether a growing block (of at most `LARGE_BLOCK_CHARS`) was drawn after them. */
   growing: boolean;
+  /** The finished blocks React drew. */
+  sources: readonly string[];
 }
 
 /**
@@ -253,22 +257,70 @@ class StreamingPath {
   private index = -1;
   private element: HTMLElement | undefined;
   private view: BlockView | undefined;
-  private drawn: Drawn = { text: '', open: '', closed: 0, growing: false };
+  private drawn: Drawn = { text: '', open: '', closed: 0, growing: false, sources: [] };
   private redraw: () => void = () => undefined;
+  private redrawFinished: () => void = () => undefined;
+  /** The blocks drawn while the reply streams, by place, until their final rendering is drawn (a block that grew stays the same element once finished). */
+  private readonly placed = new Map<number, { element: HTMLElement; view: BlockView }>();
+  /** Finished blocks asked for whose places are not known here. */
+  private readonly unseen = new Set<number>();
 
   constructor(private readonly client: RenderClient, private readonly splitter: MarkdownBlockSplitter) {}
 
-  /** The growing block, the `index`th, is `element`, drawn by `view`. */
-  hold(index: number, element: HTMLElement, view: BlockView): void {
-    this.index = index;
-    this.element = element;
-    this.view = view;
+  /** The `index`th block is `element`, drawn by `view`; the growing one when it `grows`. */
+  place(index: number, element: HTMLElement, view: BlockView, grows: boolean): void {
+    if (grows) {
+      this.index = index;
+      this.element = element;
+      this.view = view;
+    }
+    this.placed.set(index, { element, view });
   }
 
-  /** What React drew last, and how to have it draw again. */
-  drew(drawn: Drawn, redraw: () => void): void {
+  /**
+   * What React drew last, and how to have it draw again: the whole reply, or (`redrawFinished`)
+   * its finished blocks whose renderings arrived.
+   */
+  drew(drawn: Drawn, redraw: () => void, redrawFinished: () => void): void {
     this.drawn = drawn;
     this.redraw = redraw;
+    this.redrawFinished = redrawFinished;
+  }
+
+  /**
+   * Renderings of finished blocks arrived (a block finishes most frames of a long reply, and its
+   * final rendering comes a frame or two later): each block that grew here is drawn by its view,
+   * without a React render; the later renders of the reply find it drawn already. A block whose
+   * place is not known here (drawn for good before) has React draw them.
+   */
+  readonly finishedArrived = (): void => {
+    const { sources } = this.drawn;
+    for (const [i, place] of this.placed) {
+      const source = sources[i];
+      if (source === undefined) continue;
+      const block = this.client.peek(source);
+      if (block === undefined && place.element.isConnected) continue;
+      // (An element gone was drawn anew by React: a block past `LARGE_BLOCK_CHARS`, say.)
+      if (block !== undefined && place.element.isConnected) place.view.show(place.element, source, block);
+      this.placed.delete(i);
+    }
+    let missed = false;
+    for (const i of this.unseen) {
+      if (this.client.peek(sources[i] ?? '') === undefined) continue;
+      this.unseen.delete(i);
+      missed = true;
+    }
+    if (missed) this.redrawFinished();
+  };
+
+  /** The finished blocks from `from` on are asked for: those whose places are not known here are drawn by React once rendered. */
+  asked(from: number): void {
+    this.unseen.clear();
+    const { sources } = this.drawn;
+    for (let i = from; i < sources.length; i++) {
+      const source = sources[i]!;
+      if (!this.placed.has(i) && source.length <= LARGE_BLOCK_CHARS && this.client.peek(source) === undefined) this.unseen.add(i);
+    }
   }
 
   /** The growing block's element and view, while it is the block React drew last. */
@@ -370,13 +422,17 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   const done = prefix.of(sources, client, labels);
 
   useLayoutEffect(() => {
-    slot.drew({ text, open, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS }, redraw);
+    slot.drew({ text, open, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS, sources }, redraw, finishedArrived);
     // The growing block's last text, now final, is already rendered: kept as its rendering. While
     // the reply streams this render drew it already (as the block's interim rendering), so nothing
     // is drawn again (a block finishes most frames of a long reply); once finished, the reply is
     // drawn again to say it is no longer busy.
     if (interim !== undefined && sources[interim.index] === interim.source && client.adopt(interim.source, interim.block) && !streaming) finishedArrived();
-    if (streaming) client.request(sources.slice(done).filter((source) => source.length <= LARGE_BLOCK_CHARS), finishedArrived);
+    if (streaming) {
+      // Drawn as they arrive by the blocks' views (`StreamingPath.finishedArrived`), not by a React render.
+      slot.asked(done);
+      client.request(sources.slice(done).filter((source) => source.length <= LARGE_BLOCK_CHARS), slot.finishedArrived);
+    }
     else client.request(small, finishedArrived, small.length !== sources.length ? undefined : saved);
     if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, slot.arrived);
   });
@@ -399,11 +455,11 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
     const holdsGrowing = growing && sources.length >= from && sources.length < from + GROUP;
     // A whole group drawn for good (a group not yet full gets more blocks).
     if (from + GROUP <= done) {
-      groups.push(prefix.group(from, () => <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={-1} interim={undefined} labels={labels} growing={undefined} />));
+      groups.push(prefix.group(from, () => <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={-1} interim={undefined} labels={labels} growing={undefined} slot={undefined} />));
       continue;
     }
     groups.push(
-      <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={finishedVersion}
+      <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={finishedVersion} slot={streaming ? slot : undefined}
         interim={interim !== undefined && interim.index >= from && interim.index < to ? interim : undefined} labels={labels}
         growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined, slot } : undefined} />,
     );

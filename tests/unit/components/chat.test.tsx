@@ -320,6 +320,26 @@ describe('Markdown', () => {
     expect(settled(streamed)).toBe(settled(fresh.container.querySelector('.markdown')!.innerHTML));
   });
 
+  it('while a reply streams, a finished block\'s own rendering is drawn when it arrives without a React render, and so are blocks that finished together', async () => {
+    let commits = 0;
+    const streamingReply = message({ id: 'live-3', text: '', status: 'streaming' });
+    const { container } = render(<Profiler id="reply" onRender={() => commits++}><MessageView message={streamingReply} /></Profiler>);
+    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-3', { text, reasoning: '' }]])));
+    publish('First *pa');
+    // Its rendering arrived (the worker has started).
+    await waitFor(() => expect(container.querySelector('.md-block:not(.md-plain)')).not.toBeNull());
+    const before = commits;
+    // One frame finishes the block (its last rendering was of older text) and two more whole
+    // blocks, and starts a fourth: React draws once; the finished blocks' renderings come after.
+    publish('First *para* ends.\n\nSecond **one**.\n\nThird `one`.\n\nFour');
+    await waitFor(() => expect(container.querySelector('em')).toHaveTextContent('para'));
+    expect(commits - before).toBe(1);
+    expect(container.querySelector('strong')).toHaveTextContent('one');
+    expect(container.querySelector('code')).toHaveTextContent('one');
+    expect(container.querySelector('.markdown')).toHaveTextContent(/Four$/);
+    act(() => publishLiveReplies(new Map(), ['live-3']));
+  });
+
   it('a long finished reply whose text is replaced shows every block as it now is, in groups drawn for good too', async () => {
     const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} is *here*.`);
     const { rerender, container } = render(<Markdown text={paragraphs.join('\n\n')} />);
