@@ -1,6 +1,6 @@
 import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/Button';
-import { fencedBlock, MarkdownBlockSplitter, ownCopy } from '@/lib/render/blocks';
+import { fencedBlock, MarkdownBlockSplitter, ownCopy, type BlockSplit } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
 import { FAILED, type GrowingRendering, type RenderClient } from '@/lib/render/client';
 import type { RenderLabels } from '@/lib/render/labels';
@@ -10,6 +10,7 @@ import { labelsFor } from '@/components/i18n/markdown-labels';
 import { useWords } from '@/components/i18n/words';
 import { renderClient } from './render/render-client';
 import { BlockView } from './render/block-view';
+import { GroupView } from './render/group-view';
 import { useBlockActions } from './render/block-actions';
 import { handlePreviewClick } from './render/preview';
 
@@ -146,13 +147,8 @@ interface Growing {
   slot: StreamingPath;
 }
 
-/**
- * A run of a reply's blocks. Out of view it is neither laid out nor painted (the browser checks
- * a few groups each frame, not hundreds of blocks); drawn again only when a block is added, a
- * rendering of one arrives, or (the last group) its growing block changes, which stays the same
- * element once final.
- */
-const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, interim, growing, labels, slot }: {
+/** What a group of a reply's blocks draws. */
+interface GroupProps {
   /** This group's finished blocks (the `from`th of the reply and on). */
   sources: readonly string[];
   from: number;
@@ -165,7 +161,21 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
   labels: RenderLabels;
   /** While the reply streams: where its blocks tell their places. */
   slot: StreamingPath | undefined;
-}) {
+}
+
+/** A group's props that draw it the same. */
+function sameGroup(a: GroupProps, b: GroupProps): boolean {
+  return a.from === b.from && a.version === b.version && a.interim === b.interim && a.growing === b.growing && a.labels === b.labels && a.slot === b.slot
+    && a.sources.length === b.sources.length && a.sources.every((source, j) => source === b.sources[j]);
+}
+
+/**
+ * A run of a reply's blocks. Out of view it is neither laid out nor painted (the browser checks
+ * a few groups each frame, not hundreds of blocks); drawn again only when a block is added, a
+ * rendering of one arrives, or (the last group) its growing block changes, which stays the same
+ * element once final.
+ */
+const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, interim, growing, labels, slot }: GroupProps) {
   const client = renderClient();
   const blocks: ReactNode[] = [];
   sources.forEach((source, j) => {
@@ -180,8 +190,37 @@ const BlockGroup = memo(function BlockGroup({ sources, from, version: _version, 
     else blocks.push(<SmallBlock key={i} source={growing.source} block={growing.block} slot={growing.slot} index={i} grows />);
   }
   return <div className="md-group">{blocks}</div>;
-}, (a, b) => a.from === b.from && a.version === b.version && a.interim === b.interim && a.growing === b.growing && a.labels === b.labels && a.slot === b.slot
-  && a.sources.length === b.sources.length && a.sources.every((source, j) => source === b.sources[j]));
+}, sameGroup);
+
+/**
+ * A group none of whose blocks is past `LARGE_BLOCK_CHARS` (most groups): React renders its
+ * element alone, and its blocks are drawn into it by its `GroupView`, so a streaming reply's
+ * frame that finishes a block in it adds the next one without a React render (`StreamingPath`).
+ * Drawn again (its blocks set where they changed) on the same occasions as a `BlockGroup`.
+ */
+const SmallGroup = memo(function SmallGroup({ sources, from, version: _version, interim, growing, slot }: GroupProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [view] = useState(() => new GroupView());
+  const client = renderClient();
+  useLayoutEffect(() => {
+    const group = ref.current;
+    if (group === null) return;
+    sources.forEach((source, j) => {
+      const i = from + j;
+      const rendered = client.peek(source);
+      const element = view.draw(group, j, source, rendered ?? (interim?.index === i ? interim.block : undefined));
+      if (rendered === undefined) slot?.place(i, element, view.at(j), false);
+    });
+    if (growing !== undefined) {
+      const j = sources.length;
+      const element = view.draw(group, j, growing.source, growing.block);
+      growing.slot.place(from + j, element, view.at(j), true);
+      growing.slot.tailIs(from, group, view);
+    }
+    view.trim(group, sources.length + (growing === undefined ? 0 : 1));
+  });
+  return <div ref={ref} className="md-group" />;
+}, sameGroup);
 
 /**
  * How many of a reply's first blocks are drawn for good (rendered, or large: drawn without the
@@ -262,6 +301,8 @@ class StreamingPath {
   private redrawFinished: () => void = () => undefined;
   /** The blocks drawn while the reply streams, by place, until their final rendering is drawn (a block that grew stays the same element once finished). */
   private readonly placed = new Map<number, { element: HTMLElement; view: BlockView }>();
+  /** The growing block's group, when it is a `SmallGroup`. */
+  private tail: { from: number; element: HTMLElement; view: GroupView } | undefined;
   /** Finished blocks asked for whose places are not known here. */
   private readonly unseen = new Set<number>();
 
@@ -343,6 +384,50 @@ class StreamingPath {
     else block.view.show(block.element, now.source, now.block);
   };
 
+  /** The group that holds the growing block, drawn by `view` (a `SmallGroup`). */
+  tailIs(from: number, element: HTMLElement, view: GroupView): void {
+    this.tail = { from, element, view };
+  }
+
+  /**
+   * Blocks finished in this frame (a block finishes most frames of a long reply): drawn here,
+   * without a React render, when they and the new growing block are added to the growing
+   * block's group (a `SmallGroup` with room for them) and none is past `LARGE_BLOCK_CHARS`. The
+   * block that grew keeps its newest rendering until its own arrives (`finishedArrived`), and
+   * the new growing block shows its text until its first rendering comes. False (React draws
+   * them) otherwise.
+   */
+  private finishHere(now: string, next: BlockSplit): boolean {
+    const before = this.drawn;
+    const { tail } = this;
+    const count = next.closed.length;
+    if (tail === undefined || !tail.element.isConnected || count <= before.closed || count >= tail.from + GROUP || before.closed < tail.from) return false;
+    if (next.open.length > LARGE_BLOCK_CHARS || next.open.trim() === '') return false;
+    // The text went on from what was drawn (the splitter starts anew on a text that does not).
+    if (before.closed > 0 && next.closed[before.closed - 1] !== before.sources[before.closed - 1]) return false;
+    const added = next.closed.slice(before.closed);
+    if (added.some((source) => source.length > LARGE_BLOCK_CHARS)) return false;
+    const sources = [...before.sources, ...added];
+    // The growing block's newest rendering, when it is of its final text, is its rendering.
+    const latest = this.client.latest(this);
+    const interim = latest !== undefined && latest.block !== FAILED && latest.index === before.closed ? latest : undefined;
+    if (interim !== undefined && sources[interim.index] === interim.source) this.client.adopt(interim.source, interim.block);
+    for (let i = before.closed; i < count; i++) {
+      const source = sources[i]!;
+      const rendered = this.client.peek(source);
+      const element = tail.view.draw(tail.element, i - tail.from, source, rendered ?? (interim?.index === i ? interim.block : undefined));
+      if (rendered === undefined) this.placed.set(i, { element, view: tail.view.at(i - tail.from) });
+    }
+    const open = ownCopy(next.open);
+    const j = count - tail.from;
+    const element = tail.view.draw(tail.element, j, open, undefined);
+    this.place(count, element, tail.view.at(j), true);
+    this.drawn = { text: now, open, closed: count, growing: true, sources };
+    this.client.request(added.filter((source) => this.client.peek(source) === undefined), this.finishedArrived);
+    this.client.requestGrowing(this, count, open, this.arrived);
+    return true;
+  }
+
   /** Follows `live` until the returned function is called. */
   follow(live: LiveSource): () => void {
     return live.subscribe(() => {
@@ -351,6 +436,7 @@ class StreamingPath {
       if (now === undefined || now === before.text) return;
       const next = this.splitter.split(now);
       const block = this.growing();
+      if (block !== undefined && next.closed.length !== before.closed && this.finishHere(now, next)) return;
       if (block === undefined || next.closed.length !== before.closed || next.open.length > LARGE_BLOCK_CHARS || next.open.trim() === '') {
         // React draws the reply (and until it has, every frame asks it to).
         this.drawn = { ...before, text: '', growing: false };
@@ -453,13 +539,16 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   for (let from = 0; from < all; from += GROUP) {
     const to = Math.min(from + GROUP, sources.length);
     const holdsGrowing = growing && sources.length >= from && sources.length < from + GROUP;
+    const part = sources.slice(from, to);
+    // Most groups draw their blocks without React; one with a block React draws (a large one) has React draw them all.
+    const Group = part.some((source) => source.length > LARGE_BLOCK_CHARS) || (holdsGrowing && open.length > LARGE_BLOCK_CHARS) ? BlockGroup : SmallGroup;
     // A whole group drawn for good (a group not yet full gets more blocks).
     if (from + GROUP <= done) {
-      groups.push(prefix.group(from, () => <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={-1} interim={undefined} labels={labels} growing={undefined} slot={undefined} />));
+      groups.push(prefix.group(from, () => <Group key={from} sources={part} from={from} version={-1} interim={undefined} labels={labels} growing={undefined} slot={undefined} />));
       continue;
     }
     groups.push(
-      <BlockGroup key={from} sources={sources.slice(from, to)} from={from} version={finishedVersion} slot={streaming ? slot : undefined}
+      <Group key={from} sources={part} from={from} version={finishedVersion} slot={streaming ? slot : undefined}
         interim={interim !== undefined && interim.index >= from && interim.index < to ? interim : undefined} labels={labels}
         growing={holdsGrowing ? { source: open, block: latest?.index === sources.length ? latest.block : undefined, slot } : undefined} />,
     );
