@@ -51,6 +51,29 @@ describe('the newest message stays in view', () => {
     await reopened.close();
   });
 
+  it('scrolling up without the wheel (the keyboard, the scroll bar) while a reply streams stops the following too', async () => {
+    await clearConversations(env.ext);
+    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
+    const page = await env.ext.open('popup.html');
+    await page.setViewportSize({ width: 420, height: 600 });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    env.gateway.setPace({ delayMs: 5, chunkChars: 40 });
+    await send(page, 'write 12 kB');
+    await expect.poll(async () => (await lastReply(page).textContent())?.length ?? 0).toBeGreaterThan(3000);
+    const history = page.getByRole('log', { name: 'Chat history' });
+    await expect.poll(() => fromBottom(page)).toBeLessThan(40);
+    // Page Up, as the keyboard does it (the history takes focus, then the browser scrolls it).
+    await history.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('PageUp');
+    await page.getByRole('button', { name: 'Jump to latest' }).waitFor();
+    // Moved as a scroll bar's thumb moves it: a scroll and nothing else.
+    await history.evaluate((el) => { el.scrollTop = 0; });
+    await expect.poll(() => lastReply(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('complete');
+    await page.waitForTimeout(200);
+    expect(await history.evaluate((el) => el.scrollTop)).toBe(0);
+    await page.close();
+  });
+
   it('after a failure the error and Retry are in view', async () => {
     await clearConversations(env.ext);
     await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
