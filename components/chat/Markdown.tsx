@@ -403,8 +403,9 @@ class StreamingPath {
     const count = next.closed.length;
     if (tail === undefined || !tail.element.isConnected || count <= before.closed || count >= tail.from + GROUP || before.closed < tail.from) return false;
     if (next.open.length > LARGE_BLOCK_CHARS || next.open.trim() === '') return false;
-    // The text went on from what was drawn (the splitter starts anew on a text that does not).
-    if (before.closed > 0 && next.closed[before.closed - 1] !== before.sources[before.closed - 1]) return false;
+    // The text went on from what was drawn (the splitter starts anew on a text that does not; its
+    // blocks are then other strings, else the same ones, so this costs a comparison each).
+    for (let i = 0; i < before.closed; i++) if (next.closed[i] !== before.sources[i]) return false;
     const added = next.closed.slice(before.closed);
     if (added.some((source) => source.length > LARGE_BLOCK_CHARS)) return false;
     const sources = [...before.sources, ...added];

@@ -341,6 +341,20 @@ describe('Markdown', () => {
     act(() => publishLiveReplies(new Map(), ['live-3']));
   });
 
+  it('a streaming reply whose text is replaced by one with more blocks shows the new blocks, not the old ones', async () => {
+    const streamingReply = message({ id: 'live-4', text: '', status: 'streaming' });
+    const { container } = render(<MessageView message={streamingReply} />);
+    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-4', { text, reasoning: '' }]])));
+    publish('Old *first*.\n\nSame second.\n\nThi');
+    await waitFor(() => expect(container.querySelector('em')).toHaveTextContent('first'));
+    // (A snapshot that moved the reply's opening into its reasoning, say.)
+    publish('New **first**.\n\nSame second.\n\nThird.\n\nFourth.\n\nFif');
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('first'));
+    expect(container.querySelector('em')).toBeNull();
+    expect(container.querySelector('.markdown')).toHaveTextContent(/^New first\. ?Same second\. ?Third\. ?Fourth\. ?Fif$/);
+    act(() => publishLiveReplies(new Map(), ['live-4']));
+  });
+
   it('a long finished reply whose text is replaced shows every block as it now is, in groups drawn for good too', async () => {
     const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} is *here*.`);
     const { rerender, container } = render(<Markdown text={paragraphs.join('\n\n')} />);
