@@ -16,17 +16,23 @@ beforeEach(() => {
 /** How far the chat history is from its bottom, in pixels. */
 const fromBottom = (page: Page) => page.getByRole('log', { name: 'Chat history' }).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
+/** A popup at its size with a 12 kB reply streaming into it, 3 kB of it in. */
+async function popupStreamingLongReply(): Promise<Page> {
+  await clearConversations(env.ext);
+  await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
+  const page = await env.ext.open('popup.html');
+  await page.setViewportSize({ width: 420, height: 600 });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  env.gateway.setPace({ delayMs: 5, chunkChars: 40 });
+  await send(page, 'write 12 kB');
+  await expect.poll(async () => (await lastReply(page).textContent())?.length ?? 0).toBeGreaterThan(3000);
+  return page;
+}
+
 describe('the newest message stays in view', () => {
   it('a reopened popup shows the end of a long reply; scrolling up stops the following and offers "Jump to latest"', async () => {
-    await clearConversations(env.ext);
-    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
-    const page = await env.ext.open('popup.html');
-    await page.setViewportSize({ width: 420, height: 600 });
-    await page.getByRole('button', { name: 'New chat' }).click();
-    env.gateway.setPace({ delayMs: 5, chunkChars: 40 });
-    await send(page, 'write 12 kB');
+    const page = await popupStreamingLongReply();
     // While it streams, the view follows it.
-    await expect.poll(async () => (await lastReply(page).textContent())?.length ?? 0).toBeGreaterThan(3000);
     // (It scrolls once a frame: a reading taken between a delta and that frame may be one frame behind.)
     await expect.poll(() => fromBottom(page)).toBeLessThan(40);
     // The reader scrolls up: the view stays where they are, and offers the way back.
@@ -52,14 +58,7 @@ describe('the newest message stays in view', () => {
   });
 
   it('scrolling up without the wheel (the keyboard, the scroll bar) while a reply streams stops the following too', async () => {
-    await clearConversations(env.ext);
-    await resetSettings(env.ext, profileFor(env.gateway.baseUrl, env.gateway.siteUrl, env.gateway.demoKey, { defaultModel: 'markdown-1' }));
-    const page = await env.ext.open('popup.html');
-    await page.setViewportSize({ width: 420, height: 600 });
-    await page.getByRole('button', { name: 'New chat' }).click();
-    env.gateway.setPace({ delayMs: 5, chunkChars: 40 });
-    await send(page, 'write 12 kB');
-    await expect.poll(async () => (await lastReply(page).textContent())?.length ?? 0).toBeGreaterThan(3000);
+    const page = await popupStreamingLongReply();
     const history = page.getByRole('log', { name: 'Chat history' });
     await expect.poll(() => fromBottom(page)).toBeLessThan(40);
     // Page Up, as the keyboard does it (the history takes focus, then the browser scrolls it).
