@@ -1,8 +1,9 @@
-import { startTransition, useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Conversation, Message, MessageStatus, StoredError, StoredUsage } from '@/lib/conversations/records';
 import { type ConversationStore } from '@/lib/conversations/store';
 import { storeProblem, type StoreProblem } from '@/lib/conversations/problems';
+import { onlyLiveTextMoved } from '@/lib/conversations/saved-changes';
 import { watchRuns } from '@/lib/protocol/background.adapter';
 import { useMemoryMode } from '@/components/stores/memory-mode';
 import { inNextFrame } from './next-frame';
@@ -50,13 +51,27 @@ export function useConversation(store: ConversationStore, conversationId: string
   const [live, setLive] = useState<{ id: string; runs: ReadonlyMap<string, LiveRun> }>();
   const [saveError, setSaveError] = useState<{ id: string; failure: SaveFailure }>();
   const memoryMode = useMemoryMode();
+  // The runs this page follows (their events fill it), read when storage reports the messages.
+  const liveRuns = useRef<ReadonlyMap<string, LiveRun>>(new Map());
 
   useEffect(() => {
     if (conversationId === undefined) return;
     const failed = (error: unknown): void => setStoreError({ id: conversationId, ...storeProblem(error) });
     // Storage catches up with what the run's events already showed: that render yields to them.
     const unwatchConversation = store.watchConversation(conversationId, (value) => startTransition(() => setConversation({ id: conversationId, value })), failed);
-    const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => startTransition(() => setSaved({ id: conversationId, messages, unreadable })), failed);
+    // The background saves a streaming reply every few hundred milliseconds; the page shows its
+    // newer text from the run's events already, so such a save (or a write elsewhere) leaves the
+    // view be, instead of drawing the conversation again.
+    let shown: { messages: Message[]; unreadable: number } | undefined;
+    const following = (id: string): boolean => {
+      const run = liveRuns.current.get(id);
+      return run !== undefined && run.ended === undefined;
+    };
+    const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => {
+      if (shown !== undefined && shown.unreadable === unreadable && onlyLiveTextMoved(shown.messages, messages, following)) return;
+      shown = { messages, unreadable };
+      startTransition(() => setSaved({ id: conversationId, messages, unreadable }));
+    }, failed);
     return () => {
       unwatchConversation();
       unwatchMessages();
@@ -66,6 +81,7 @@ export function useConversation(store: ConversationStore, conversationId: string
   useEffect(() => {
     if (conversationId === undefined) return;
     const runs = new Map<string, LiveRun>();
+    liveRuns.current = runs;
     let frame: (() => void) | undefined;
     // Whether the conversation itself renders (a run started, ended, or sent a snapshot), or
     // only the streaming replies' views (more text: components/stores/live-replies.ts).
