@@ -18,8 +18,7 @@ export class GroupView {
       element.className = 'md-block md-plain';
       group.append(element);
     }
-    const view = (this.views[j] ??= new BlockView());
-    view.show(element, source, block);
+    this.at(j).show(element, source, block);
     return element;
   }
 
