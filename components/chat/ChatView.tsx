@@ -229,7 +229,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   // With replies compared side by side, following stops once the question reaches the top: the
   // columns grow at their own pace and are read from their start.
   const followStop = useRef<(() => number | undefined) | null>(null);
-  const { logRef, contentRef, following, onWheel, jumpToLatest, stopFollowing } = useFollowLatest(conversationId, followStop);
+  const { logRef, contentRef, following, onWheel, onKeyDown: onLogKeyDown, jumpToLatest, stopFollowing } = useFollowLatest(conversationId, followStop);
 
   // Compare: the next message goes to several models at once (undefined: compare mode is off).
   const [compareModels, setCompareModels] = useState<string[]>();
@@ -661,7 +661,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       </div>
       <div className="relative flex min-h-0 flex-1 flex-col">
         {/* Focusable, so the history scrolls by keyboard too. */}
-        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onWheel={onWheel}>
+        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onWheel={onWheel} onKeyDown={onLogKeyDown}>
           <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
             {view.unreadable > 0 && <Suspense fallback={null}><UnreadableNote count={view.unreadable} what="messages" /></Suspense>}
             {branch.length === 0 && (

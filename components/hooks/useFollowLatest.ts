@@ -1,4 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState, type WheelEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react';
+
+/** Keys that scroll the focused history up. */
+const SCROLLS_UP = new Set(['PageUp', 'ArrowUp', 'Home']);
 
 export interface FollowLatest {
   /** The scrolling history element. */
@@ -10,6 +13,8 @@ export interface FollowLatest {
   /** Stop following the newest message (before showing an older one). */
   stopFollowing(): void;
   onWheel(event: WheelEvent<HTMLDivElement>): void;
+  /** Keys that scroll the history up stop following at once, as the wheel does. */
+  onKeyDown(event: KeyboardEvent<HTMLDivElement>): void;
   /** Follow again, from now (on send, on "Jump to latest"). */
   jumpToLatest(): void;
 }
@@ -92,6 +97,10 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
     following,
     onWheel(event) {
       if (event.deltaY < 0 && followsNow.current) set(false);
+    },
+    onKeyDown(event) {
+      // (Otherwise a keyboard's smooth scroll races a growing reply, which scrolls it back down.)
+      if (SCROLLS_UP.has(event.key) && event.target === event.currentTarget && followsNow.current) set(false);
     },
     jumpToLatest() {
       set(true);
