@@ -2,7 +2,7 @@
  * Every wait has an end, every body a size (issue 8, item 4), and an in-stream error keeps the
  * usage a gateway sends after it (item 8).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGatewayClient, DEFAULT_LIMITS, GatewayError, type StreamEvent } from '@/lib/gateway';
 import { startReferenceGateway } from '../../gateway/server';
 import { JSON_TYPE, SSE, chunk, clientFor, collect, hello, lastOf, rawData, reasoningOf, replay, streamOf, textOf } from './recordings';
@@ -73,6 +73,29 @@ describe('deadlines', () => {
     const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 100 } }).streamChat(hello, { signal: controller.signal }));
     expect(textOf(events).length).toBeGreaterThan(5);
     expect(errorOf(events).kind).toBe('aborted');
+  });
+
+  it('one timer keeps the deadline of a whole stream, not one per read', async () => {
+    const reads = 500;
+    let n = 0;
+    const encoder = new TextEncoder();
+    // Each pull is a read of its own, as a gateway sending a token at a time gives.
+    const fetch = (async () => new Response(new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (n === reads) controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+        if (n++ === reads) controller.close();
+        else controller.enqueue(encoder.encode(chunk({ content: 'a' })));
+      },
+    }, { highWaterMark: 0 }), { headers: SSE })) as typeof globalThis.fetch;
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const events = await collect(clientFor({ fetch, calls: [] }).streamChat(hello));
+      expect(textOf(events)).toBe('a'.repeat(reads));
+      expect(lastOf(events)?.type).toBe('done');
+      expect(timers.mock.calls.length).toBeLessThan(10);
+    } finally {
+      timers.mockRestore();
+    }
   });
 });
 
