@@ -126,29 +126,31 @@ class ReadDeadline {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the timer fires (epoch ms). */
   private due = 0;
-  private reading = false;
-  private expire: (error: StreamTimeout) => void = () => undefined;
-  /** Rejects once, when the time is up during a read; every read races it. */
-  private readonly expired = new Promise<never>((_, reject) => {
-    this.expire = reject;
-  });
+  /** The read waiting now, if one is. */
+  private reading: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Set when the time ran out during a read. */
+  private failure: StreamTimeout | undefined;
 
-  constructor(private readonly options: ReadSseOptions) {
-    // Rejected only while a read races it; never left unhandled.
-    this.expired.catch(() => undefined);
-  }
+  constructor(private readonly options: ReadSseOptions) {}
 
   async read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
     const left = this.options.timeLeft();
     if (left <= 0) throw new StreamTimeout(this.options.onTimeout());
     const due = Date.now() + left;
     if (this.timer === undefined || due < this.due) this.arm(due);
-    this.reading = true;
+    this.reading = reader;
+    let result: ReadableStreamReadResult<Uint8Array>;
     try {
-      return await Promise.race([reader.read(), this.expired]);
+      // Awaited alone (no race with a timeout promise): the timer ends a read that waits too long
+      // by cancelling the reader, which settles it.
+      result = await reader.read();
+    } catch (error) {
+      throw this.failure ?? error;
     } finally {
-      this.reading = false;
+      this.reading = undefined;
     }
+    if (this.failure !== undefined) throw this.failure;
+    return result;
   }
 
   stop(): void {
@@ -164,10 +166,15 @@ class ReadDeadline {
 
   private fire(): void {
     this.timer = undefined;
+    const reader = this.reading;
     // Between reads the next read asks for the time itself (the consumer may have moved it on).
-    if (!this.reading) return;
+    if (reader === undefined) return;
     const left = this.options.timeLeft();
-    if (left > 0) this.arm(Date.now() + left);
-    else this.expire(new StreamTimeout(this.options.onTimeout()));
+    if (left > 0) {
+      this.arm(Date.now() + left);
+      return;
+    }
+    this.failure = new StreamTimeout(this.options.onTimeout());
+    reader.cancel(this.failure).catch(() => undefined);
   }
 }

@@ -75,6 +75,20 @@ describe('deadlines', () => {
     expect(errorOf(events).kind).toBe('aborted');
   });
 
+  it('a body that goes silent and ignores the abort still ends at the deadline, with the text so far', async () => {
+    const encoder = new TextEncoder();
+    const fetch = (async () => new Response(new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(chunk({ content: 'Hel' })));
+      },
+    }), { headers: SSE })) as typeof globalThis.fetch;
+    const started = Date.now();
+    const events = await collect(clientFor({ fetch, calls: [] }, { limits: { idleTimeoutMs: 150 } }).streamChat(hello));
+    expect(textOf(events)).toBe('Hel');
+    expect(errorOf(events).detail).toEqual({ code: 'idle_timeout', params: { seconds: 0.15 } });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('one timer keeps the deadline of a whole stream, not one per read', async () => {
     const reads = 500;
     let n = 0;
