@@ -270,6 +270,11 @@ export interface LiveSource {
   text(): string | undefined;
   /** Calls `onChange` when the text may have changed; returns how to stop. */
   subscribe(onChange: () => void): () => void;
+  /**
+   * Calls `onText` with the text each time more of it comes, before the frame that publishes it
+   * (`text()` says it from that frame on); returns how to stop.
+   */
+  hear?(onText: (text: string) => void): () => void;
 }
 
 /** What the reply's last React render drew, for the streaming path to go on from. */
@@ -305,8 +310,28 @@ class StreamingPath {
   private tail: { from: number; element: HTMLElement; view: GroupView } | undefined;
   /** Finished blocks asked for whose places are not known here. */
   private readonly unseen = new Set<number>();
+  /** Splits the text that came ahead of its frame (`prepare`); React's splitter splits the text drawn. */
+  private readonly ahead = new MarkdownBlockSplitter();
 
   constructor(private readonly client: RenderClient, private readonly splitter: MarkdownBlockSplitter) {}
+
+  /**
+   * Text that came, ahead of the frame that draws it: the renderings of the blocks it finished
+   * and of its growing block are asked for now, so that they are usually here when that frame
+   * draws the text, and drawn in it, instead of the text in one frame and its renderings in the
+   * next (each frame a style, layout and paint). Nothing is drawn here.
+   */
+  readonly prepare = (now: string): void => {
+    const next = this.ahead.split(now);
+    const { closed } = next;
+    const missing: string[] = [];
+    for (let i = Math.min(this.drawn.closed, closed.length); i < closed.length; i++) {
+      const source = closed[i]!;
+      if (source.length <= LARGE_BLOCK_CHARS && this.client.peek(source) === undefined) missing.push(source);
+    }
+    if (missing.length > 0) this.client.request(missing, this.finishedArrived);
+    if (next.open.length <= LARGE_BLOCK_CHARS && next.open.trim() !== '') this.client.requestGrowing(this, closed.length, ownCopy(next.open), this.arrived);
+  };
 
   /** The `index`th block is `element`, drawn by `view`; the growing one when it `grows`. */
   place(index: number, element: HTMLElement, view: BlockView, grows: boolean): void {
@@ -374,6 +399,9 @@ class StreamingPath {
   /** A rendering of the growing block arrived: drawn into it, when it is the block there. */
   readonly arrived = (): void => {
     const now = this.client.latest(this);
+    // A block the drawn text has not reached yet (asked for by `prepare`): the frame that draws
+    // that text draws it with this rendering.
+    if (now !== undefined && now.index > this.drawn.closed) return;
     const block = this.growing();
     if (now === undefined || block === undefined || now.index !== this.index) {
       this.redraw();
@@ -421,7 +449,9 @@ class StreamingPath {
     }
     const open = ownCopy(next.open);
     const j = count - tail.from;
-    const element = tail.view.draw(tail.element, j, open, undefined);
+    // Its newest rendering, when one came already (`prepare`), else its text.
+    const ahead = this.client.latest(this);
+    const element = tail.view.draw(tail.element, j, open, ahead !== undefined && ahead.index === count && ahead.block !== FAILED ? ahead.block : undefined);
     this.place(count, element, tail.view.at(j), true);
     this.drawn = { text: now, open, closed: count, growing: true, sources };
     this.client.request(added.filter((source) => this.client.peek(source) === undefined), this.finishedArrived);
@@ -431,7 +461,8 @@ class StreamingPath {
 
   /** Follows `live` until the returned function is called. */
   follow(live: LiveSource): () => void {
-    return live.subscribe(() => {
+    const stopHearing = live.hear?.(this.prepare);
+    const stop = live.subscribe(() => {
       const now = live.text();
       const before = this.drawn;
       if (now === undefined || now === before.text) return;
@@ -450,8 +481,14 @@ class StreamingPath {
       // its newest rendering until the next.
       const rendered = this.client.latest(this);
       if (rendered === undefined || rendered.index !== before.closed || rendered.block === FAILED) block.view.show(block.element, open, undefined);
+      // (Of this text, or newer than the one drawn, when it was asked for ahead: `prepare`.)
+      else block.view.show(block.element, rendered.source, rendered.block);
       this.client.requestGrowing(this, before.closed, open, this.arrived);
     });
+    return () => {
+      stop();
+      stopHearing?.();
+    };
   }
 }
 

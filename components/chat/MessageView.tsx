@@ -30,7 +30,7 @@ const FileCards = lazyWithWords(() => import('@/components/files/FileCards').the
 const ToolCalls = lazyWithWords(() => import('@/components/tools/ToolCalls').then((m) => ({ default: m.ToolCalls })));
 const StoredThumbnail = lazyWithWords(() => import('@/components/images/StoredThumbnail').then((m) => ({ default: m.StoredThumbnail })));
 import { withoutImageRefs } from '@/components/images/refs';
-import { hasImageRefs, liveTextOf, subscribeLiveText, useLiveMessage } from '@/components/stores/live-replies';
+import { hasImageRefs, hearLiveText, liveTextOf, subscribeLiveText, useLiveMessage, type LiveText } from '@/components/stores/live-replies';
 
 /** Tokens per second of the answer, once it began (from the reported count). */
 export function tokensPerSecond(message: Pick<Message, 'usage' | 'timing'>): number | undefined {
@@ -177,6 +177,11 @@ function sameProps(a: MessageViewProps, b: MessageViewProps): boolean {
     && a.actions === b.actions && a.editing === b.editing && a.onEditingChange === b.onEditingChange && a.compare === b.compare;
 }
 
+/** A streaming reply's text as its markdown shows it (its image references drawn as images, not text). */
+function shownText(now: LiveText): string {
+  return hasImageRefs(now) ? withoutImageRefs(now.text) : now.text;
+}
+
 export const MessageView = memo(function MessageView({ message: given, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange, compare }: MessageViewProps) {
   // A streaming reply's newest text: it alone renders as text streams in.
   const message = useLiveMessage(given);
@@ -185,9 +190,10 @@ export const MessageView = memo(function MessageView({ message: given, modelList
   const live = useMemo<LiveSource | undefined>(() => (streamingId === undefined ? undefined : {
     text: () => {
       const now = liveTextOf(streamingId);
-      return now === undefined ? undefined : hasImageRefs(now) ? withoutImageRefs(now.text) : now.text;
+      return now === undefined ? undefined : shownText(now);
     },
     subscribe: (onChange) => subscribeLiveText(streamingId, onChange),
+    hear: (onText) => hearLiveText(streamingId, (now) => onText(shownText(now))),
   }), [streamingId]);
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);

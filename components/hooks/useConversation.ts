@@ -7,7 +7,7 @@ import { onlyLiveTextMoved } from '@/lib/conversations/saved-changes';
 import { watchRuns } from '@/lib/protocol/background.adapter';
 import { useMemoryMode } from '@/components/stores/memory-mode';
 import { inNextFrame } from './next-frame';
-import { publishLiveReplies, type LiveText } from '@/components/stores/live-replies';
+import { announceLiveText, publishLiveReplies, type LiveText } from '@/components/stores/live-replies';
 import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
 import type { ToolCallRecord } from '@/lib/tools/types';
 
@@ -109,7 +109,9 @@ export function useConversation(store: ConversationStore, conversationId: string
       } else if (event.type === 'tools') {
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', toolCalls: event.toolCalls });
       } else if (event.type === 'delta') {
-        runs.set(event.messageId, { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning });
+        const run = { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning };
+        runs.set(event.messageId, run);
+        if (event.text !== '') announceLiveText(event.messageId, run);
       } else if (event.type === 'end') {
         // ('images': the reply's imageIds reach the page with its saved record, written before the event.)
         const { status, error, usage, finishReason } = event;

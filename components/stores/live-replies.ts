@@ -51,6 +51,33 @@ export function publishLiveReplies(texts: ReadonlyMap<string, LiveText>, gone: r
   if (changed) useLiveReplies.setState({ byId });
 }
 
+/** Who hears of a reply's text as it comes (before the frame that publishes it), by reply id. */
+const incoming = new Map<string, Set<(value: LiveText) => void>>();
+
+/**
+ * Reply `id`'s text as it just came from the background, ahead of the next frame that publishes
+ * it: its markdown asks the render worker for its blocks now (components/chat/Markdown.tsx,
+ * `StreamingPath.prepare`), so that their renderings are usually here when that frame draws the
+ * text, in that one frame, instead of in the frame after.
+ */
+export function announceLiveText(id: string, value: LiveText): void {
+  for (const hear of incoming.get(id) ?? []) hear(value);
+}
+
+/** Calls `hear` with reply `id`'s text each time some of it comes (`announceLiveText`); returns how to stop. */
+export function hearLiveText(id: string, hear: (value: LiveText) => void): () => void {
+  let set = incoming.get(id);
+  if (set === undefined) {
+    set = new Set();
+    incoming.set(id, set);
+  }
+  set.add(hear);
+  return () => {
+    set.delete(hear);
+    if (set.size === 0 && incoming.get(id) === set) incoming.delete(id);
+  };
+}
+
 /** The streamed text of reply `id`, as of now (undefined when none is streaming here). */
 export function liveTextOf(id: string): LiveText | undefined {
   return useLiveReplies.getState().byId.get(id);

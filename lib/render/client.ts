@@ -33,7 +33,8 @@ interface Request {
 interface Slot {
   /** Its newest rendering, of which source, and the block's place in its reply. */
   latest?: GrowingRendering;
-  inFlight: boolean;
+  /** The render on its way, if one is. */
+  inFlight?: Request;
   /** The text that came while a render was on its way: sent when it returns. */
   queued?: { index: number; source: string; onDone: () => void };
 }
@@ -129,16 +130,23 @@ export class RenderClient {
   requestGrowing(slot: object, index: number, source: string, onDone: () => void): void {
     let state = this.slots.get(slot);
     if (state === undefined) {
-      state = { inFlight: false };
+      state = {};
       this.slots.set(slot, state);
     }
     if (state.latest?.source === source && state.latest.index === index) return;
-    if (state.inFlight) {
-      state.queued = { index, source, onDone };
+    const inFlight = state.inFlight;
+    if (inFlight !== undefined) {
+      // The text on its way already (asked for ahead of the frame that draws it, say).
+      if (inFlight.index === index && inFlight.sources[0] === source && inFlight.labelsKey === this.labelsKey) {
+        inFlight.done.add(onDone);
+        state.queued = undefined;
+      } else {
+        state.queued = { index, source, onDone };
+      }
       return;
     }
-    state.inFlight = true;
-    this.send({ sources: [source], labelsKey: this.labelsKey, slot, index, done: new Set([onDone]) });
+    state.inFlight = { sources: [source], labelsKey: this.labelsKey, slot, index, done: new Set([onDone]) };
+    this.send(state.inFlight);
   }
 
   private send(request: Request, saved?: SavedMessage): void {
@@ -159,7 +167,7 @@ export class RenderClient {
     if (request.slot !== undefined) {
       const state = this.slots.get(request.slot);
       if (state !== undefined) {
-        state.inFlight = false;
+        state.inFlight = undefined;
         state.latest = { index: request.index ?? 0, source: request.sources[0]!, block: blocks[0] ?? FAILED };
         const queued = state.queued;
         state.queued = undefined;

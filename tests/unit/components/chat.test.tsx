@@ -8,7 +8,7 @@ import { LARGE_BLOCK_CHARS, Markdown } from '@/components/chat/Markdown';
 import { MessageView, type MessageActions } from '@/components/chat/MessageView';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
 import { Profiler, useState } from 'react';
-import { publishLiveReplies } from '@/components/stores/live-replies';
+import { announceLiveText, publishLiveReplies } from '@/components/stores/live-replies';
 import { MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { longMarkdown } from '../../gateway/models';
 import type { Message, StoredError } from '@/lib/conversations/records';
@@ -339,6 +339,32 @@ describe('Markdown', () => {
     expect(container.querySelector('code')).toHaveTextContent('one');
     expect(container.querySelector('.markdown')).toHaveTextContent(/Four$/);
     act(() => publishLiveReplies(new Map(), ['live-3']));
+  });
+
+  it('text that comes ahead of its frame is drawn in that frame already rendered, never first as its markers', async () => {
+    const streamingReply = message({ id: 'live-5', text: '', status: 'streaming' });
+    const { container } = render(<MessageView message={streamingReply} />);
+    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-5', { text, reasoning: '' }]])));
+    publish('First *pa');
+    await waitFor(() => expect(container.querySelector('.md-block:not(.md-plain)')).not.toBeNull());
+    const next = 'First *para* ends.\n\nSecond **one**.\n\nThird `one`.\n\nFour *th*';
+    // The background's delta reaches the page: heard at once, published with the next frame.
+    announceLiveText('live-5', { text: next, reasoning: '' });
+    await settle();
+    // Nothing is drawn before its frame.
+    expect(container.querySelector('.markdown')).not.toHaveTextContent('Second');
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => seen.push(container.querySelector('.markdown')?.textContent ?? ''));
+    observer.observe(container, { subtree: true, childList: true, characterData: true });
+    publish(next);
+    await settle();
+    observer.disconnect();
+    expect(container.querySelector('strong')).toHaveTextContent('one');
+    expect(container.querySelector('code')).toHaveTextContent('one');
+    expect(container.querySelector('.markdown')).toHaveTextContent(/Four th$/);
+    // Each block came rendered: no moment showed its markers.
+    expect(seen.filter((text) => /\*\*|`|\*th/.test(text))).toEqual([]);
+    act(() => publishLiveReplies(new Map(), ['live-5']));
   });
 
   it('a streaming reply whose text is replaced by one with more blocks shows the new blocks, not the old ones', async () => {

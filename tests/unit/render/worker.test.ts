@@ -66,6 +66,23 @@ describe('the render client (the page side of the worker)', () => {
     expect(done).toHaveBeenCalledTimes(2);
   });
 
+  it('the growing block\'s text asked for again while on its way is not sent again; both askers are told', async () => {
+    const { port, sent, answer } = heldPort();
+    const client = new RenderClient(port);
+    const slot = {};
+    const ahead = vi.fn();
+    const frame = vi.fn();
+    client.requestGrowing(slot, 0, 'A b', ahead);
+    // The frame that draws the text asks for it too (the same text, another string).
+    client.requestGrowing(slot, 0, ['A', 'b'].join(' '), frame);
+    expect(sent.filter((m) => m.type === 'render')).toHaveLength(1);
+    await answer();
+    expect(sent).toEqual([]);
+    expect(client.latest(slot)?.block.html).toContain('A b');
+    expect(ahead).toHaveBeenCalledTimes(1);
+    expect(frame).toHaveBeenCalledTimes(1);
+  });
+
   it('new words render every block again with them', async () => {
     const { port, answer } = heldPort();
     const client = new RenderClient(port);
