@@ -7,13 +7,16 @@ import { onlyLiveTextMoved } from '@/lib/conversations/saved-changes';
 import { watchRuns } from '@/lib/protocol/background.adapter';
 import { useMemoryMode } from '@/components/stores/memory-mode';
 import { inNextFrame } from './next-frame';
-import { announceLiveText, publishLiveReplies, type LiveText } from '@/components/stores/live-replies';
+import { announceLiveText, grownText, publishLiveReplies, type LiveText } from '@/components/stores/live-replies';
 import type { RunEvent, SaveFailure } from '@/lib/runs/run-manager';
 import type { ToolCallRecord } from '@/lib/tools/types';
 
 interface LiveRun {
   text: string;
   reasoning: string;
+  /** Whether its text names an image, and the end of its text, found from the pieces as they came (`grownText`). */
+  namesImages?: boolean;
+  tail?: string;
   /** The messages the run wrote when it started, shown until storage reports them. */
   records?: Message[];
   ended?: { status: MessageStatus; error?: StoredError; usage?: StoredUsage; finishReason?: string };
@@ -94,7 +97,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       const texts = new Map<string, LiveText>();
       const ended: string[] = [];
       for (const [id, run] of runs) {
-        if (run.ended === undefined) texts.set(id, { text: run.text, reasoning: run.reasoning });
+        if (run.ended === undefined) texts.set(id, { text: run.text, reasoning: run.reasoning, ...(run.namesImages === undefined ? {} : { namesImages: run.namesImages }) });
         else ended.push(id);
       }
       publishLiveReplies(texts, ended);
@@ -105,13 +108,14 @@ export function useConversation(store: ConversationStore, conversationId: string
         // A later snapshot (text moved into the reasoning) comes without the records: they stay.
         const records = event.records ?? current?.records;
         const toolCalls = event.toolCalls ?? current?.toolCalls;
-        runs.set(event.messageId, { text: event.text, reasoning: event.reasoning, ...(records === undefined ? {} : { records }), ...(toolCalls === undefined ? {} : { toolCalls }) });
+        const { text, namesImages, tail } = grownText(undefined, '', event.text);
+        runs.set(event.messageId, { text, reasoning: event.reasoning, namesImages, tail, ...(records === undefined ? {} : { records }), ...(toolCalls === undefined ? {} : { toolCalls }) });
       } else if (event.type === 'tools') {
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', toolCalls: event.toolCalls });
       } else if (event.type === 'delta') {
-        const run = { ...current, text: (current?.text ?? '') + event.text, reasoning: (current?.reasoning ?? '') + event.reasoning };
+        const run = { ...current, ...grownText(current, current?.tail ?? '', event.text), reasoning: (current?.reasoning ?? '') + event.reasoning };
         runs.set(event.messageId, run);
-        if (event.text !== '') announceLiveText(event.messageId, run);
+        if (event.text !== '') announceLiveText(event.messageId, { text: run.text, reasoning: run.reasoning, namesImages: run.namesImages });
       } else if (event.type === 'end') {
         // ('images': the reply's imageIds reach the page with its saved record, written before the event.)
         const { status, error, usage, finishReason } = event;

@@ -7,6 +7,28 @@ import { IMAGE_REF_SCHEME } from '@/lib/images/types';
 export interface LiveText {
   text: string;
   reasoning: string;
+  /**
+   * Whether the text names an image, when whoever made it knows (found from its pieces as they
+   * came: `grownText`), so that nothing reads the whole text to find out.
+   */
+  namesImages?: boolean;
+}
+
+/** The end of a text kept to find an image reference that starts in one piece and ends in the next. */
+const TAIL = IMAGE_REF_SCHEME.length - 1;
+
+/**
+ * Text `before` (with `tail`, the end of it kept by the caller) grown by `piece`: the new text,
+ * whether it names an image, and its new tail. Only `piece` and the tail are searched: reading
+ * the whole text would have the engine copy it into one string, a reply's size at each piece.
+ */
+export function grownText(before: { text: string; namesImages?: boolean } | undefined, tail: string, piece: string): { text: string; namesImages: boolean; tail: string } {
+  const seen = tail + piece;
+  return {
+    text: (before?.text ?? '') + piece,
+    namesImages: before?.namesImages === true || seen.includes(IMAGE_REF_SCHEME),
+    tail: seen.length > TAIL ? seen.slice(-TAIL) : seen,
+  };
 }
 
 /**
@@ -32,7 +54,7 @@ function findImageRefs(value: LiveText, old: LiveText | undefined): boolean {
 
 /** Whether reply text `live` names an image (only published texts are known; others are searched). */
 export function hasImageRefs(live: LiveText): boolean {
-  return namesImages.get(live) ?? live.text.includes(IMAGE_REF_SCHEME);
+  return live.namesImages ?? namesImages.get(live) ?? live.text.includes(IMAGE_REF_SCHEME);
 }
 
 /** The replies' texts as of now; a reply not named keeps its own (another conversation's, say). */
@@ -43,7 +65,7 @@ export function publishLiveReplies(texts: ReadonlyMap<string, LiveText>, gone: r
   for (const [id, value] of texts) {
     const old = before.get(id);
     if (old !== undefined && old.text === value.text && old.reasoning === value.reasoning) continue;
-    namesImages.set(value, findImageRefs(value, old));
+    if (value.namesImages === undefined) namesImages.set(value, findImageRefs(value, old));
     byId.set(id, value);
     changed = true;
   }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasImageRefs, publishLiveReplies, useLiveReplies } from '@/components/stores/live-replies';
+import { grownText, hasImageRefs, publishLiveReplies, useLiveReplies } from '@/components/stores/live-replies';
 import { IMAGE_REF_SCHEME } from '@/lib/images/types';
 
 afterEach(() => useLiveReplies.setState({ byId: new Map() }));
@@ -34,5 +34,25 @@ describe('live replies', () => {
     publishLiveReplies(new Map([['a', { text: 'Replaced, no image', reasoning: '' }]]));
     expect(hasImageRefs(useLiveReplies.getState().byId.get('a')!)).toBe(false);
     expect(hasImageRefs({ text: `never published ${ref}`, reasoning: '' })).toBe(true);
+  });
+
+  it('finds an image reference from the pieces as they come, one split across pieces too, never reading the whole text', () => {
+    const ref = `![a cat](${IMAGE_REF_SCHEME}img-1)`;
+    const text = `Here it is: ${ref} and more`;
+    // Every cut of the text in two pieces, the reference split at each place.
+    for (let cut = 0; cut <= text.length; cut++) {
+      const first = grownText(undefined, '', text.slice(0, cut));
+      const second = grownText(first, first.tail, text.slice(cut));
+      expect(second.text).toBe(text);
+      expect(second.namesImages).toBe(true);
+      expect(first.namesImages).toBe(text.slice(0, cut).includes(IMAGE_REF_SCHEME));
+    }
+    // Known once, it stays known; a text without one says so.
+    const after = grownText({ text, namesImages: true }, '', ' no reference here');
+    expect(after.namesImages).toBe(true);
+    expect(grownText(undefined, '', 'plain words').namesImages).toBe(false);
+    // What publishing trusts: the reply's own flag, not a search of its text.
+    publishLiveReplies(new Map([['a', { text: 'a gc-image: lookalike', reasoning: '', namesImages: false }]]));
+    expect(hasImageRefs(useLiveReplies.getState().byId.get('a')!)).toBe(false);
   });
 });
