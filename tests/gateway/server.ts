@@ -104,6 +104,8 @@ export interface ReferenceGateway {
   readonly requests: LoggedRequest[];
   /** When each completed stream sent its last byte (Date.now()), in order: for latency benches. */
   readonly streamEnds: number[];
+  /** Resolves once more than `count` streams have ended (`streamEnds`), so a bench waits without polling. */
+  streamEnded(count: number, timeoutMs?: number): Promise<void>;
   /** When each streamed chat reply wrote its first words (Date.now()), in order: for latency benches. */
   readonly streamFirstWords: number[];
   /** Apply a fault to the next `times` requests to /v1 endpoints (default 1); only to those asking `model`, when named. */
@@ -262,6 +264,25 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
   const requests: LoggedRequest[] = [];
   const loggedFor = new WeakMap<IncomingMessage, LoggedRequest>();
   const streamEnds: number[] = [];
+  const endWaiters = new Set<() => void>();
+  const streamEnd = (): void => {
+    streamEnds.push(Date.now());
+    for (const waiter of endWaiters) waiter();
+  };
+  const streamEnded = (count: number, timeoutMs = 60_000): Promise<void> => new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (streamEnds.length <= count) return;
+      endWaiters.delete(check);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      endWaiters.delete(check);
+      reject(new Error(`no stream ended within ${timeoutMs} ms`));
+    }, timeoutMs);
+    endWaiters.add(check);
+    check();
+  });
   const streamFirstWords: number[] = [];
   const servedImages = new ServedImages(options.imageUrlTtlMs);
   let imageChat: ImageChatSettings = DEFAULT_IMAGE_CHAT;
@@ -824,7 +845,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     if (!out.write(event('response.output_item.done', { output_index: 0, item: message }))) return;
     bill(key, model, inputTokens, outputTokens);
     if (!out.write(event(finalStatus === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: response(finalStatus, [message], true) }))) return;
-    res.end(() => streamEnds.push(Date.now()));
+    res.end(streamEnd);
   }
 
   /** A Chat Completions reply that calls tools: each call's arguments in two pieces, as OpenAI streams them. */
@@ -888,7 +909,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     });
     pieces.push(event('response.completed', { response: response('completed', items) }));
     for (const piece of pieces) if (!out.write(piece)) return;
-    res.end(() => streamEnds.push(Date.now()));
+    res.end(streamEnd);
   }
 
   let serial = 0;
@@ -913,7 +934,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     },
     finish(served, log) {
       log.finished = true;
-      served.res.end(() => streamEnds.push(Date.now()));
+      served.res.end(streamEnd);
     },
     serial: () => ++serial,
     answerContext: () => ({ imageChat }),
@@ -1011,6 +1032,7 @@ export async function startReferenceGateway(options: ReferenceGatewayOptions = {
     demoKey: DEMO_KEY,
     requests,
     streamEnds,
+    streamEnded,
     streamFirstWords,
     setFault(fault, times = 1, model) {
       faults.push({ fault: Fault.parse(fault), times, model });
