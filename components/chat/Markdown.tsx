@@ -138,6 +138,15 @@ function loadImage(event: MouseEvent<HTMLDivElement>): void {
   load.replaceWith(img);
 }
 
+/**
+ * The growing block's newest rendering `latest`, when it is of the `index`th block's text `open`
+ * (or of an earlier text of it), to be drawn for it; undefined when it is not (of another block,
+ * of a text since replaced) or failed: the block then shows its text.
+ */
+function renderingOf(latest: GrowingRendering | undefined, index: number, open: string): RenderedBlock | undefined {
+  return latest !== undefined && latest.index === index && latest.block !== FAILED && open.startsWith(latest.source) ? latest.block : undefined;
+}
+
 /** The longest growing block whose rendering `StreamingPath.prepare` asks for ahead of its frame. */
 const AHEAD_CHARS = 8 * 1024;
 
@@ -455,9 +464,9 @@ class StreamingPath {
     }
     const open = ownCopy(next.open);
     const j = count - tail.from;
-    // Its newest rendering, when one came already (`prepare`), else its text.
+    // Its newest rendering, when one of its text came already (`prepare`), else its text.
     const ahead = this.client.latest(this);
-    const element = tail.view.draw(tail.element, j, open, ahead !== undefined && ahead.index === count && ahead.block !== FAILED ? ahead.block : undefined);
+    const element = tail.view.draw(tail.element, j, open, renderingOf(ahead, count, open));
     this.place(count, element, tail.view.at(j), true);
     this.drawn = { text: now, open, closed: count, growing: true, sources };
     this.client.request(added.filter((source) => this.client.peek(source) === undefined), this.finishedArrived);
@@ -486,9 +495,10 @@ class StreamingPath {
       // Its text shows until its first rendering comes (or while its renderings fail); after that,
       // its newest rendering until the next.
       const rendered = this.client.latest(this);
-      if (rendered === undefined || rendered.index !== before.closed || rendered.block === FAILED) block.view.show(block.element, open, undefined);
-      // (Of this text, or newer than the one drawn, when it was asked for ahead: `prepare`.)
-      else block.view.show(block.element, rendered.source, rendered.block);
+      const shown = renderingOf(rendered, before.closed, open);
+      // (Of this text, or of one newer than the one drawn when it was asked for ahead: `prepare`.)
+      if (shown !== undefined && rendered !== undefined) block.view.show(block.element, rendered.source, shown);
+      else block.view.show(block.element, open, undefined);
       this.client.requestGrowing(this, before.closed, open, this.arrived);
     });
     return () => {

@@ -367,6 +367,21 @@ describe('Markdown', () => {
     act(() => publishLiveReplies(new Map(), ['live-5']));
   });
 
+  it('a growing block whose text is replaced never shows the old text\'s rendering meanwhile', async () => {
+    const streamingReply = message({ id: 'live-6', text: '', status: 'streaming' });
+    const { container } = render(<MessageView message={streamingReply} />);
+    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-6', { text, reasoning: '' }]])));
+    publish('Alpha *one');
+    await settle();
+    publish('Alpha *one* and');
+    await waitFor(() => expect(container.querySelector('em')).toHaveTextContent('one'));
+    // (A snapshot that moved the reply's opening into its reasoning, say.)
+    publish('Beta **two** is');
+    expect(container.querySelector('.markdown')).not.toHaveTextContent('Alpha');
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('two'));
+    act(() => publishLiveReplies(new Map(), ['live-6']));
+  });
+
   it('a streaming reply whose text is replaced by one with more blocks shows the new blocks, not the old ones', async () => {
     const streamingReply = message({ id: 'live-4', text: '', status: 'streaming' });
     const { container } = render(<MessageView message={streamingReply} />);
