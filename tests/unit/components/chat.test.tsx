@@ -7,7 +7,7 @@ import { ErrorCallout } from '@/components/chat/ErrorCallout';
 import { LARGE_BLOCK_CHARS, Markdown } from '@/components/chat/Markdown';
 import { MessageView, type MessageActions } from '@/components/chat/MessageView';
 import { buildTree, currentBranch, versionInfo } from '@/lib/conversations/branches';
-import { Profiler, useState } from 'react';
+import { Profiler, useState, type ReactElement } from 'react';
 import { announceLiveText, publishLiveReplies } from '@/components/stores/live-replies';
 import { MarkdownBlockSplitter } from '@/lib/render/blocks';
 import { longMarkdown } from '../../gateway/models';
@@ -236,6 +236,17 @@ describe('MessageView', () => {
   });
 });
 
+/**
+ * A streaming reply `id`'s view (inside `wrap`), how to publish its text as a frame does, and how
+ * to end its streaming.
+ */
+function streamingView(id: string, wrap: (view: ReactElement) => ReactElement = (view) => view) {
+  const rendered = render(wrap(<MessageView message={message({ id, text: '', status: 'streaming' })} />));
+  const publish = (text: string) => act(() => publishLiveReplies(new Map([[id, { text, reasoning: '' }]])));
+  const end = () => act(() => publishLiveReplies(new Map(), [id]));
+  return { container: rendered.container, publish, end };
+}
+
 /** Lets the render service (in the page under jsdom, as where no worker starts) answer what was asked. */
 async function settle(): Promise<void> {
   await act(async () => {
@@ -323,9 +334,7 @@ describe('Markdown', () => {
 
   it('while a reply streams, blocks that finish (several in a frame) and their own renderings are drawn without a React render', async () => {
     let commits = 0;
-    const streamingReply = message({ id: 'live-3', text: '', status: 'streaming' });
-    const { container } = render(<Profiler id="reply" onRender={() => commits++}><MessageView message={streamingReply} /></Profiler>);
-    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-3', { text, reasoning: '' }]])));
+    const { container, publish, end } = streamingView('live-3', (view) => <Profiler id="reply" onRender={() => commits++}>{view}</Profiler>);
     publish('First *pa');
     // Its rendering arrived (the worker has started).
     await waitFor(() => expect(container.querySelector('.md-block:not(.md-plain)')).not.toBeNull());
@@ -338,13 +347,11 @@ describe('Markdown', () => {
     expect(container.querySelector('strong')).toHaveTextContent('one');
     expect(container.querySelector('code')).toHaveTextContent('one');
     expect(container.querySelector('.markdown')).toHaveTextContent(/Four$/);
-    act(() => publishLiveReplies(new Map(), ['live-3']));
+    end();
   });
 
   it('text that comes ahead of its frame is drawn in that frame already rendered, never first as its markers', async () => {
-    const streamingReply = message({ id: 'live-5', text: '', status: 'streaming' });
-    const { container } = render(<MessageView message={streamingReply} />);
-    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-5', { text, reasoning: '' }]])));
+    const { container, publish, end } = streamingView('live-5');
     publish('First *pa');
     await waitFor(() => expect(container.querySelector('.md-block:not(.md-plain)')).not.toBeNull());
     const next = 'First *para* ends.\n\nSecond **one**.\n\nThird `one`.\n\nFour *th*';
@@ -364,13 +371,11 @@ describe('Markdown', () => {
     expect(container.querySelector('.markdown')).toHaveTextContent(/Four th$/);
     // Each block came rendered: no moment showed its markers.
     expect(seen.filter((text) => /\*\*|`|\*th/.test(text))).toEqual([]);
-    act(() => publishLiveReplies(new Map(), ['live-5']));
+    end();
   });
 
   it('a growing block whose text is replaced never shows the old text\'s rendering meanwhile', async () => {
-    const streamingReply = message({ id: 'live-6', text: '', status: 'streaming' });
-    const { container } = render(<MessageView message={streamingReply} />);
-    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-6', { text, reasoning: '' }]])));
+    const { container, publish, end } = streamingView('live-6');
     publish('Alpha *one');
     await settle();
     publish('Alpha *one* and');
@@ -379,13 +384,11 @@ describe('Markdown', () => {
     publish('Beta **two** is');
     expect(container.querySelector('.markdown')).not.toHaveTextContent('Alpha');
     await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('two'));
-    act(() => publishLiveReplies(new Map(), ['live-6']));
+    end();
   });
 
   it('a streaming reply whose text is replaced by one with more blocks shows the new blocks, not the old ones', async () => {
-    const streamingReply = message({ id: 'live-4', text: '', status: 'streaming' });
-    const { container } = render(<MessageView message={streamingReply} />);
-    const publish = (text: string) => act(() => publishLiveReplies(new Map([['live-4', { text, reasoning: '' }]])));
+    const { container, publish, end } = streamingView('live-4');
     publish('Old *first*.\n\nSame second.\n\nThi');
     await waitFor(() => expect(container.querySelector('em')).toHaveTextContent('first'));
     // (A snapshot that moved the reply's opening into its reasoning, say.)
@@ -393,7 +396,7 @@ describe('Markdown', () => {
     await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('first'));
     expect(container.querySelector('em')).toBeNull();
     expect(container.querySelector('.markdown')).toHaveTextContent(/^New first\. ?Same second\. ?Third\. ?Fourth\. ?Fif$/);
-    act(() => publishLiveReplies(new Map(), ['live-4']));
+    end();
   });
 
   it('a long finished reply whose text is replaced shows every block as it now is, in groups drawn for good too', async () => {
