@@ -9,7 +9,10 @@ import { RenderCache } from '../cache';
 import { createRenderService } from './handler';
 import { ToWorkerSchema } from './protocol';
 
-const service = createRenderService(new RenderCache());
+const cache = new RenderCache();
+const service = createRenderService(cache);
+// Ready before the page opens a conversation; a database that cannot open fails again when used, and is then left alone.
+void cache.open().catch(() => undefined);
 
 self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = ToWorkerSchema.safeParse(event.data);

@@ -115,6 +115,29 @@ describe('the render client (the page side of the worker)', () => {
     expect(client.peek('Two')?.html).toContain('Two');
   });
 
+  it('a saved message none of which is here is looked up whole, even when some of its blocks are on their way for another message', async () => {
+    const { port, sent, answer } = heldPort();
+    const client = new RenderClient(port);
+    const [first, second] = [vi.fn(), vi.fn()];
+    // Two replies that end alike, opened together.
+    client.request(['# One\n', 'Same ending'], first, { id: 'm1', conversationId: 'c' });
+    client.request(['# Two\n', 'Same ending'], second, { id: 'm2', conversationId: 'c' });
+    // One request each, both with their message (a cache lookup), none rendering a part apart.
+    expect(sent).toEqual([
+      expect.objectContaining({ type: 'render', sources: ['# One\n', 'Same ending'], saved: { id: 'm1', conversationId: 'c' } }),
+      expect.objectContaining({ type: 'render', sources: ['# Two\n', 'Same ending'], saved: { id: 'm2', conversationId: 'c' } }),
+    ]);
+    // Asked again (drawn again) while on their way: nothing more is sent.
+    client.request(['# One\n', 'Same ending'], first, { id: 'm1', conversationId: 'c' });
+    client.request(['# Two\n', 'Same ending'], second, { id: 'm2', conversationId: 'c' });
+    expect(sent).toHaveLength(2);
+    await answer();
+    expect(first).toHaveBeenCalled();
+    expect(second).toHaveBeenCalled();
+    expect(client.peek('# Two\n')?.html).toContain('<h1>Two</h1>');
+    expect(client.peek('Same ending')?.html).toContain('Same ending');
+  });
+
   it('answers that are not the worker\'s are ignored', () => {
     const { port } = heldPort();
     let deliver: (data: unknown) => void = () => undefined;
@@ -140,6 +163,17 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     const again = await createRenderService(cache).handle({ type: 'labels', key: 'en', labels: { ...BARE_LABELS } })
       .then(() => service.handle({ type: 'render', id: 2, sources: ['# One\n', 'Two'], saved })) as Extract<FromWorker, { type: 'rendered' }>;
     expect(again).toEqual({ ...first, id: 2, fromCache: true });
+  });
+
+  it('opened ahead of the first message, the cache answers as before; one whose database cannot open says so, and the service renders without it', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    await cache.open();
+    expect(await cache.get('m1', 'en', ['One'])).toBeUndefined();
+    const refused = { open: () => { throw new Error('refused'); }, deleteDatabase: () => { throw new Error('refused'); }, cmp: indexedDB.cmp.bind(indexedDB), databases: () => Promise.reject(new Error('refused')) } as unknown as IDBFactory;
+    const broken = new RenderCache(`render-cache-${n++}`, { indexedDB: refused, IDBKeyRange });
+    await expect(broken.open()).rejects.toThrow();
+    const reply = await createRenderService(broken).handle({ type: 'render', id: 1, sources: ['**bold**'], saved: { id: 'm', conversationId: 'c' } });
+    expect(reply).toMatchObject({ type: 'rendered', fromCache: false, blocks: [{ html: expect.stringContaining('<strong>bold</strong>') }] });
   });
 
   it('a rendering is used only for the same text, the same words and the same renderer version', async () => {
