@@ -9,7 +9,7 @@ import type { RenderCache } from '../cache';
 import { BARE_LABELS, type RenderLabels } from '../labels';
 import { prepareMarkdown, renderMarkdownBlock } from '../markdown';
 import { sanitizeRendered } from '../sanitize';
-import type { FromWorker, RenderedBlock, ToWorker } from './protocol';
+import type { FromWorker, RenderedBlock, SavedMessage, ToWorker } from './protocol';
 
 type Cache = Pick<RenderCache, 'get' | 'put'>;
 
@@ -75,6 +75,14 @@ export function createRenderService(cache?: Cache): RenderService {
       return undefined;
     }
   };
+  const saving = new Map<string, Promise<unknown>>();
+  const save = (saved: SavedMessage, wordsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[], startedAt: number): void => {
+    const written = cached((c) => c.put(saved, wordsKey, sources, blocks, startedAt));
+    saving.set(saved.id, written);
+    void written.then(() => {
+      if (saving.get(saved.id) === written) saving.delete(saved.id);
+    });
+  };
   return {
     async handle(message) {
       if (message.type === 'labels') {
@@ -87,6 +95,8 @@ export function createRenderService(cache?: Cache): RenderService {
       // The words of the moment it was asked: renders may overlap (see render.worker.ts).
       const [words, wordsKey] = [labels, labelsKey];
       if (saved !== undefined) {
+        // Its rendering being saved (just answered): read once saved.
+        await saving.get(saved.id);
         const blocks = await cached((c) => c.get(saved.id, wordsKey, sources));
         // Sanitised again as they are read: a fix to the sanitiser reaches what was saved before it.
         if (blocks !== undefined) return { type: 'rendered', id, blocks: blocks.map((block) => ({ ...block, html: sanitizeRendered(block.html) })), fromCache: true };
@@ -100,7 +110,8 @@ export function createRenderService(cache?: Cache): RenderService {
           if (message.growing !== true) recent.set(wordsKey, source, block);
           return block;
         });
-        if (saved !== undefined) await cached((c) => c.put(saved, wordsKey, sources, blocks, startedAt));
+        // Saved after it is answered: the page draws it while it is written (a write took 7–21 ms, measured).
+        if (saved !== undefined) save(saved, wordsKey, sources, blocks, startedAt);
         return { type: 'rendered', id, blocks, fromCache: false };
       } catch (error) {
         return { type: 'failed', id, code: error instanceof Error ? error.name : 'unknown' };

@@ -176,6 +176,26 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     expect(reply).toMatchObject({ type: 'rendered', fromCache: false, blocks: [{ html: expect.stringContaining('<strong>bold</strong>') }] });
   });
 
+  it('a rendering is answered before it is saved; asked for again meanwhile, it is read once saved', async () => {
+    const real = new RenderCache(`render-cache-${n++}`);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A cache whose writes wait (a slow disk).
+    const slow = { get: real.get.bind(real), put: async (...args: Parameters<RenderCache['put']>) => {
+      await held;
+      await real.put(...args);
+    } };
+    const service = createRenderService(slow);
+    const saved = { id: 'm1', conversationId: 'c1' };
+    const first = await service.handle({ type: 'render', id: 1, sources: ['# One\n'], saved });
+    expect(first).toMatchObject({ type: 'rendered', fromCache: false });
+    const again = service.handle({ type: 'render', id: 2, sources: ['# One\n'], saved });
+    release();
+    expect(await again).toMatchObject({ type: 'rendered', id: 2, fromCache: true });
+  });
+
   it('a rendering is used only for the same text, the same words and the same renderer version', async () => {
     const cache = new RenderCache(`render-cache-${n++}`);
     const blocks = [{ html: '<p>One</p>', math: false, diagram: false }];
