@@ -13,7 +13,7 @@ import { HISTORY_FORMAT, HISTORY_VERSION } from '../../lib/transfer/history-file
 import { chatPageWith, importThroughPage, median, pollPage, type Figure } from './measure';
 import { build } from './popup';
 
-const CODE_TITLE = 'Two hundred code blocks';
+export const CODE_TITLE = 'Two hundred code blocks';
 const PAIRS = 100;
 const LAST = `code-200-m${PAIRS * 2 - 1}`;
 const LANGS = ['ts', 'python', 'go', 'rust', 'sql', 'bash', 'json', 'java', 'cpp', 'yaml'];
@@ -36,7 +36,7 @@ function codeOf(lang: string, n: number): string {
   return `\`\`\`${lang}\n${lines.join('\n')}\n\`\`\``;
 }
 
-function codeHistory(): string {
+export function codeHistory(): string {
   const now = Date.now();
   const messages: Record<string, unknown>[] = [];
   let parent: string | null = null;
@@ -57,8 +57,8 @@ function codeHistory(): string {
   return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: now, conversations });
 }
 
-/** A click on the conversation's row → its last reply's code painted highlighted. */
-const OPEN_PROBE = `
+/** A click on the conversation's row → its last reply's code painted highlighted. (Exported, with the history, for probes that trace this opening.) */
+export const OPEN_PROBE = `
   document.addEventListener('click', (e) => {
     if (!(e.target instanceof Element) || !e.target.classList.contains('conversation-title') || e.target.textContent !== '${CODE_TITLE}') return;
     const t0 = performance.now();
