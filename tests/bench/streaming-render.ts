@@ -250,7 +250,7 @@ export async function benchStreamingRender(): Promise<Figure[]> {
       const ended = gateway.streamEnds.length;
       await plain.evaluate(`run(${JSON.stringify(gateway.baseUrl)}, ${JSON.stringify(gateway.demoKey)}, ${JSON.stringify(FIRST_WORDS_PROMPT)}, () => {}); window.__watchFirst('#out')`);
       floorFirst.push(await firstWordsDelay(plain, gateway));
-      while (gateway.streamEnds.length === ended) await plain.waitForTimeout(50);
+      await gateway.streamEnded(ended);
       await plain.close();
     }
     const oursFirstMedian = median(oursFirst);
