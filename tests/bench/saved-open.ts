@@ -57,14 +57,24 @@ export function codeHistory(): string {
   return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: now, conversations });
 }
 
-/** A click on the conversation's row → its last reply's code painted highlighted. (Exported, with the history, for probes that trace this opening.) */
+/**
+ * A click on the conversation's row → its first screen painted rendered: the last reply's code
+ * highlighted, and no reply in view still waiting for its rendering (`aria-busy`). (Exported,
+ * with the history, for probes that trace this opening.)
+ */
 export const OPEN_PROBE = `
   document.addEventListener('click', (e) => {
     if (!(e.target instanceof Element) || !e.target.classList.contains('conversation-title') || e.target.textContent !== '${CODE_TITLE}') return;
     const t0 = performance.now();
     const check = () => {
       if (window.__articleAt === undefined && document.querySelector('[data-message-id="${LAST}"]')) window.__articleAt = performance.now() - t0;
-      if (document.querySelector('[data-message-id="${LAST}"] .code-block code span[class^="hljs-"]')) {
+      const log = document.querySelector('[role="log"]');
+      const view = log?.getBoundingClientRect();
+      const waiting = view !== undefined && [...log.querySelectorAll('.markdown[aria-busy="true"]')].some((m) => {
+        const r = m.getBoundingClientRect();
+        return r.bottom > view.top && r.top < view.bottom;
+      });
+      if (!waiting && document.querySelector('[data-message-id="${LAST}"] .code-block code span[class^="hljs-"]')) {
         requestAnimationFrame(() => {
           window.__opened = performance.now() - t0;
           window.__drawn = document.querySelectorAll('[role="log"] .code-block').length;
