@@ -30,7 +30,7 @@ import { transcriptionChoice } from '@/lib/voice/choice';
 import { DEFAULT_VOICE } from '@/lib/settings/schema';
 import { ErrorCallout } from './ErrorCallout';
 import { findMessage, MessageList } from './MessageList';
-import { MessageView, type CompareActions, type MessageActions } from './MessageView';
+import { MessageView, renderRepliesAhead, type CompareActions, type MessageActions } from './MessageView';
 import { RetryButton } from './RetryButton';
 import { COMPARE_MODELS } from '@/lib/runs/limits';
 import type { Comparison } from '@/lib/conversations/records';
@@ -145,6 +145,14 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
   );
 });
 
+/**
+ * A conversation just read: the replies at the end of its newest branch (the branch shown, unless
+ * the user chose an older version) are sent to render while the page draws them.
+ */
+function renderNewestAhead(messages: readonly Message[]): void {
+  renderRepliesAhead(currentBranch(buildTree(messages)));
+}
+
 /** One conversation: messages streamed by the background, a model picker and a composer. */
 export function ChatView({ surface, profile: active, profiles, conversationId, onConversationChange, actions, suggestions = [], focus, pickedModel, canCompare = false, canAskPage = false }: ChatViewProps) {
   const store = conversationStore();
@@ -153,7 +161,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
   const [aheadId, setAheadId] = useState(newId);
   // The conversation this view started: it keeps the composer it was started from.
   const [created, setCreated] = useState<string>();
-  const view = useConversation(store, conversationId ?? aheadId);
+  const view = useConversation(store, conversationId ?? aheadId, renderNewestAhead);
   // A conversation continues on its own profile (its history and key stay with its gateway).
   const ownProfileId = view.conversation?.profileId;
   const own = ownProfileId === undefined ? undefined : profiles.find((p) => p.id === ownProfileId);

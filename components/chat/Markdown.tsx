@@ -27,6 +27,21 @@ export function startRenderer(): void {
 }
 
 /**
+ * Asks for a finished reply's rendering ahead of its view (a conversation just read, before the
+ * page draws it): the blocks its `Markdown` will ask for, looked up in the rendering cache as one
+ * saved message, or rendered and saved. The view, once drawn, waits for this answer instead of
+ * asking again. A reply with a block too large for the worker is left to its view.
+ */
+export function renderFinishedAhead(text: string, saved: SavedMessage): void {
+  const split = new MarkdownBlockSplitter().split(text);
+  const sources = split.open.trim() === '' ? [...split.closed] : [...split.closed, split.open];
+  if (sources.length === 0 || sources.some((source) => source.length > LARGE_BLOCK_CHARS)) return;
+  const client = renderClient();
+  client.setLabels(labelsFor(currentWords()));
+  client.request(sources, () => undefined, saved);
+}
+
+/**
  * Past this many characters a block is not parsed while it grows, and a fenced code block is
  * never handed to the parser. Measured in Chromium (the popup's styles, a 420 px column, one
  * change a frame): the growing block parsed and drawn again costs about 0.2 ms per kB a frame,

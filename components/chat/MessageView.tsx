@@ -11,7 +11,7 @@ import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import type { SavedMessage } from '@/lib/render/worker/protocol';
 import { ErrorCallout } from './ErrorCallout';
-import { LARGE_BLOCK_CHARS, Markdown, Pieces, type LiveSource } from './Markdown';
+import { LARGE_BLOCK_CHARS, Markdown, Pieces, renderFinishedAhead, type LiveSource } from './Markdown';
 import { ReadAloudButton } from './ReadAloud';
 import { formatAmount } from '@/components/i18n/money';
 import { useModelPrice } from '@/components/stores/pricing';
@@ -66,6 +66,27 @@ function savedAs(message: Message): SavedMessage {
     savedKeys.set(message, saved);
   }
   return saved;
+}
+
+/** About a screen of the chat page's replies, in characters (see `renderRepliesAhead`). */
+const SCREEN_CHARS = 3_000;
+
+/**
+ * A conversation just read: its newest replies (about a screen of them, newest first) are sent to
+ * the render worker before the page draws the conversation, so their renderings are on their way
+ * (or read from the rendering cache) while it does. `branch` is the conversation as it will be
+ * shown, oldest first. Each is asked for as its view will ask (`renderFinishedAhead`).
+ */
+export function renderRepliesAhead(branch: readonly Message[]): void {
+  let chars = 0;
+  for (let i = branch.length - 1; i >= 0 && chars < SCREEN_CHARS; i--) {
+    const message = branch[i]!;
+    if (message.role !== 'assistant' || message.status === 'streaming') continue;
+    const text = withoutImageRefs(message.text);
+    if (text === '') continue;
+    renderFinishedAhead(text, savedAs(message));
+    chars += text.length;
+  }
 }
 
 /** Quoted page text longer than this is folded (its first lines stay visible in the summary). */

@@ -44,8 +44,10 @@ export interface ConversationView {
  * run events from the background are gathered and applied at most once per animation frame.
  * A streaming reply's text is as of its last run event other than more text (its start, say);
  * its newest text is in components/stores/live-replies.ts, which its view reads.
+ * `onFirstRead` is given each conversation's messages as first read, before they are rendered
+ * (to start work the view will need: the renderings of its newest replies, say).
  */
-export function useConversation(store: ConversationStore, conversationId: string | undefined): ConversationView {
+export function useConversation(store: ConversationStore, conversationId: string | undefined, onFirstRead?: (messages: readonly Message[]) => void): ConversationView {
   // Each piece of state is tagged with the conversation it belongs to, so switching
   // conversations never shows the previous one's messages for a frame.
   const [conversation, setConversation] = useState<{ id: string; value: Conversation | undefined }>();
@@ -56,6 +58,10 @@ export function useConversation(store: ConversationStore, conversationId: string
   const memoryMode = useMemoryMode();
   // The runs this page follows (their events fill it), read when storage reports the messages.
   const liveRuns = useRef<ReadonlyMap<string, LiveRun>>(new Map());
+  const firstRead = useRef(onFirstRead);
+  useEffect(() => {
+    firstRead.current = onFirstRead;
+  });
 
   useEffect(() => {
     if (conversationId === undefined) return;
@@ -72,6 +78,7 @@ export function useConversation(store: ConversationStore, conversationId: string
     };
     const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => {
       if (shown !== undefined && shown.unreadable === unreadable && onlyLiveTextMoved(shown.messages, messages, following)) return;
+      if (shown === undefined) firstRead.current?.(messages);
       shown = { messages, unreadable };
       startTransition(() => setSaved({ id: conversationId, messages, unreadable }));
     }, failed);
