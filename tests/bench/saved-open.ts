@@ -90,44 +90,54 @@ function chatPage(ext: LaunchedExtension): Promise<Page> {
   return chatPageWith(ext, [OPEN_PROBE], '?conversation=other');
 }
 
+/** Browsers started afresh, each with the history imported: one first open each (one sample of it varied by 100 ms on this machine). */
+const LAUNCHES = 3;
+/** Opens after the first, in each browser. */
+const AGAIN = 2;
+
 export async function benchSavedOpen(): Promise<Figure[]> {
   build('e2e');
   const dir = mkdtempSync(join(tmpdir(), 'gateway-chat-bench-'));
   const file = join(dir, 'history.json');
   writeFileSync(file, codeHistory());
-  const ext = await launchExtension();
+  const firsts: number[] = [];
+  const again: number[] = [];
+  const articles: { first: number[]; again: number[] } = { first: [], again: [] };
+  let drawn = 0;
   try {
-    const setup = await ext.open('chat.html');
-    await writeSettings(setup, profileFor('http://127.0.0.1:9/v1', 'http://127.0.0.1:9', 'sk-bench-0000000000000000000000'));
-    await setup.close();
-    const importer = await chatPage(ext);
-    await importThroughPage(importer, file, 60_000);
-    await importer.close();
-
-    const opens: number[] = [];
-    const articles: number[] = [];
-    let drawn = 0;
-    for (let i = 0; i < 6; i++) {
-      const page = await chatPage(ext);
-      await page.getByRole('button', { name: 'Another conversation', exact: true }).waitFor({ timeout: 20_000 });
-      // The page is up and idle (its render worker started), as when a user reaches for the rail.
-      await page.waitForTimeout(800);
-      await page.getByRole('button', { name: CODE_TITLE, exact: true }).click();
-      await pollPage(page, 'window.__opened !== undefined', 20_000, 20);
-      opens.push(await page.evaluate('window.__opened') as number);
-      articles.push(await page.evaluate('window.__articleAt') as number);
-      drawn = await page.evaluate('window.__drawn') as number;
-      await page.close();
+    for (let launch = 0; launch < LAUNCHES; launch++) {
+      const ext = await launchExtension();
+      try {
+        const setup = await ext.open('chat.html');
+        await writeSettings(setup, profileFor('http://127.0.0.1:9/v1', 'http://127.0.0.1:9', 'sk-bench-0000000000000000000000'));
+        await setup.close();
+        const importer = await chatPage(ext);
+        await importThroughPage(importer, file, 60_000);
+        await importer.close();
+        for (let i = 0; i <= AGAIN; i++) {
+          const page = await chatPage(ext);
+          await page.getByRole('button', { name: 'Another conversation', exact: true }).waitFor({ timeout: 20_000 });
+          // The page is up and idle (its render worker started), as when a user reaches for the rail.
+          await page.waitForTimeout(800);
+          await page.getByRole('button', { name: CODE_TITLE, exact: true }).click();
+          await pollPage(page, 'window.__opened !== undefined', 20_000, 20);
+          (i === 0 ? firsts : again).push(await page.evaluate('window.__opened') as number);
+          (i === 0 ? articles.first : articles.again).push(await page.evaluate('window.__articleAt') as number);
+          drawn = await page.evaluate('window.__drawn') as number;
+          await page.close();
+        }
+      } finally {
+        await ext.close();
+      }
     }
-    const [first, ...again] = opens;
-    return [
-      { label: `conversation: ${PAIRS * 2} messages, ${PAIRS * 2} code blocks in ${LANGS.length} languages, a formula in each reply; chat page 1280×900 (${drawn} code blocks drawn on the first screen)`, value: '' },
-      { label: 'of which: the click → the last message on screen (before its rendering)', value: `first ${articles[0]!.toFixed(0)} ms, then median ${median(articles.slice(1)).toFixed(0)} ms` },
-      { label: 'first open (nothing saved: every block rendered in the worker) → first screen, highlighted', value: `${first!.toFixed(0)} ms`, budget: 150, actual: first! },
-      { label: `opened again, each in a fresh page (renderings saved) → first screen, highlighted (${again.length} runs)`, value: `median ${median(again).toFixed(0)} ms (all: ${again.map((t) => t.toFixed(0)).join(', ')})`, budget: 150, actual: median(again) },
-    ];
   } finally {
-    await ext.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  const all = (values: number[]): string => values.map((t) => t.toFixed(0)).join(', ');
+  return [
+    { label: `conversation: ${PAIRS * 2} messages, ${PAIRS * 2} code blocks in ${LANGS.length} languages, a formula in each reply; chat page 1280×900 (${drawn} code blocks drawn on the first screen); ${LAUNCHES} browsers, each with the history imported`, value: '' },
+    { label: 'of which: the click → the last message on screen (before its rendering)', value: `first opens median ${median(articles.first).toFixed(0)} ms, then median ${median(articles.again).toFixed(0)} ms` },
+    { label: `first open (nothing saved: every block rendered in the worker) → first screen, highlighted (one in each browser)`, value: `median ${median(firsts).toFixed(0)} ms (all: ${all(firsts)})`, budget: 150, actual: median(firsts) },
+    { label: `opened again, each in a fresh page (renderings saved) → first screen, highlighted (${again.length} runs)`, value: `median ${median(again).toFixed(0)} ms (all: ${all(again)})`, budget: 150, actual: median(again) },
+  ];
 }
