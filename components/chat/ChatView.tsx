@@ -147,10 +147,11 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
 
 /**
  * A conversation just read: the replies at the end of its newest branch (the branch shown, unless
- * the user chose an older version) are sent to render while the page draws them.
+ * the user chose an older version) are sent to render, and the conversation is drawn once their
+ * saved renderings are in, or are known not to be saved (see `useConversation`).
  */
-function renderNewestAhead(messages: readonly Message[]): void {
-  renderRepliesAhead(currentBranch(buildTree(messages)));
+function renderNewestAhead(messages: readonly Message[]): Promise<unknown> | undefined {
+  return renderRepliesAhead(currentBranch(buildTree(messages)));
 }
 
 /** One conversation: messages streamed by the background, a model picker and a composer. */

@@ -29,16 +29,18 @@ export function startRenderer(): void {
 /**
  * Asks for a finished reply's rendering ahead of its view (a conversation just read, before the
  * page draws it): the blocks its `Markdown` will ask for, looked up in the rendering cache as one
- * saved message, or rendered and saved. The view, once drawn, waits for this answer instead of
- * asking again. A reply with a block too large for the worker is left to its view.
+ * saved message, or rendered and saved. Resolves once its saved rendering is in the page (a view
+ * drawn then draws it rendered at once; one drawn before waits for this answer instead of asking
+ * again), or once the worker says it is not saved and renders it. A reply with a block too large
+ * for the worker is left to its view.
  */
-export function renderFinishedAhead(text: string, saved: SavedMessage): void {
+export function renderFinishedAhead(text: string, saved: SavedMessage): Promise<void> {
   const split = new MarkdownBlockSplitter().split(text);
   const sources = split.open.trim() === '' ? [...split.closed] : [...split.closed, split.open];
-  if (sources.length === 0 || sources.some((source) => source.length > LARGE_BLOCK_CHARS)) return;
+  if (sources.length === 0 || sources.some((source) => source.length > LARGE_BLOCK_CHARS)) return Promise.resolve();
   const client = renderClient();
   client.setLabels(labelsFor(currentWords()));
-  client.request(sources, () => undefined, saved);
+  return client.ahead(sources, saved);
 }
 
 /**

@@ -75,18 +75,22 @@ const SCREEN_CHARS = 3_000;
  * A conversation just read: its newest replies (about a screen of them, newest first) are sent to
  * the render worker before the page draws the conversation, so their renderings are on their way
  * (or read from the rendering cache) while it does. `branch` is the conversation as it will be
- * shown, oldest first. Each is asked for as its view will ask (`renderFinishedAhead`).
+ * shown, oldest first. Each is asked for as its view will ask (`renderFinishedAhead`). Resolves
+ * once their saved renderings are in the page, or are known not to be saved (undefined when there
+ * are none to wait for).
  */
-export function renderRepliesAhead(branch: readonly Message[]): void {
+export function renderRepliesAhead(branch: readonly Message[]): Promise<unknown> | undefined {
+  const asked: Promise<void>[] = [];
   let chars = 0;
   for (let i = branch.length - 1; i >= 0 && chars < SCREEN_CHARS; i--) {
     const message = branch[i]!;
     if (message.role !== 'assistant' || message.status === 'streaming') continue;
     const text = withoutImageRefs(message.text);
     if (text === '') continue;
-    renderFinishedAhead(text, savedAs(message));
+    asked.push(renderFinishedAhead(text, savedAs(message)));
     chars += text.length;
   }
+  return asked.length === 0 ? undefined : Promise.all(asked);
 }
 
 /** Quoted page text longer than this is folded (its first lines stay visible in the summary). */

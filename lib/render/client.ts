@@ -28,6 +28,11 @@ interface Request {
   slot?: object;
   index?: number;
   done: Set<() => void>;
+  /**
+   * Called as soon as its answer is here (before the frame that tells `done`), or the worker
+   * says it is rendering it (the cache did not hold it).
+   */
+  known?: () => void;
 }
 
 interface Slot {
@@ -45,6 +50,13 @@ export interface GrowingRendering {
   block: RenderedBlock;
 }
 
+/** A message's blocks, told apart from an edit of it by their number and length. */
+function shapeOf(sources: readonly string[]): string {
+  let chars = 0;
+  for (const source of sources) chars += source.length;
+  return `${sources.length}:${chars}`;
+}
+
 export class RenderClient {
   private nextId = 1;
   private readonly requests = new Map<number, Request>();
@@ -58,6 +70,11 @@ export class RenderClient {
   /** Sources on their way, with who waits for them. */
   private readonly onTheirWay = new Map<string, Set<() => void>>();
   private readonly slots = new WeakMap<object, Slot>();
+  /**
+   * Saved messages sent whole (looked up, or to be saved) with the current words: by id, the
+   * number and length of their blocks then (not the text itself, which this would keep alive).
+   */
+  private readonly wholeAsked = new Map<string, string>();
   private labelsKey = '';
   private labels: RenderLabels | undefined;
 
@@ -84,6 +101,7 @@ export class RenderClient {
     this.labelsKey = key;
     this.kept.clear();
     this.keptChars = 0;
+    this.wholeAsked.clear();
     this.port.post({ type: 'labels', key, labels: { ...labels } });
   }
 
@@ -102,15 +120,24 @@ export class RenderClient {
    * they are the whole of a saved message, looked up in and saved to the rendering cache.
    */
   request(sources: readonly string[], onDone: () => void, saved?: SavedMessage): void {
-    // A saved message none of which is here: looked up in the cache whole, else rendered and
-    // saved. Whole even when some of its blocks are on their way for another message (replies
-    // that end alike, opened together): one lookup then answers it, where rendering the rest
-    // apart would have this message wait for that render (highlighting, measured: 60 ms).
-    // (Asked again while all of it is on its way, it waits for that, below.)
-    if (saved !== undefined && !sources.some((source) => this.kept.has(source)) && sources.some((source) => !this.onTheirWay.has(source))) {
-      for (const source of sources) if (!this.onTheirWay.has(source)) this.onTheirWay.set(source, new Set());
-      this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set([onDone]) }, saved);
-      return;
+    if (saved !== undefined) {
+      // A saved message with blocks not here: looked up in the cache whole, else rendered and
+      // saved. Whole even when some of its blocks are here, or on their way for another message
+      // (replies that share a paragraph, "Both give the same result."): one lookup then answers
+      // it, where rendering the rest apart would highlight again what the cache holds (60 ms
+      // for one reply, measured). (Asked again while all of it is on its way, it waits for
+      // that, below.)
+      if (this.askableWhole(sources)) {
+        this.askWhole(sources, saved, onDone);
+        return;
+      }
+      // All of it here (it streamed here): sent whole once, to be saved (the worker has most of
+      // it rendered still; what is here is not taken again from the answer, so nothing on screen
+      // is set anew).
+      if (sources.every((source) => this.kept.has(source)) && !this.askedWhole(sources, saved)) {
+        this.askWhole(sources, saved);
+        return;
+      }
     }
     const missing: string[] = [];
     for (const source of sources) {
@@ -125,10 +152,34 @@ export class RenderClient {
     }
     if (missing.length === 0) return;
     this.send({ sources: missing, labelsKey: this.labelsKey, done: new Set([onDone]) });
-    // The cache holds a message whole: one partly rendered here already (it streamed here) is sent
-    // whole as well, after what is missing, to be saved (what is here is not taken again from the
-    // answer, so nothing on screen is set anew).
-    if (saved !== undefined) this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set() }, saved);
+  }
+
+  /**
+   * Asks for a saved message as `request` does, ahead of the view that will show it (a
+   * conversation just read): resolves as soon as its answer is here, so the conversation can be
+   * drawn with it, once; or as soon as the worker says the cache did not hold it (it is being
+   * rendered: the conversation is best drawn meanwhile). Resolves at once when none of it needs
+   * asking for (it is here, or on its way for another request).
+   */
+  ahead(sources: readonly string[], saved: SavedMessage): Promise<void> {
+    if (!this.askableWhole(sources)) return Promise.resolve();
+    return new Promise((resolve) => this.askWhole(sources, saved, undefined, resolve));
+  }
+
+  /** Some of it is neither here nor on its way: a saved message is then looked up whole. */
+  private askableWhole(sources: readonly string[]): boolean {
+    return sources.some((source) => !this.kept.has(source) && !this.onTheirWay.has(source));
+  }
+
+  /** Whether this saved message, as it now reads, was sent whole with the current words. */
+  private askedWhole(sources: readonly string[], saved: SavedMessage): boolean {
+    return this.wholeAsked.get(saved.id) === shapeOf(sources);
+  }
+
+  private askWhole(sources: readonly string[], saved: SavedMessage, onDone?: () => void, known?: () => void): void {
+    for (const source of sources) if (!this.kept.has(source) && !this.onTheirWay.has(source)) this.onTheirWay.set(source, new Set());
+    this.wholeAsked.set(saved.id, shapeOf(sources));
+    this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set(onDone === undefined ? [] : [onDone]), ...(known === undefined ? {} : { known }) }, saved);
   }
 
   /**
@@ -169,6 +220,10 @@ export class RenderClient {
     const message = parsed.data;
     const request = this.requests.get(message.id);
     if (request === undefined) return;
+    if (message.type === 'rendering') {
+      request.known?.();
+      return;
+    }
     this.requests.delete(message.id);
     const blocks = message.type === 'rendered' ? message.blocks : request.sources.map(() => FAILED);
     const toTell = new Set(request.done);
@@ -190,6 +245,7 @@ export class RenderClient {
       });
     }
     for (const onDone of toTell) this.toTell.add(onDone);
+    request.known?.();
     if (!this.told) return;
     this.told = false;
     this.schedule(() => {

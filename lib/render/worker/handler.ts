@@ -14,7 +14,8 @@ import type { FromWorker, RenderedBlock, SavedMessage, ToWorker } from './protoc
 type Cache = Pick<RenderCache, 'get' | 'put'>;
 
 export interface RenderService {
-  handle(message: ToWorker): Promise<FromWorker | undefined>;
+  /** The answer to `message`; `tell` carries what comes ahead of it (`rendering`). */
+  handle(message: ToWorker, tell?: (note: FromWorker) => void): Promise<FromWorker | undefined>;
 }
 
 function labelsFrom(raw: Record<string, string>): RenderLabels {
@@ -84,7 +85,7 @@ export function createRenderService(cache?: Cache): RenderService {
     });
   };
   return {
-    async handle(message) {
+    async handle(message, tell) {
       if (message.type === 'labels') {
         labels = labelsFrom(message.labels);
         labelsKey = message.key;
@@ -100,6 +101,8 @@ export function createRenderService(cache?: Cache): RenderService {
         const blocks = await cached((c) => c.get(saved.id, wordsKey, sources));
         // Sanitised again as they are read: a fix to the sanitiser reaches what was saved before it.
         if (blocks !== undefined) return { type: 'rendered', id, blocks: blocks.map((block) => ({ ...block, html: sanitizeRendered(block.html) })), fromCache: true };
+        // Not saved: the page need not wait for it before drawing its conversation.
+        tell?.({ type: 'rendering', id });
       }
       try {
         await prepareMarkdown(sources);

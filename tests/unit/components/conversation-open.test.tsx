@@ -93,7 +93,7 @@ describe('useConversation', () => {
     return { store, read };
   }
 
-  function Shown({ store, id, onFirstRead }: { store: ConversationStore; id: string; onFirstRead: (messages: readonly Message[]) => void }) {
+  function Shown({ store, id, onFirstRead }: { store: ConversationStore; id: string; onFirstRead: (messages: readonly Message[]) => Promise<unknown> | undefined }) {
     const view = useConversation(store, id, onFirstRead);
     return <p>{view.messages.length} messages</p>;
   }
@@ -103,7 +103,10 @@ describe('useConversation', () => {
     const two = [message({ id: 'y1', conversationId: 'two', role: 'user', text: 'Yo' })];
     const { store, read } = fakeStore({ one, two });
     const seen: { ids: string[]; drawn: string }[] = [];
-    const onFirstRead = (messages: readonly Message[]) => seen.push({ ids: messages.map((m) => m.id), drawn: screen.getByText(/messages$/).textContent ?? '' });
+    const onFirstRead = (messages: readonly Message[]) => {
+      seen.push({ ids: messages.map((m) => m.id), drawn: screen.getByText(/messages$/).textContent ?? '' });
+      return undefined;
+    };
     const { rerender } = render(<Shown store={store} id="one" onFirstRead={onFirstRead} />);
     read('one');
     expect(screen.getByText('2 messages')).toBeInTheDocument();
@@ -116,5 +119,26 @@ describe('useConversation', () => {
     rerender(<Shown store={store} id="two" onFirstRead={onFirstRead} />);
     read('two');
     expect(seen.at(-1)).toEqual({ ids: ['y1'], drawn: '0 messages' });
+  });
+
+  it('draws a conversation once what its first read started is done, or after a moment at most; a newer read meanwhile is the one drawn', async () => {
+    const one = [message({ id: 'x1', conversationId: 'one', role: 'user', text: 'Hi' }), message({ id: 'x2', conversationId: 'one', text: 'Hello' })];
+    const { store, read } = fakeStore({ one, never: one });
+    let done: () => void = () => undefined;
+    const { unmount } = render(<Shown store={store} id="one" onFirstRead={() => new Promise<void>((resolve) => { done = resolve; })} />);
+    read('one');
+    // Waiting for the replies' renderings: not drawn yet; a write meanwhile is drawn in its place.
+    read('one', [...one, message({ id: 'x3', conversationId: 'one', role: 'user', text: 'More' })]);
+    await settle();
+    expect(screen.getByText('0 messages')).toBeInTheDocument();
+    await act(async () => done());
+    expect(screen.getByText('3 messages')).toBeInTheDocument();
+    unmount();
+    // Renderings that never come: drawn without them, in a moment.
+    const started = Date.now();
+    render(<Shown store={store} id="never" onFirstRead={() => new Promise<void>(() => undefined)} />);
+    read('never');
+    await waitFor(() => expect(screen.getByText('2 messages')).toBeInTheDocument());
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -97,22 +97,45 @@ describe('the render client (the page side of the worker)', () => {
     expect(client.peek('```py\nx\n```')?.html).toContain('aria-label="Copier le code py"');
   });
 
-  it('a saved message partly rendered here is sent whole for the cache after what is missing; what was already here keeps its rendering', async () => {
+  it('a saved message partly here is looked up whole (the cache may hold the rest), once; what was already here keeps its rendering', async () => {
     const { port, sent, answer } = heldPort();
     const client = new RenderClient(port);
+    // A paragraph another reply shares ("Both give the same result."), here already.
     client.request(['# One\n'], () => undefined);
     await answer();
     const before = client.peek('# One\n');
-    client.request(['# One\n', 'Two'], () => undefined, { id: 'm', conversationId: 'c' });
-    // What is missing first, on its own (shown as soon as it is rendered); then the whole, to be saved.
-    expect(sent).toEqual([
-      expect.objectContaining({ type: 'render', sources: ['Two'] }),
-      expect.objectContaining({ type: 'render', sources: ['# One\n', 'Two'], saved: { id: 'm', conversationId: 'c' } }),
-    ]);
-    expect(sent[0]).not.toHaveProperty('saved');
+    const done = vi.fn();
+    client.request(['# One\n', 'Two'], done, { id: 'm', conversationId: 'c' });
+    client.request(['# One\n', 'Two'], done, { id: 'm', conversationId: 'c' });
+    // One lookup of the whole: no block rendered apart.
+    expect(sent).toEqual([expect.objectContaining({ type: 'render', sources: ['# One\n', 'Two'], saved: { id: 'm', conversationId: 'c' } })]);
     await answer();
+    expect(done).toHaveBeenCalledTimes(1);
     expect(client.peek('# One\n')).toBe(before);
     expect(client.peek('Two')?.html).toContain('Two');
+  });
+
+  it('a saved message all here (it streamed here) is sent whole once, to be saved; its text changed, once more', async () => {
+    const { port, sent, answer } = heldPort();
+    const client = new RenderClient(port);
+    const saved = { id: 'm', conversationId: 'c' };
+    // Its blocks rendered as they finished while it streamed, the last one adopted.
+    client.request(['# One\n'], () => undefined);
+    await answer();
+    client.adopt('Two', { html: '<p>Two</p>', math: false, diagram: false });
+    const before = client.peek('Two');
+    // Finished: drawn, and drawn again.
+    client.request(['# One\n', 'Two'], () => undefined, saved);
+    client.request(['# One\n', 'Two'], () => undefined, saved);
+    expect(sent).toEqual([expect.objectContaining({ type: 'render', sources: ['# One\n', 'Two'], saved })]);
+    await answer();
+    expect(client.peek('Two')).toBe(before);
+    client.request(['# One\n', 'Two'], () => undefined, saved);
+    expect(sent).toEqual([]);
+    // Edited: the new text is here (say), and is saved in its turn.
+    client.adopt('Three', { html: '<p>Three</p>', math: false, diagram: false });
+    client.request(['# One\n', 'Three'], () => undefined, saved);
+    expect(sent).toEqual([expect.objectContaining({ sources: ['# One\n', 'Three'], saved })]);
   });
 
   it('a saved message none of which is here is looked up whole, even when some of its blocks are on their way for another message', async () => {
@@ -136,6 +159,54 @@ describe('the render client (the page side of the worker)', () => {
     expect(second).toHaveBeenCalled();
     expect(client.peek('# Two\n')?.html).toContain('<h1>Two</h1>');
     expect(client.peek('Same ending')?.html).toContain('Same ending');
+  });
+
+  it('a saved message asked for ahead of its view resolves as its answer arrives, before the frame that tells its views; its view then asks nothing', async () => {
+    const { port, sent, answer } = heldPort();
+    // Answers are told in a frame that has not come yet.
+    const frames: (() => void)[] = [];
+    const client = new RenderClient(port, (tell) => frames.push(tell));
+    client.setLabels(BARE_LABELS);
+    const saved = { id: 'm1', conversationId: 'c' };
+    const arrived = vi.fn();
+    void client.ahead(['# One\n', 'Some *text*'], saved).then(arrived);
+    // Its view, drawn before the answer, waits for it.
+    const view = vi.fn();
+    client.request(['# One\n', 'Some *text*'], view, saved);
+    expect(sent.filter((m) => m.type === 'render')).toEqual([expect.objectContaining({ sources: ['# One\n', 'Some *text*'], saved })]);
+    await answer();
+    await Promise.resolve();
+    expect(arrived).toHaveBeenCalled();
+    expect(client.peek('Some *text*')?.html).toContain('<em>text</em>');
+    expect(view).not.toHaveBeenCalled();
+    frames.splice(0).forEach((tell) => tell());
+    expect(view).toHaveBeenCalledTimes(1);
+    // Here already, or on its way: resolved at once, nothing sent.
+    const before = sent.length;
+    await client.ahead(['# One\n', 'Some *text*'], saved);
+    client.request(['# Two\n'], vi.fn());
+    await client.ahead(['# Two\n'], { id: 'm2', conversationId: 'c' });
+    expect(sent).toHaveLength(before + 1);
+  });
+
+  it('a saved message asked for ahead that the cache does not hold resolves when the worker says it renders it, before its answer', async () => {
+    const service = createRenderService(new RenderCache(`render-cache-${n++}`));
+    let deliver: (data: unknown) => void = () => undefined;
+    const answers: FromWorker[] = [];
+    const port: RenderPort = {
+      // Notes go at once; the answer is held (the worker still highlighting).
+      post: (message) => void service.handle(message, (note) => deliver(note)).then((reply) => reply !== undefined && answers.push(reply)),
+      listen: (onMessage) => {
+        deliver = onMessage;
+      },
+    };
+    const client = new RenderClient(port);
+    client.setLabels(BARE_LABELS);
+    await client.ahead(['# Not saved\n'], { id: 'm1', conversationId: 'c' });
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    expect(client.peek('# Not saved\n')).toBeUndefined();
+    deliver(answers[0]);
+    expect(client.peek('# Not saved\n')?.html).toContain('Not saved');
   });
 
   it('answers that are not the worker\'s are ignored', () => {
@@ -163,6 +234,43 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     const again = await createRenderService(cache).handle({ type: 'labels', key: 'en', labels: { ...BARE_LABELS } })
       .then(() => service.handle({ type: 'render', id: 2, sources: ['# One\n', 'Two'], saved })) as Extract<FromWorker, { type: 'rendered' }>;
     expect(again).toEqual({ ...first, id: 2, fromCache: true });
+  });
+
+  it('a reply that streamed here is saved, and opened in another page its blocks come from the cache', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    const service = createRenderService(cache);
+    const answers: FromWorker[] = [];
+    let deliver: (data: unknown) => void = () => undefined;
+    const port: RenderPort = {
+      post: (message) => void service.handle(message).then((reply) => {
+        if (reply === undefined) return;
+        answers.push(reply);
+        deliver(reply);
+      }),
+      listen: (onMessage) => {
+        deliver = onMessage;
+      },
+    };
+    const client = new RenderClient(port);
+    client.setLabels(BARE_LABELS);
+    const slot = {};
+    // It streams: the first block finishes and is rendered; the growing one is rendered as it grows.
+    client.requestGrowing(slot, 0, '# One', () => undefined);
+    await vi.waitFor(() => expect(client.latest(slot)?.source).toBe('# One'));
+    client.request(['# One\n'], () => undefined);
+    client.requestGrowing(slot, 1, 'Some *text*', () => undefined);
+    await vi.waitFor(() => expect(client.latest(slot)?.source).toBe('Some *text*'));
+    // It ends: the growing block's last rendering is its rendering, and the reply is shown saved.
+    client.adopt('Some *text*', client.latest(slot)!.block);
+    await vi.waitFor(() => expect(client.peek('# One\n')).toBeDefined());
+    const before = answers.length;
+    client.request(['# One\n', 'Some *text*'], () => undefined, { id: 'm9', conversationId: 'c9' });
+    await vi.waitFor(() => expect(answers.length).toBe(before + 1));
+    expect(answers.at(-1)).toMatchObject({ type: 'rendered', fromCache: false });
+    // Another page: looked up, not rendered.
+    const other = createRenderService(cache);
+    await other.handle({ type: 'labels', key: JSON.stringify(BARE_LABELS), labels: { ...BARE_LABELS } });
+    await vi.waitFor(async () => expect(await other.handle({ type: 'render', id: 1, sources: ['# One\n', 'Some *text*'], saved: { id: 'm9', conversationId: 'c9' } })).toMatchObject({ type: 'rendered', fromCache: true }));
   });
 
   it('opened ahead of the first message, the cache answers as before; one whose database cannot open says so, and the service renders without it', async () => {
