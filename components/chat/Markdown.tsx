@@ -577,6 +577,8 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
 
   // The first blocks drawn for good (while it streams, the others alone are asked for).
   const done = prefix.of(sources, client, labels);
+  // Some drawn without their rendering (see the layout effect).
+  const unseen = !streaming && small.some((source) => client.peek(source) === undefined);
 
   useLayoutEffect(() => {
     slot.drew({ text, open, closed: sources.length, growing: growing && open.length <= LARGE_BLOCK_CHARS, sources }, redraw, finishedArrived);
@@ -590,7 +592,13 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
       slot.asked(done);
       client.request(sources.slice(done).filter((source) => source.length <= LARGE_BLOCK_CHARS), slot.finishedArrived);
     }
-    else client.request(small, finishedArrived, small.length !== sources.length ? undefined : saved);
+    else {
+      client.request(small, finishedArrived, small.length !== sources.length ? undefined : saved);
+      // Renderings that arrived between this render and its commit (a render that yielded, a
+      // conversation's replies asked for ahead of it) are here now, and no answer will tell of
+      // them: drawn again.
+      if (unseen && small.every((source) => client.peek(source) !== undefined)) finishedArrived();
+    }
     if (growing && open.length <= LARGE_BLOCK_CHARS) client.requestGrowing(slot, sources.length, open, slot.arrived);
   });
 

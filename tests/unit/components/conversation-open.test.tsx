@@ -11,6 +11,7 @@ import { useConversation } from '@/components/hooks/useConversation';
 import type { ConversationStore } from '@/lib/conversations/store';
 import type { Message } from '@/lib/conversations/records';
 import type * as RenderModule from '@/lib/render/markdown';
+import { renderClient } from '@/components/chat/render/render-client';
 
 const rendered: string[] = [];
 vi.mock('@/lib/render/markdown', async (importOriginal) => {
@@ -75,6 +76,21 @@ describe('renderRepliesAhead', () => {
     await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('answer'));
     expect(container.querySelector('code')).toHaveTextContent('both');
     expect(rendered.filter((source) => source.includes('answer'))).toHaveLength(1);
+  });
+});
+
+describe('a rendering that arrives between a view\'s render and its commit', () => {
+  it('is drawn, though no answer tells of it (a render that yielded while the answer came)', async () => {
+    const reply = message({ id: 'r1', text: 'Between **render** and commit.' });
+    // The rendering lands after the view has rendered as waiting, before it commits: here, a
+    // sibling rendered after it hands it over.
+    function Arrives() {
+      renderClient().adopt('Between **render** and commit.', { html: '<p>Between <strong>render</strong> and commit.</p>', math: false, diagram: false });
+      return null;
+    }
+    const { container } = render(<><MessageView message={reply} /><Arrives /></>);
+    await waitFor(() => expect(container.querySelector('strong')).toHaveTextContent('render'));
+    expect(container.querySelector('.md-pending')).toBeNull();
   });
 });
 
