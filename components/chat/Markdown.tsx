@@ -577,7 +577,7 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
 
   // The first blocks drawn for good (while it streams, the others alone are asked for).
   const done = prefix.of(sources, client, labels);
-  // Some drawn without their rendering (see the layout effect).
+  // Some drawn without their rendering (the reply says it is busy; see also the layout effect).
   const unseen = !streaming && small.some((source) => client.peek(source) === undefined);
 
   useLayoutEffect(() => {
@@ -634,9 +634,8 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   }
   // A finished reply whose last renderings are still coming says so: what is on screen may be an
   // earlier text of a block for a frame or two (assistive technology and tests wait for it).
-  const pending = !streaming && small.some((source) => client.peek(source) === undefined);
   return (
-    <div className="markdown" aria-busy={pending || undefined} onClick={(event) => {
+    <div className="markdown" aria-busy={unseen || undefined} onClick={(event) => {
       if (handlePreviewClick(event, words)) return;
       if (!actions.onClick(event)) loadImage(event);
     }} onKeyDown={actions.onKeyDown} onContextMenu={actions.onContextMenu}>
