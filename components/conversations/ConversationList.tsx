@@ -1,5 +1,5 @@
 import { Globe, MessageSquarePlus, MessagesSquare, Pencil, Pin, PinOff, Search, Trash2 } from 'lucide-react';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from 'react';
 import { Badge } from '@/components/ui/Badge';
 import { Button } from '@/components/ui/Button';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -78,6 +78,16 @@ interface RowProps {
   onDelete(conversation: Conversation): void;
 }
 
+/**
+ * A press on a conversation's button starts reading its messages: by the click that opens it
+ * (a press lasts some 100 ms), they are read or on their way.
+ */
+export function preloadOnPress(id: string): (event: ReactPointerEvent) => void {
+  return (event) => {
+    if (event.button === 0) void conversationStore().preloadMessages(id);
+  };
+}
+
 const ConversationRow = memo(function ConversationRow({ conversation, modelWithdrawn, active, onOpen, onDelete }: RowProps) {
   const w = useWords();
   const [renaming, setRenaming] = useState(false);
@@ -101,7 +111,7 @@ const ConversationRow = memo(function ConversationRow({ conversation, modelWithd
         )
         : (
           <div className="flex h-5 items-start gap-1">
-            <button type="button" className="conversation-title min-w-0 flex-1 cursor-pointer truncate text-left text-sm font-medium text-fg hover:text-accent focus-visible:outline-2 focus-visible:outline-ring rounded-sm" onClick={() => onOpen(conversation.id)} title={shownTitle}>{shownTitle}</button>
+            <button type="button" className="conversation-title min-w-0 flex-1 cursor-pointer truncate text-left text-sm font-medium text-fg hover:text-accent focus-visible:outline-2 focus-visible:outline-ring rounded-sm" onPointerDown={preloadOnPress(conversation.id)} onClick={() => onOpen(conversation.id)} title={shownTitle}>{shownTitle}</button>
             {conversation.pinned === true && <Pin aria-label={w.t('conversations.pinned')} className="mt-1 size-3 shrink-0 text-accent" />}
             <span className="shrink-0 text-2xs text-muted">{relativeTime(w, conversation.updatedAt)}</span>
           </div>
@@ -113,7 +123,7 @@ const ConversationRow = memo(function ConversationRow({ conversation, modelWithd
         {conversation.source !== undefined && <span className="inline-flex min-w-0 max-w-48 shrink items-center gap-1 truncate" title={conversation.source.url}><Globe aria-hidden className="size-3 shrink-0" /><span className="truncate">{conversation.source.title}</span></span>}
         {!renaming && (
           <span className="ml-auto flex shrink-0 gap-0.5 opacity-80 group-hover:opacity-100">
-            <Button size="sm" variant="ghost" className="h-6 px-2" onClick={() => onOpen(conversation.id)}>{w.t('conversations.open')}</Button>
+            <Button size="sm" variant="ghost" className="h-6 px-2" onPointerDown={preloadOnPress(conversation.id)} onClick={() => onOpen(conversation.id)}>{w.t('conversations.open')}</Button>
             <IconButton size="sm" className="!size-6" label={conversation.pinned === true ? w.t('conversations.unpin') : w.t('conversations.pin')} icon={conversation.pinned === true ? <PinOff aria-hidden /> : <Pin aria-hidden />} onClick={() => void conversationStore().setPinned(conversation.id, conversation.pinned !== true)} />
             <IconButton size="sm" className="!size-6" label={w.t('conversations.rename')} icon={<Pencil aria-hidden />} onClick={() => { setTitle(conversation.title); setRenaming(true); }} />
             <IconButton size="sm" className="!size-6" label={w.t('conversations.delete')} icon={<Trash2 aria-hidden />} onClick={() => onDelete(conversation)} />
@@ -168,7 +178,7 @@ const ResultRow = memo(function ResultRow({ result, active, onOpen }: ResultRowP
   const title = result.conversation.title === '' ? w.t('conversations.untitled') : result.conversation.title;
   return (
     <div role="listitem" aria-current={active ? 'true' : undefined} className={cx('search-result mx-1 my-0.5 rounded-md', active ? 'bg-accent-soft' : 'hover:bg-surface-2')}>
-      <button type="button" className="flex w-full flex-col gap-0.5 rounded-md px-2.5 py-2 text-left focus-visible:outline-2 focus-visible:outline-ring" onClick={() => onOpen(result.conversation.id, result.messageId)}>
+      <button type="button" className="flex w-full flex-col gap-0.5 rounded-md px-2.5 py-2 text-left focus-visible:outline-2 focus-visible:outline-ring" onPointerDown={preloadOnPress(result.conversation.id)} onClick={() => onOpen(result.conversation.id, result.messageId)}>
         <span className="flex w-full items-baseline gap-2">
           <span className="min-w-0 flex-1 truncate text-sm font-medium text-fg">{title}</span>
           <span className="shrink-0 text-2xs text-muted">{relativeTime(w, result.conversation.updatedAt)}</span>

@@ -12,6 +12,7 @@ import { openOrRefuse } from './open';
 import { RenderCache } from '../render/cache';
 import { ImageStore, imagesOfConversations, imagesOfMessages, parseImages } from '../images/store';
 import type { ImageRecord } from '../images/types';
+import { SharedWatches } from './shared-watches';
 
 class GatewayChatDb extends Dexie {
   conversations!: Table<Conversation, string>;
@@ -113,6 +114,9 @@ function parseAll<T>(rows: unknown[], schema: { safeParse(v: unknown): { success
   return { items, unreadable };
 }
 
+/** How long a preloaded conversation's read waits for its view (a press is followed by its click within a second or so). */
+const PRELOAD_HOLD_MS = 5_000;
+
 /** Rows read per request when reading a whole table. */
 const ROWS_PER_READ = 1_000;
 
@@ -185,6 +189,8 @@ export class ConversationStore {
   private readonly renderings: RenderCache;
   /** Images, by id; they go with their conversation (deleted, restored, replaced by an import). */
   readonly images: ImageStore;
+  /** Each conversation's messages, read once however many views (and a preload) watch them. */
+  private readonly messageWatches = new SharedWatches<Checked<Message>>((id, next, fail) => this.live(() => this.readMessages(id), next, fail));
 
   /** `indexedDB` and `IDBKeyRange`: another IndexedDB than the browser's (the background's in-memory fallback). */
   constructor(name = 'gateway-chat', options?: Pick<DexieOptions, 'indexedDB' | 'IDBKeyRange'>) {
@@ -829,7 +835,15 @@ export class ConversationStore {
 
   /** Live view of a conversation's messages (and how many could not be read), updated when any surface writes. */
   watchMessages(conversationId: string, onChange: (messages: Message[], unreadable: number) => void, onError: (error: unknown) => void): () => void {
-    return this.live(() => this.readMessages(conversationId), (r) => onChange(r.items, r.unreadable), onError);
+    return this.messageWatches.watch(conversationId, (r) => onChange(r.items, r.unreadable), onError);
+  }
+
+  /**
+   * Starts reading a conversation's messages now, for the view about to watch them: a press on
+   * its row calls this, and the view the click then opens joins the read begun during the press.
+   */
+  preloadMessages(conversationId: string): void {
+    this.messageWatches.hold(conversationId, PRELOAD_HOLD_MS);
   }
 
   /**
