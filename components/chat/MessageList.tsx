@@ -19,12 +19,6 @@ export interface MessageListProps {
   reveal: { id: string; nonce: number } | undefined;
 }
 
-/** A first guess of a message's height, from its length (each is measured once drawn). */
-export function estimateHeight(message: Message): number {
-  const lines = Math.ceil(message.text.length / (message.role === 'user' ? 55 : 75)) + message.text.split('\n').length / 2;
-  return (message.role === 'user' ? 48 : 72) + Math.min(lines, 400) * 21;
-}
-
 export function markFound(element: Element | null | undefined): void {
   if (element === null || element === undefined) return;
   element.scrollIntoView({ block: 'center' });

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
-import { estimateHeight, findMessage, markFound, type MessageListProps } from './MessageList';
+import { findMessage, markFound, type MessageListProps } from './MessageList';
+import { estimateHeight } from './row-height';
 
 /** A long conversation: only the messages in view (and a few around them) are drawn. */
 export default function VirtualMessages({ messages, scroller, following, renderMessage, reveal }: MessageListProps) {
@@ -8,7 +9,7 @@ export default function VirtualMessages({ messages, scroller, following, renderM
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => estimateHeight(messages[index]!),
+    estimateSize: (index) => estimateHeight(messages[index]!, scroller.current?.clientWidth),
     getItemKey: (index) => messages[index]!.id,
     overscan: 3,
     // The list starts below whatever the history shows above it (a note on unreadable messages).

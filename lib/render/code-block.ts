@@ -5,10 +5,10 @@
  * Everything here passes the sanitiser's markdown allow-list (lib/render/sanitize.ts).
  */
 import { codeLanguage } from './highlight';
+import { FOLD_LINES } from './fold';
 import { fill, type RenderLabels } from './labels';
 
-/** A block of more lines than this is shown folded, with "Show all N lines". */
-export const FOLD_LINES = 30;
+export { FOLD_LINES } from './fold';
 
 /** Languages whose code can run in a sandboxed preview (components/chat/render/preview.ts). */
 const PREVIEWABLE = new Set(['html', 'svg']);
