@@ -6,10 +6,12 @@ import { estimateHeight } from './row-height';
 /** A long conversation: only the messages in view (and a few around them) are drawn. */
 export default function VirtualMessages({ messages, scroller, following, renderMessage, reveal }: MessageListProps) {
   const box = useRef<HTMLDivElement>(null);
+  // Read once per render (a read with the layout out of date lays the page out), not once per row guessed.
+  const listWidth = scroller.current?.clientWidth;
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => estimateHeight(messages[index]!, scroller.current?.clientWidth),
+    estimateSize: (index) => estimateHeight(messages[index]!, listWidth),
     getItemKey: (index) => messages[index]!.id,
     overscan: 3,
     // The list starts below whatever the history shows above it (a note on unreadable messages).
