@@ -8,8 +8,6 @@ import { codeLanguage } from './highlight';
 import { FOLD_LINES } from './fold';
 import { fill, type RenderLabels } from './labels';
 
-export { FOLD_LINES } from './fold';
-
 /** Languages whose code can run in a sandboxed preview (components/chat/render/preview.ts). */
 const PREVIEWABLE = new Set(['html', 'svg']);
 
