@@ -19,6 +19,11 @@ export default function VirtualMessages({ messages, scroller, following, renderM
     // Opened at the newest message: its screen is the first drawn, not the oldest one's.
     initialOffset: () => (following ? Number.MAX_SAFE_INTEGER : 0),
   });
+  // While the newest message is followed, a row measured taller or shorter than guessed leaves
+  // the scroll position alone: the view is taken back to the end once the list has its new size
+  // (useFollowLatest). The virtualiser's own correction (keeping the rows in view where they were)
+  // would scroll up, which reads as the reader scrolling away.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? () => false : undefined;
   const nonce = reveal?.nonce;
   useEffect(() => {
     if (reveal === undefined) return;

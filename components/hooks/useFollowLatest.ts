@@ -31,6 +31,9 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
   const logRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<{ view: string | undefined; following: boolean }>({ view, following: true });
+  // Another view is followed from its start; its state replaces the last view's at once (kept,
+  // a view shown again later would take up where the last one was left).
+  if (state.view !== view) setState({ view, following: true });
   const following = state.view !== view || state.following;
   // Read by scroll handlers and the resize observer between renders.
   const followsNow = useRef(following);

@@ -3,12 +3,13 @@
  * versions that survive a reload, a conversation's own system prompt, export → clear → import
  * byte for byte, ChatGPT's export with its branches, and the keyboard.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { chooseModel, clearConversations, idle, lastReply, openChatPage, profileFor, resetSettings, send } from './harness';
 import { gatewayAndExtensionPerFile } from './fixture';
+import { HISTORY_FORMAT, HISTORY_VERSION } from '../../lib/transfer/history-file';
 
 const env = gatewayAndExtensionPerFile();
 
@@ -217,6 +218,54 @@ describe('export and import', () => {
     await versions(page, 'Assistant message', 0).getByRole('button', { name: 'Previous version' }).click();
     await expect.poll(() => replyText(page, 0)).toBe('Mix equal parts flour and water.');
     await expect.poll(() => replyText(page, 1)).toBe('Once a day, discarding half.');
+  });
+});
+
+/**
+ * A history of two conversations: "Long one", of `pairs` questions each answered with a code block
+ * (of 6 to 40 lines) and a table (of 4 to 23 rows: rows drawn taller than first guessed), and "Short one".
+ */
+function longHistory(pairs: number): string {
+  const now = Date.now();
+  const messages: Record<string, unknown>[] = [];
+  let parent: string | null = null;
+  for (let m = 0; m < pairs * 2; m++) {
+    const n = Math.floor(m / 2);
+    const code = Array.from({ length: 6 + ((n * 7) % 35) }, (_, i) => `print("step ${n}.${i}")`).join('\n');
+    const table = Array.from({ length: 4 + (n % 20) }, (_, i) => `| ${n} | ${i} | row ${i} |`).join('\n');
+    const text = m % 2 === 0 ? `Question ${n}` : `Answer ${n}:\n\n\`\`\`python\n${code}\n\`\`\`\n\n| Step | Row | Name |\n|---|---|---|\n${table}\n\nThat is all for step ${n}.`;
+    messages.push({ id: `long-m${m}`, conversationId: 'long', seq: m, role: m % 2 === 0 ? 'user' : 'assistant', parentId: parent, text, reasoning: '', status: 'complete', createdAt: now - (pairs * 2 - m) * 60_000 });
+    parent = `long-m${m}`;
+  }
+  const conversation = (id: string, title: string, updatedAt: number) => ({ id, title, createdAt: now - pairs * 120_000, updatedAt, profileId: 'p1', model: 'echo-1', surface: 'chat', replyStatus: 'complete' });
+  const short = [{ id: 'short-m0', conversationId: 'short', seq: 0, role: 'user', parentId: null, text: 'Hello', reasoning: '', status: 'complete', createdAt: now - 10_000 }];
+  return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: now, conversations: [{ conversation: conversation('long', 'Long one', now - 60_000), messages }, { conversation: conversation('short', 'Short one', now), messages: short }] });
+}
+
+describe('a long conversation', () => {
+  it('opens at its newest message, and again when opened a second time after another', async () => {
+    const page = await chatPage();
+    const file = resolve(import.meta.dirname, '../../test-results/long-history.json');
+    writeFileSync(file, longHistory(80));
+    await page.getByLabel('History file to import').setInputFiles(file);
+    await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
+    await page.getByRole('button', { name: 'Close' }).click();
+    const history = page.getByRole('log', { name: 'Chat history' });
+    const fromBottom = () => history.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const atNewest = async (): Promise<void> => {
+      await page.getByText('That is all for step 79.').waitFor();
+      // Settled at the end: the rows drawn since were measured, and the view followed them down.
+      await expect.poll(fromBottom).toBeLessThan(40);
+      await page.waitForTimeout(300);
+      expect(await fromBottom()).toBeLessThan(40);
+      expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
+    };
+    for (let round = 0; round < 2; round++) {
+      await page.getByRole('button', { name: 'Long one', exact: true }).click();
+      await atNewest();
+      await page.getByRole('button', { name: 'Short one', exact: true }).click();
+      await page.getByText('Hello', { exact: true }).waitFor();
+    }
   });
 });
 
