@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { findMessage, markFound, type MessageListProps } from './MessageList';
 import { estimateHeight } from './row-height';
 
@@ -8,12 +8,17 @@ export default function VirtualMessages({ messages, scroller, following, renderM
   const box = useRef<HTMLDivElement>(null);
   // Read once per render (a read with the layout out of date lays the page out), not once per row guessed.
   const listWidth = scroller.current?.clientWidth;
+  // The same functions while the messages and the width stay the same: the virtualiser lays every
+  // row out again (from the first) when its key function changes, else only from a row measured.
+  const estimateSize = useCallback((index: number) => estimateHeight(messages[index]!, listWidth), [messages, listWidth]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- new with the width too: rows not yet measured are guessed again.
+  const getItemKey = useCallback((index: number) => messages[index]!.id, [messages, listWidth]);
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => estimateHeight(messages[index]!, listWidth),
-    getItemKey: (index) => messages[index]!.id,
-    overscan: 3,
+    estimateSize,
+    getItemKey,
+    overscan: useAround(messages[0]?.conversationId),
     // The list starts below whatever the history shows above it (a note on unreadable messages).
     scrollMargin: box.current?.offsetTop ?? 0,
     // Opened at the newest message: its screen is the first drawn, not the oldest one's.
@@ -65,4 +70,30 @@ export default function VirtualMessages({ messages, scroller, following, renderM
       ))}
     </div>
   );
+}
+
+/** Rows drawn beyond each edge of the view, to scroll into without waiting. */
+const AROUND = 3;
+/** At the latest, this long after a conversation opens, its rows around the view are drawn. */
+const AROUND_AFTER_MS = 1_000;
+
+/**
+ * How many rows to draw beyond the view: none while a conversation opens (its first screen
+ * waits on no row it does not show: a reply of 200 code lines above the newest is as much
+ * work as the newest), then `AROUND` once the page is idle.
+ */
+function useAround(conversation: string | undefined): number {
+  const [aroundOf, setAroundOf] = useState<string | undefined>(undefined);
+  const opening = aroundOf !== conversation;
+  useEffect(() => {
+    if (!opening) return;
+    const done = (): void => setAroundOf(conversation);
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(done, 0);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(done, { timeout: AROUND_AFTER_MS });
+    return () => cancelIdleCallback(idle);
+  }, [conversation, opening]);
+  return opening ? 0 : AROUND;
 }

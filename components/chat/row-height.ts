@@ -38,7 +38,22 @@ const MOST = 20_000;
 /** The list's width when it is not known yet (the chat page's). */
 const DEFAULT_WIDTH = 1_000;
 
+/**
+ * Each message's guess, kept with it (a message record is replaced, not changed, when its text
+ * changes): the virtualiser asks again for every row not yet measured each time one is measured,
+ * and a conversation of 1,000 replies would otherwise be read again as many times while it opens.
+ */
+const guesses = new WeakMap<Message, { width: number; height: number }>();
+
 export function estimateHeight(message: Message, listWidth = DEFAULT_WIDTH): number {
+  const kept = guesses.get(message);
+  if (kept !== undefined && kept.width === listWidth) return kept.height;
+  const height = guess(message, listWidth);
+  guesses.set(message, { width: listWidth, height });
+  return height;
+}
+
+function guess(message: Message, listWidth: number): number {
   const column = Math.min(Math.max(listWidth - REPLY_MARGINS, 200), REPLY_WIDTH);
   if (message.role === 'user') {
     const perLine = Math.max(10, Math.floor((column * BUBBLE - BUBBLE_PADDING) / CHAR_WIDTH));

@@ -259,6 +259,11 @@ describe('a long conversation', () => {
       await page.waitForTimeout(300);
       expect(await fromBottom()).toBeLessThan(40);
       expect(await page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0);
+      // Opened, the rows just above the view are drawn too (ready to scroll into).
+      await expect.poll(() => history.evaluate((el) => {
+        const top = el.getBoundingClientRect().top;
+        return [...el.querySelectorAll('[data-message-id]')].filter((row) => row.getBoundingClientRect().bottom < top).length;
+      })).toBeGreaterThan(0);
     };
     for (let round = 0; round < 2; round++) {
       await page.getByRole('button', { name: 'Long one', exact: true }).click();
