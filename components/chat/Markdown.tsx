@@ -2,6 +2,7 @@ import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSP
 import { Button } from '@/components/ui/Button';
 import { fencedBlock, MarkdownBlockSplitter, ownCopy, type BlockSplit } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
+import { folds } from '@/lib/render/fold';
 import { FAILED, type GrowingRendering, type RenderClient } from '@/lib/render/client';
 import type { RenderLabels } from '@/lib/render/labels';
 import type { RenderedBlock, SavedMessage } from '@/lib/render/worker/protocol';
@@ -143,6 +144,22 @@ const LargeBlock = memo(function LargeBlock({ source, growing, labels }: { sourc
   if (growing) return <div className="md-block md-plain"><Pieces text={source} /></div>;
   return <LargeText source={source} />;
 });
+
+/**
+ * A block of a reply waiting for its first renderings, unseen: prose as its text, a fenced code
+ * block in a code block's frame (its lines at the code's size, folded as it will be), so it
+ * takes about the room its rendering will, and the rows of a list opening stay where they go.
+ */
+function PendingBlock({ source }: { source: string }) {
+  const fence = fencedBlock(source);
+  if (fence === undefined) return source;
+  return (
+    <div className="code-block" data-folded={folds(fence.code) ? '' : undefined}>
+      <div className="code-head" />
+      <pre>{fence.code}</pre>
+    </div>
+  );
+}
 
 /** A remote image the user asked for: only now is it fetched. */
 function loadImage(event: MouseEvent<HTMLDivElement>): void {
@@ -610,7 +627,7 @@ export function Markdown({ text: given, streaming = false, saved, live }: { text
   if (!shown && !streaming && small.length > 0 && small.every((source) => client.peek(source) === undefined)) {
     // Its text, unseen, holds about the room its rendering will take (so a list of replies opening
     // does not lay out more of them than fit, each then asking for its rendering).
-    return <div className="markdown" aria-busy="true"><div className="md-pending">{text}</div></div>;
+    return <div className="markdown" aria-busy="true"><div className="md-pending">{sources.map((source, i) => <PendingBlock key={i} source={source} />)}</div></div>;
   }
   if (!shown) setShown(true);
   const all = sources.length + (growing ? 1 : 0);

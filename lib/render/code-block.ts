@@ -5,7 +5,7 @@
  * Everything here passes the sanitiser's markdown allow-list (lib/render/sanitize.ts).
  */
 import { codeLanguage } from './highlight';
-import { FOLD_LINES } from './fold';
+import { FOLD_LINES, lineCount } from './fold';
 import { fill, type RenderLabels } from './labels';
 
 /** Languages whose code can run in a sandboxed preview (components/chat/render/preview.ts). */
@@ -13,14 +13,6 @@ const PREVIEWABLE = new Set(['html', 'svg']);
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
-
-/** Lines of `code`, not counting the newline that ends a fence's last line. */
-function lineCount(code: string): number {
-  let lines = 1;
-  const end = code.endsWith('\n') ? code.length - 1 : code.length;
-  for (let at = code.indexOf('\n'); at !== -1 && at < end; at = code.indexOf('\n', at + 1)) lines++;
-  return lines;
 }
 
 /**
