@@ -1,20 +1,16 @@
-import { Suspense, type ReactNode } from 'react';
-import { lazyWithWords } from '@/components/i18n/words';
-
-const load = () => import('./TooltipImpl');
-const TooltipImpl = lazyWithWords(load);
-
-/** Fetches the tooltips' code once the page has drawn (UiRoot does, right after mounting). */
-export const preloadTooltips = (): Promise<unknown> => load();
+import { cloneElement, type ReactElement } from 'react';
+import { installTooltips, type TipSide } from './tooltip-layer';
 
 /**
- * A short label shown on hover and keyboard focus (Radix); the control keeps its own
- * accessible name. Until the tooltip code has arrived, the control is shown alone.
+ * The attributes that give a control a short label shown on hover and keyboard focus (the page's
+ * one tooltip, components/ui/tooltip-layer.ts); the control keeps its own accessible name.
  */
-export function Tooltip({ content, children, side = 'bottom' }: { content: ReactNode; children: ReactNode; side?: 'top' | 'bottom' | 'left' | 'right' }) {
-  return (
-    <Suspense fallback={children}>
-      <TooltipImpl content={content} side={side}>{children}</TooltipImpl>
-    </Suspense>
-  );
+export function tipProps(content: string, side: TipSide = 'bottom'): { 'data-tip': string; 'data-tip-side': TipSide } {
+  if (typeof document !== 'undefined') installTooltips(document);
+  return { 'data-tip': content, 'data-tip-side': side };
+}
+
+/** `child` (one element taking `data-*` attributes) with a tooltip. */
+export function Tooltip({ content, children, side }: { content: string; children: ReactElement<Record<string, unknown>>; side?: TipSide }) {
+  return cloneElement(children, tipProps(content, side));
 }

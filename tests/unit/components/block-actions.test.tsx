@@ -6,14 +6,13 @@ import { useEffect, useRef } from 'react';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeFormulasFocusable, useBlockActions } from '@/components/chat/render/block-actions';
 import { preloadSurfaceMenu } from '@/components/surface/SurfaceMenu';
-import { preloadTooltips } from '@/components/ui/Tooltip';
 import { UiRoot } from '@/components/ui/UiRoot';
 import { codeBlockHtml } from '@/lib/render/code-block';
 import { ensureLanguages, highlightCode } from '@/lib/render/highlight';
 import { tablePlugin } from '@/lib/render/tables';
 import { renderLabels } from '../render/render-labels';
 
-afterAll(() => Promise.all([preloadTooltips(), preloadSurfaceMenu()]));
+afterAll(() => preloadSurfaceMenu());
 
 const labels = renderLabels();
 

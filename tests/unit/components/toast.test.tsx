@@ -4,16 +4,15 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MessageView } from '@/components/chat/MessageView';
 import { preloadSurfaceMenu } from '@/components/surface/SurfaceMenu';
-import { preloadTooltips } from '@/components/ui/Tooltip';
 import { UiRoot } from '@/components/ui/UiRoot';
 import { toast } from '@/components/ui/Toast';
 import type { Message } from '@/lib/conversations/records';
 
 const reply: Message = { id: 'm', conversationId: 'c', seq: 2, role: 'assistant', text: 'The answer is 42.', reasoning: '', status: 'complete', createdAt: 0 };
 
-// UiRoot fetches the tooltips' and the menu's code after mounting: let that finish before the
+// UiRoot fetches the menu's code after mounting: let that finish before the
 // test environment goes away.
-afterAll(() => Promise.all([preloadTooltips(), preloadSurfaceMenu()]));
+afterAll(() => preloadSurfaceMenu());
 
 describe('toasts', () => {
   it('"Copied" after copying a reply, and the reply is on the clipboard', async () => {
