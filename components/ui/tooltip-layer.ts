@@ -2,9 +2,9 @@
  * The page's one tooltip. A control names its tooltip in attributes (`tipProps`: `data-tip`, the
  * words, and `data-tip-side`); listeners on the document show it on hover (after a moment, at
  * once when moving on from another) and on keyboard focus, and hide it on leaving, a press,
- * Escape or a scroll. One element for the page instead of a Radix tooltip mounted with every
- * icon button: a conversation's rows and their code blocks drew ~50 tooltip trees while they
- * opened (measured: most of the opening's component time was tooltips' contexts and slots).
+ * Escape or a scroll that moves it. One element for the page instead of a Radix tooltip mounted
+ * with every icon button (some 50 on the chat page with a conversation open: in a profile of its
+ * opening, about half the time spent in components was tooltips' contexts and slots).
  * Placed with Floating UI (fetched with the first tooltip shown).
  */
 export type TipSide = 'top' | 'bottom' | 'left' | 'right';
@@ -87,11 +87,15 @@ export function installTooltips(doc: Document = document): void {
     trigger = target;
     show(target);
   }, true);
-  doc.addEventListener('focusout', hide, true);
+  // Leaving it, or a scroll that moves it (not one elsewhere: a reply streaming below), hides it.
+  const around = (event: Event): void => {
+    if (trigger !== undefined && event.target instanceof Node && (event.target.contains(trigger) || trigger.contains(event.target))) hide();
+  };
+  doc.addEventListener('focusout', around, true);
+  doc.addEventListener('scroll', around, true);
   doc.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') hide();
   }, true);
-  doc.addEventListener('scroll', hide, true);
 }
 
 async function place(target: HTMLElement, element: HTMLElement, side: TipSide): Promise<void> {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { IconButton } from '@/components/ui/IconButton';
@@ -41,5 +41,17 @@ describe("the page's one tooltip", () => {
     expect(screen.getByRole('button', { name: 'Dictate' })).not.toHaveAccessibleDescription();
     await user.hover(screen.getByRole('button', { name: 'Capture visible tab' }).parentElement!);
     await waitFor(() => expect(screen.getByRole('tooltip')).toHaveTextContent('Images are off for this model.'));
+  });
+
+  it('stays while something else scrolls (a reply streaming below), and goes when its own list scrolls', async () => {
+    const user = userEvent.setup();
+    render(<><div data-testid="list"><button type="button">Before</button><IconButton label="Pin" icon={<Icon />} /></div><div data-testid="log" /></>);
+    await user.click(screen.getByRole('button', { name: 'Before' }));
+    await user.tab();
+    expect(screen.getByRole('tooltip')).toHaveTextContent('Pin');
+    fireEvent.scroll(screen.getByTestId('log'));
+    expect(screen.getByRole('tooltip')).toHaveTextContent('Pin');
+    fireEvent.scroll(screen.getByTestId('list'));
+    expect(screen.queryByRole('tooltip')).toBeNull();
   });
 });
