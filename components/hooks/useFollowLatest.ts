@@ -38,6 +38,9 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
   // Read by scroll handlers and the resize observer between renders.
   const followsNow = useRef(following);
   const lastAuto = useRef(0);
+  // Where this view had scrolled itself when following was stopped (a search result to show):
+  // that scroll's event, which comes after, is not the reader going back to the end.
+  const stoppedAt = useRef<number | undefined>(undefined);
   // A ref object, the same for the view's life: kept as it was first given.
   const stop = useRef(stopAt);
 
@@ -65,6 +68,8 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
     onScroll.current = () => {
       const el = logRef.current;
       if (el === null) return;
+      if (el.scrollTop === stoppedAt.current) return;
+      stoppedAt.current = undefined;
       if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) {
         if (!followsNow.current) set(true);
       } else if (el.scrollTop < lastAuto.current - 1 && followsNow.current) {
@@ -110,7 +115,9 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
       toBottom();
     },
     stopFollowing() {
-      if (followsNow.current) set(false);
+      if (!followsNow.current) return;
+      stoppedAt.current = lastAuto.current;
+      set(false);
     },
   };
 }
