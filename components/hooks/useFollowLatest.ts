@@ -31,10 +31,10 @@ export function useFollowLatest(view: string | undefined, stopAt?: React.RefObje
   const logRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<{ view: string | undefined; following: boolean }>({ view, following: true });
-  // Another view is followed from its start; its state replaces the last view's at once (kept,
-  // a view shown again later would take up where the last one was left).
+  // Another view is followed from its start: its state replaces the last view's before anything
+  // is drawn (a view shown again later would otherwise take up where it was left).
   if (state.view !== view) setState({ view, following: true });
-  const following = state.view !== view || state.following;
+  const following = state.following;
   // Read by scroll handlers and the resize observer between renders.
   const followsNow = useRef(following);
   const lastAuto = useRef(0);
