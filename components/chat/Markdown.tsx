@@ -1,6 +1,6 @@
 import { memo, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/Button';
-import { fencedBlock, MarkdownBlockSplitter, ownCopy, type BlockSplit } from '@/lib/render/blocks';
+import { fencedBlock, MarkdownBlockSplitter, ownCopy, type BlockSplit, type TextGrowth } from '@/lib/render/blocks';
 import { TextPieces } from '@/lib/render/pieces';
 import { folds } from '@/lib/render/fold';
 import { FAILED, type GrowingRendering, type RenderClient } from '@/lib/render/client';
@@ -314,13 +314,18 @@ class DrawnForGood {
 export interface LiveSource {
   /** The newest text; undefined while there is none yet. */
   text(): string | undefined;
+  /**
+   * How the text `text()` says now grew from the one it said before, when that is known: the
+   * splitter then reads only what was added (`TextGrowth`).
+   */
+  growth?(): TextGrowth | undefined;
   /** Calls `onChange` when the text may have changed; returns how to stop. */
   subscribe(onChange: () => void): () => void;
   /**
    * Calls `onText` with the text each time more of it comes, before the frame that publishes it
    * (`text()` says it from that frame on); returns how to stop.
    */
-  hear?(onText: (text: string) => void): () => void;
+  hear?(onText: (text: string, grew?: TextGrowth) => void): () => void;
 }
 
 /** What the reply's last React render drew, for the streaming path to go on from. */
@@ -367,8 +372,8 @@ class StreamingPath {
    * draws the text, and drawn in it, instead of the text in one frame and its renderings in the
    * next (each frame a style, layout and paint). Nothing is drawn here.
    */
-  readonly prepare = (now: string): void => {
-    const next = this.ahead.split(now);
+  readonly prepare = (now: string, grew?: TextGrowth): void => {
+    const next = this.ahead.split(now, grew);
     const { closed } = next;
     const missing: string[] = [];
     for (let i = Math.min(this.drawn.closed, closed.length); i < closed.length; i++) {
@@ -515,7 +520,7 @@ class StreamingPath {
       const now = live.text();
       const before = this.drawn;
       if (now === undefined || now === before.text) return;
-      const next = this.splitter.split(now);
+      const next = this.splitter.split(now, live.growth?.());
       const block = this.growing();
       if (block !== undefined && next.closed.length !== before.closed && this.finishHere(now, next)) return;
       if (block === undefined || next.closed.length !== before.closed || next.open.length > LARGE_BLOCK_CHARS || next.open.trim() === '') {

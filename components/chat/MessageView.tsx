@@ -217,8 +217,12 @@ export const MessageView = memo(function MessageView({ message: given, modelList
       const now = liveTextOf(streamingId);
       return now === undefined ? undefined : shownText(now);
     },
+    growth: () => {
+      const now = liveTextOf(streamingId);
+      return now === undefined || hasImageRefs(now) ? undefined : now.grew;
+    },
     subscribe: (onChange) => subscribeLiveText(streamingId, onChange),
-    hear: (onText) => hearLiveText(streamingId, (now) => onText(shownText(now))),
+    hear: (onText) => hearLiveText(streamingId, (now) => onText(shownText(now), hasImageRefs(now) ? undefined : now.grew)),
   }), [streamingId]);
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);

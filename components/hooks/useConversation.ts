@@ -17,6 +17,9 @@ interface LiveRun {
   /** Whether its text names an image, and the end of its text, found from the pieces as they came (`grownText`). */
   namesImages?: boolean;
   tail?: string;
+  /** Its text as published last (`publishLiveReplies`), and the pieces that came since. */
+  published?: string;
+  since?: string;
   /** The messages the run wrote when it started, shown until storage reports them. */
   records?: Message[];
   ended?: { status: MessageStatus; error?: StoredError; usage?: StoredUsage; finishReason?: string };
@@ -134,8 +137,14 @@ export function useConversation(store: ConversationStore, conversationId: string
       const texts = new Map<string, LiveText>();
       const ended: string[] = [];
       for (const [id, run] of runs) {
-        if (run.ended === undefined) texts.set(id, { text: run.text, reasoning: run.reasoning, ...(run.namesImages === undefined ? {} : { namesImages: run.namesImages }) });
-        else ended.push(id);
+        if (run.ended !== undefined) {
+          ended.push(id);
+          continue;
+        }
+        // How the text grew from the one published last: the markdown reads only the pieces.
+        const grew = run.published === undefined ? {} : { grew: { from: run.published, added: run.since ?? '' } };
+        texts.set(id, { text: run.text, reasoning: run.reasoning, ...(run.namesImages === undefined ? {} : { namesImages: run.namesImages }), ...grew });
+        runs.set(id, { ...run, published: run.text, since: '' });
       }
       publishLiveReplies(texts, ended);
     };
@@ -150,9 +159,9 @@ export function useConversation(store: ConversationStore, conversationId: string
       } else if (event.type === 'tools') {
         runs.set(event.messageId, { ...current, text: current?.text ?? '', reasoning: current?.reasoning ?? '', toolCalls: event.toolCalls });
       } else if (event.type === 'delta') {
-        const run = { ...current, ...grownText(current, current?.tail ?? '', event.text), reasoning: (current?.reasoning ?? '') + event.reasoning };
+        const run = { ...current, ...grownText(current, current?.tail ?? '', event.text), reasoning: (current?.reasoning ?? '') + event.reasoning, since: (current?.since ?? '') + event.text };
         runs.set(event.messageId, run);
-        if (event.text !== '') announceLiveText(event.messageId, { text: run.text, reasoning: run.reasoning, namesImages: run.namesImages });
+        if (event.text !== '') announceLiveText(event.messageId, { text: run.text, reasoning: run.reasoning, namesImages: run.namesImages, ...(current === undefined ? {} : { grew: { from: current.text, added: event.text } }) });
       } else if (event.type === 'end') {
         // ('images': the reply's imageIds reach the page with its saved record, written before the event.)
         const { status, error, usage, finishReason } = event;

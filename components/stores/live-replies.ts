@@ -2,6 +2,7 @@ import { useMemo, useRef, useSyncExternalStore } from 'react';
 import { create } from 'zustand';
 import type { Message } from '@/lib/conversations/records';
 import { IMAGE_REF_SCHEME } from '@/lib/images/types';
+import type { TextGrowth } from '@/lib/render/blocks';
 
 /** A streaming reply's text so far. */
 export interface LiveText {
@@ -12,6 +13,11 @@ export interface LiveText {
    * came: `grownText`), so that nothing reads the whole text to find out.
    */
   namesImages?: boolean;
+  /**
+   * How `text` grew from the text said before it (announced, or published), when it did: its
+   * markdown reads only what was added (lib/render/blocks.ts, `TextGrowth`).
+   */
+  grew?: TextGrowth;
 }
 
 /** The end of a text kept to find an image reference that starts in one piece and ends in the next. */

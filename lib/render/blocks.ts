@@ -45,35 +45,75 @@ function closesFence(line: string, char: string, length: number): boolean {
   return marks !== undefined && marks[0] === char && marks.length >= length && line.trim() === marks;
 }
 
-/** Incremental splitter: feed it the whole text each time (it only reads what is new). */
+/**
+ * How a streamed text came to be: it is `from` (the very string an earlier `split` was given)
+ * with `added` after it. Told this, the splitter reads only `added`; any other read of a text made
+ * by appending (a slice, a search) has the engine copy the whole of it into one string first
+ * (V8 flattens a concatenation when it is read): a reply's size each frame, megabytes of garbage
+ * over a long reply.
+ */
+export interface TextGrowth {
+  from: string;
+  added: string;
+}
+
+/**
+ * Incremental splitter: feed it the whole text each time (it only reads what is new), with how
+ * it grew from the text it was given last when that is known (`TextGrowth`: then it does not
+ * read the whole text at all).
+ */
 export class MarkdownBlockSplitter {
   private readonly closed: string[] = [];
   /** Offset in the text where the open block starts. */
   private blockStart = 0;
   /** Offset of the first line not scanned yet. */
   private scanned = 0;
+  /** The open block's lines scanned so far (the text from `blockStart` to `scanned`). */
+  private head = '';
+  /** The text from `scanned` on: its last line, which may still grow. */
+  private rest = '';
   private fence: FenceState | undefined;
   /** Offset of a blank line that ends the block unless the next line is indented. */
   private pendingBreak: number | undefined;
-  private text = '';
+  /** The text split last, and what that gave. */
+  private last: string | undefined;
+  private result: BlockSplit = { closed: this.closed, open: '' };
 
-  split(text: string): BlockSplit {
-    if (!this.continues(text)) this.reset();
-    this.text = text;
-    let lineStart = this.scanned;
-    for (;;) {
-      const newline = text.indexOf('\n', lineStart);
-      if (newline === -1) break; // the last line may still grow
-      const line = text.slice(lineStart, newline);
-      this.scanLine(line, lineStart);
+  split(text: string, grew?: TextGrowth): BlockSplit {
+    if (text === this.last) return this.result;
+    if (grew !== undefined && this.last !== undefined && grew.from === this.last) this.take(grew.added);
+    else if (this.continues(text)) {
+      this.rest = '';
+      this.take(text.slice(this.scanned));
+    } else {
+      this.reset();
+      this.take(text);
+    }
+    this.last = text;
+    this.result = { closed: this.closed, open: this.head + this.rest };
+    return this.result;
+  }
+
+  /** Scans `added`, the text that came after what was scanned (and the last line, `rest`). */
+  private take(added: string): void {
+    const now = this.rest + added;
+    const lastNewline = now.lastIndexOf('\n');
+    // The whole lines are the open block's (until a block ends among them: `closeAt`).
+    if (lastNewline !== -1) this.head += now.slice(0, lastNewline + 1);
+    let lineStart = 0;
+    while (lineStart <= lastNewline) {
+      const newline = now.indexOf('\n', lineStart);
+      const line = now.slice(lineStart, newline);
+      const start = this.scanned;
+      this.scanned += newline + 1 - lineStart;
+      this.scanLine(line, start);
       lineStart = newline + 1;
     }
-    this.scanned = lineStart;
+    this.rest = now.slice(lineStart);
     // A partial last line's first character is final: if it is not indented, a pending
     // blank line has ended the block already.
-    const partial = text.charAt(lineStart);
-    if (this.pendingBreak !== undefined && partial !== '' && partial !== ' ' && partial !== '\t') this.closeAt(this.pendingBreak, lineStart);
-    return { closed: this.closed, open: text.slice(this.blockStart) };
+    const partial = this.rest.charAt(0);
+    if (this.pendingBreak !== undefined && partial !== '' && partial !== ' ' && partial !== '\t') this.closeAt(this.pendingBreak, this.scanned);
   }
 
   private scanLine(line: string, start: number): void {
@@ -103,23 +143,26 @@ export class MarkdownBlockSplitter {
   }
 
   private closeAt(end: number, nextStart: number): void {
-    const block = this.text.slice(this.blockStart, end);
+    const block = this.head.slice(0, end - this.blockStart);
     if (block.trim() !== '') this.closed.push(ownCopy(block));
+    this.head = this.head.slice(nextStart - this.blockStart);
     this.blockStart = nextStart;
     this.pendingBreak = undefined;
   }
 
   /** Whether `text` extends the text scanned so far (a cheap check near the boundary). */
   private continues(text: string): boolean {
-    if (text.length < this.scanned) return false;
+    if (this.last === undefined || text.length < this.scanned) return false;
     const from = Math.max(0, this.scanned - 64);
-    return text.slice(from, this.scanned) === this.text.slice(from, this.scanned);
+    return text.slice(from, this.scanned) === this.last.slice(from, this.scanned);
   }
 
   private reset(): void {
     this.closed.length = 0;
     this.blockStart = 0;
     this.scanned = 0;
+    this.head = '';
+    this.rest = '';
     this.fence = undefined;
     this.pendingBreak = undefined;
   }

@@ -93,6 +93,35 @@ describe('MarkdownBlockSplitter', () => {
     }
   });
 
+  it('told how the text grew, it reads only what was added, and gives the same blocks', () => {
+    const text = '# T\n\nA para\nstill\n\n```py\nx = 1\n\ny = 2\n```\n\n- a\n- b\n\n| h |\n| - |\n| c |\n\nend';
+    const whole = new MarkdownBlockSplitter().split(text);
+    const wholeCopy = { closed: [...whole.closed], open: whole.open };
+    for (const step of [1, 2, 5]) {
+      const s = new MarkdownBlockSplitter();
+      let from = '';
+      let r = s.split(from);
+      for (let i = step; i < text.length + step; i += step) {
+        const added = text.slice(from.length, i);
+        const now = from + added;
+        r = s.split(now, { from, added });
+        from = now;
+      }
+      expect({ closed: [...r.closed], open: r.open }, `step ${step}`).toEqual(wholeCopy);
+    }
+    // (Shown by a text that does not say what the growth does: the growth is what is split.)
+    const s = new MarkdownBlockSplitter();
+    const first = 'one\n\ntw';
+    s.split(first);
+    expect(s.split('not read at all', { from: first, added: 'o\n\nthree' })).toEqual({ closed: ['one\n', 'two\n'], open: 'three' });
+  });
+
+  it('a growth from another text than the one split last is not taken: the text is read', () => {
+    const s = new MarkdownBlockSplitter();
+    s.split('one\n\ntwo');
+    expect(s.split('new\n\nthing', { from: 'some other text', added: 'zzz' })).toEqual({ closed: ['new\n'], open: 'thing' });
+  });
+
   it('starts over when the text is replaced (retry, reasoning moved)', () => {
     const s = new MarkdownBlockSplitter();
     s.split('old para\n\nold two');
