@@ -11,6 +11,7 @@ import { splitQuotedSelections } from '@/lib/actions/template';
 import type { Message } from '@/lib/conversations/records';
 import type { SavedMessage } from '@/lib/render/worker/protocol';
 import { ErrorCallout } from './ErrorCallout';
+import type { TextGrowth } from '@/lib/render/blocks';
 import { LARGE_BLOCK_CHARS, Markdown, Pieces, renderFinishedAhead, type LiveSource } from './Markdown';
 import { ReadAloudButton } from './ReadAloud';
 import { formatAmount } from '@/components/i18n/money';
@@ -207,6 +208,11 @@ function shownText(now: LiveText): string {
   return hasImageRefs(now) ? withoutImageRefs(now.text) : now.text;
 }
 
+/** How that text grew from the one shown before it, when it is the streamed text itself. */
+function shownGrowth(now: LiveText): TextGrowth | undefined {
+  return hasImageRefs(now) ? undefined : now.grew;
+}
+
 export const MessageView = memo(function MessageView({ message: given, modelListed = false, quotedFrom, versions, actions, editing = false, onEditingChange, compare }: MessageViewProps) {
   // A streaming reply's newest text: it alone renders as text streams in.
   const message = useLiveMessage(given);
@@ -219,10 +225,10 @@ export const MessageView = memo(function MessageView({ message: given, modelList
     },
     growth: () => {
       const now = liveTextOf(streamingId);
-      return now === undefined || hasImageRefs(now) ? undefined : now.grew;
+      return now === undefined ? undefined : shownGrowth(now);
     },
     subscribe: (onChange) => subscribeLiveText(streamingId, onChange),
-    hear: (onText) => hearLiveText(streamingId, (now) => onText(shownText(now), hasImageRefs(now) ? undefined : now.grew)),
+    hear: (onText) => hearLiveText(streamingId, (now) => onText(shownText(now), shownGrowth(now))),
   }), [streamingId]);
   // Text a lone </think> moved into the reasoning can be put back, as the user sees fit.
   const [putBack, setPutBack] = useState(false);
