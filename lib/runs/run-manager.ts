@@ -1109,8 +1109,10 @@ export class RunManager {
    * comparison's): their deltas reach the page together, and it draws them in one frame.
    */
   private scheduleFlush(run: ActiveRun): void {
-    // The first words go out at once: coalescing is for the stream that follows them.
+    // The first words go out at once: coalescing is for the stream that follows them. (An event
+    // that brought none, a piece of an image reference held back say, leaves that for them.)
     if (!run.flushedOnce) {
+      if (run.pendingText === '' && run.pendingReasoning === '') return;
       run.flushedOnce = true;
       this.flush(run);
       return;

@@ -625,6 +625,44 @@ describe('first words without waiting', () => {
     expect(firstDelta?.at).toBeLessThan(900);
   });
 
+  it('an event that brings no words before them does not use up the first words\' head start', async () => {
+    // Fed by the test: an empty piece of text (as a held-back piece of an image reference leaves), then the words.
+    let push: ((event: StreamEvent) => void) | undefined;
+    const fed: GatewayClient = {
+      baseUrl: 'x', siteUrl: 'x',
+      listModels: async () => [], getBalance: async () => null, getPricing: async () => null, ...NO_IMAGES, ...NO_AUDIO,
+      async *streamChat() {
+        const queue: StreamEvent[] = [];
+        let wake: (() => void) | undefined;
+        push = (event) => { queue.push(event); wake?.(); };
+        for (;;) {
+          while (queue.length === 0) await new Promise<void>((r) => { wake = r; });
+          const event = queue.shift()!;
+          yield event;
+          if (event.type === 'done') return;
+        }
+      },
+    };
+    const runs = manager({ clientFor: () => fed, flushIntervalMs: 1_000 });
+    const conversationId = 'first-words-after-nothing';
+    const deltas: { text: string; at: number }[] = [];
+    runs.watch(conversationId, (e) => {
+      if (e.type === 'delta') deltas.push({ text: e.text, at: Date.now() });
+    });
+    await runs.start({ surface: 'popup', newConversationId: conversationId, text: 'hi' });
+    while (push === undefined) await new Promise((r) => setTimeout(r, 5));
+    push({ type: 'text', text: '' });
+    await new Promise((r) => setTimeout(r, 50));
+    const sentAt = Date.now();
+    push({ type: 'text', text: 'Hello' });
+    await new Promise((r) => setTimeout(r, 100));
+    // Out at once, not after the 1 s coalescing interval.
+    expect(deltas[0]?.text).toBe('Hello');
+    expect(deltas[0]!.at - sentAt).toBeLessThan(100);
+    push({ type: 'done' });
+    await runs.whenIdle();
+  });
+
   it('a page that watches a new conversation before it exists gets every event from the first, and its messages keep the ids the page chose', async () => {
     const runs = manager();
     const events: RunEvent[] = [];
