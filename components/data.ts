@@ -1,6 +1,7 @@
 import { deferredStore } from '@/lib/conversations/deferred-store';
 import type { Surface } from '@/lib/conversations/records';
 import type { ConversationStore } from '@/lib/conversations/store';
+import { renderClient } from '@/components/chat/render/render-client';
 
 let loading: Promise<ConversationStore> | undefined;
 
@@ -24,6 +25,15 @@ const handle = deferredStore({
 
 export function conversationStore(): ConversationStore {
   return handle;
+}
+
+/**
+ * A conversation about to open (a press on its row, a search result chosen): its messages are
+ * read from now, and the render worker reads its newest saved renderings meanwhile.
+ */
+export function preloadConversation(id: string): void {
+  void handle.preloadMessages(id);
+  renderClient().prefetch(id);
 }
 
 /**

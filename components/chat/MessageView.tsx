@@ -63,7 +63,7 @@ const savedKeys = new WeakMap<Message, SavedMessage>();
 function savedAs(message: Message): SavedMessage {
   let saved = savedKeys.get(message);
   if (saved === undefined) {
-    saved = { id: message.id, conversationId: message.conversationId };
+    saved = { id: message.id, conversationId: message.conversationId, seq: message.seq };
     savedKeys.set(message, saved);
   }
   return saved;

@@ -7,7 +7,7 @@ import { ShortcutsList } from '@/components/workspace/ShortcutsList';
 import { deferred } from '@/components/ui/deferred';
 import { ExportButton, ImportButton } from '@/components/workspace/TransferDialogs';
 import { loadCatalogue } from '@/lib/settings/storage.adapter';
-import { conversationStore, latestConversationId } from '@/components/data';
+import { latestConversationId, preloadConversation } from '@/components/data';
 import { useSettings } from '@/components/stores/settings';
 import type { Surface } from '@/lib/conversations/records';
 import { activeProfile } from '@/lib/settings/schema';
@@ -70,7 +70,7 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
 
   const open = useCallback((id: string | undefined, messageId?: string): void => {
     // Its messages are read from now (if a press on its row has not started that already).
-    if (id !== undefined) void conversationStore().preloadMessages(id);
+    if (id !== undefined) preloadConversation(id);
     setShowImages(false);
     change(id);
     setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });

@@ -7,7 +7,7 @@ import { IconButton } from '@/components/ui/IconButton';
 import { Input } from '@/components/ui/Input';
 import { SkeletonRows } from '@/components/ui/Skeleton';
 import { cx } from '@/components/ui/cx';
-import { conversationStore } from '@/components/data';
+import { conversationStore, preloadConversation } from '@/components/data';
 import { StoreProblemCallout, UnreadableNote } from '@/components/StoreProblemCallout';
 import { VirtualList } from '@/components/VirtualList';
 import type { Conversation } from '@/lib/conversations/records';
@@ -84,7 +84,7 @@ interface RowProps {
  */
 export function preloadOnPress(id: string): (event: ReactPointerEvent) => void {
   return (event) => {
-    if (event.button === 0) void conversationStore().preloadMessages(id);
+    if (event.button === 0) preloadConversation(id);
   };
 }
 

@@ -5,7 +5,7 @@ import { TabsContent, TabsList, TabsRoot, TabsTrigger } from '@/components/ui/Ta
 import { CatalogueView } from '@/components/catalogue/CatalogueView';
 import { ChatView } from '@/components/chat/ChatView';
 import { ConversationList } from '@/components/conversations/ConversationList';
-import { conversationStore, latestConversationId } from '@/components/data';
+import { latestConversationId, preloadConversation } from '@/components/data';
 import { useCatalogue } from '@/components/stores/catalogue';
 import { useSettings } from '@/components/stores/settings';
 import { SettingsProblem } from '@/components/settings/SettingsProblem';
@@ -42,7 +42,7 @@ function Panel({ profile, settings }: { profile: Profile; settings: Settings }) 
   const [focus, setFocus] = useState<{ messageId: string; nonce: number }>();
   const open = (id: string | undefined, messageId?: string): void => {
     // Its messages are read from now (if a press on its row has not started that already).
-    if (id !== undefined) void conversationStore().preloadMessages(id);
+    if (id !== undefined) preloadConversation(id);
     setConversationId(id);
     setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });
     setTab('chat');

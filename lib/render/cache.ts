@@ -29,6 +29,8 @@ const RenderingSchema = z.object({
   /** The message's id. */
   id: z.string(),
   conversationId: z.string(),
+  /** The message's place in its conversation: the newest renderings are read ahead of an opening (`newest`). */
+  seq: z.optional(z.number()),
   version: z.number(),
   labelsKey: z.string(),
   sourceKey: z.string(),
@@ -51,6 +53,8 @@ class RenderingsDb extends Dexie {
   constructor(name: string, options?: DexieOptions) {
     super(name, options);
     this.version(1).stores({ renderings: 'id, conversationId', forgotten: 'id, at' });
+    // Renderings by their message's place in its conversation (rows saved before have none, and are read only by id).
+    this.version(2).stores({ renderings: 'id, conversationId, [conversationId+seq]' });
   }
 }
 
@@ -68,6 +72,12 @@ export function sourceKeyOf(sources: readonly string[]): string {
     hash = Math.imul(hash, 0x01000193);
   }
   return `${sources.length}:${length}:${(hash >>> 0).toString(36)}`;
+}
+
+/** A saved rendering's blocks, if it was made by this version, with these words, from these sources. */
+export function blocksOf(row: Rendering, labelsKey: string, sources: readonly string[]): RenderedBlock[] | undefined {
+  if (row.version !== RENDERER_VERSION || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
+  return row.blocks;
 }
 
 export class RenderCache {
@@ -88,18 +98,27 @@ export class RenderCache {
   /** The saved blocks of a message, if they were made by this version, with these words, from these sources. */
   async get(messageId: string, labelsKey: string, sources: readonly string[]): Promise<RenderedBlock[] | undefined> {
     const parsed = RenderingSchema.safeParse(await this.db.renderings.get(messageId));
-    if (!parsed.success) return undefined;
-    const row = parsed.data;
-    if (row.version !== RENDERER_VERSION || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
-    return row.blocks;
+    return parsed.success ? blocksOf(parsed.data, labelsKey, sources) : undefined;
+  }
+
+  /**
+   * The renderings of a conversation's `count` newest messages (by their place in it) made by
+   * this version, with whatever words: read when it is about to open, before its messages are.
+   */
+  async newest(conversationId: string, count: number): Promise<Rendering[]> {
+    const rows = await this.db.renderings.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).reverse().limit(count).toArray();
+    return rows.flatMap((row) => {
+      const parsed = RenderingSchema.safeParse(row);
+      return parsed.success && parsed.data.version === RENDERER_VERSION ? [parsed.data] : [];
+    });
   }
 
   /** Saves a message's rendering, begun at `startedAt` (epoch ms), unless it was deleted since. */
-  async put(message: { id: string; conversationId: string }, labelsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[], startedAt: number): Promise<void> {
+  async put(message: { id: string; conversationId: string; seq?: number | undefined }, labelsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[], startedAt: number): Promise<void> {
     await this.db.transaction('rw', this.db.renderings, this.db.forgotten, async () => {
       const notes = await this.db.forgotten.bulkGet(['all', `c:${message.conversationId}`, `m:${message.id}`]);
       if (notes.some((note) => note !== undefined && note.at >= startedAt)) return;
-      await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, version: RENDERER_VERSION, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
+      await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, ...(message.seq === undefined ? {} : { seq: message.seq }), version: RENDERER_VERSION, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
     });
   }
 

@@ -105,6 +105,14 @@ export class RenderClient {
     this.port.post({ type: 'labels', key, labels: { ...labels } });
   }
 
+  /**
+   * A conversation is about to open: the worker reads its newest saved renderings now, while
+   * the page reads its messages, so its first screen's are at hand when asked for.
+   */
+  prefetch(conversationId: string): void {
+    this.port.post({ type: 'prefetch', conversationId });
+  }
+
   /** A finished block's rendering, if it is here. */
   peek(source: string): RenderedBlock | undefined {
     return this.kept.get(source);

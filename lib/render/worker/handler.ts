@@ -5,13 +5,20 @@
  * renders nothing. Runs in the worker, and in the page itself where no worker can start (tests
  * under jsdom, a browser that refuses the worker).
  */
-import type { RenderCache } from '../cache';
+import { blocksOf, type RenderCache, type Rendering } from '../cache';
 import { BARE_LABELS, type RenderLabels } from '../labels';
 import { prepareMarkdown, renderMarkdownBlock } from '../markdown';
 import { sanitizeRendered } from '../sanitize';
 import type { FromWorker, RenderedBlock, SavedMessage, ToWorker } from './protocol';
 
-type Cache = Pick<RenderCache, 'get' | 'put'>;
+/** The rendering cache as the service uses it (one that cannot read ahead simply does not). */
+type Cache = Pick<RenderCache, 'get' | 'put'> & Partial<Pick<RenderCache, 'newest'>>;
+
+/**
+ * How many of a conversation's newest renderings are read ahead of its opening: more than the
+ * replies of a first screen (`renderRepliesAhead` asks for about 3,000 characters of them).
+ */
+export const PREFETCH_ROWS = 8;
 
 export interface RenderService {
   /** The answer to `message`; `tell` carries what comes ahead of it (`rendering`). */
@@ -77,6 +84,9 @@ export function createRenderService(cache?: Cache): RenderService {
     }
   };
   const saving = new Map<string, Promise<unknown>>();
+  // The newest renderings of the conversation about to open (one at a time), as read.
+  let prefetched: { conversationId: string; rows: Promise<Map<string, Rendering>> } | undefined;
+  const sanitised = (blocks: readonly RenderedBlock[]): RenderedBlock[] => blocks.map((block) => ({ ...block, html: sanitizeRendered(block.html) }));
   const save = (saved: SavedMessage, wordsKey: string, sources: readonly string[], blocks: readonly RenderedBlock[], startedAt: number): void => {
     const written = cached((c) => c.put(saved, wordsKey, sources, blocks, startedAt));
     saving.set(saved.id, written);
@@ -91,6 +101,13 @@ export function createRenderService(cache?: Cache): RenderService {
         labelsKey = message.key;
         return undefined;
       }
+      if (message.type === 'prefetch') {
+        const rows = cached((c) => c.newest?.(message.conversationId, PREFETCH_ROWS) ?? Promise.resolve([]))
+          .then((found) => new Map((found ?? []).map((row) => [row.id, row])));
+        prefetched = { conversationId: message.conversationId, rows };
+        await rows;
+        return undefined;
+      }
       const { id, sources, saved } = message;
       const startedAt = Date.now();
       // The words of the moment it was asked: renders may overlap (see render.worker.ts).
@@ -98,9 +115,11 @@ export function createRenderService(cache?: Cache): RenderService {
       if (saved !== undefined) {
         // Its rendering being saved (just answered): read once saved.
         await saving.get(saved.id);
-        const blocks = await cached((c) => c.get(saved.id, wordsKey, sources));
+        // Read ahead, else read now.
+        const ahead = prefetched?.conversationId === saved.conversationId ? (await prefetched.rows).get(saved.id) : undefined;
+        const blocks = (ahead === undefined ? undefined : blocksOf(ahead, wordsKey, sources)) ?? await cached((c) => c.get(saved.id, wordsKey, sources));
         // Sanitised again as they are read: a fix to the sanitiser reaches what was saved before it.
-        if (blocks !== undefined) return { type: 'rendered', id, blocks: blocks.map((block) => ({ ...block, html: sanitizeRendered(block.html) })), fromCache: true };
+        if (blocks !== undefined) return { type: 'rendered', id, blocks: sanitised(blocks), fromCache: true };
         // Not saved: the page need not wait for it before drawing its conversation.
         tell?.({ type: 'rendering', id });
       }

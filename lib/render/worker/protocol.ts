@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 const LabelsSchema = z.record(z.string(), z.string());
 
 /** A finished message whose rendering is saved, so that opening it again costs no rendering. */
-export const SavedMessageSchema = z.object({ id: z.string(), conversationId: z.string() });
+export const SavedMessageSchema = z.object({ id: z.string(), conversationId: z.string(), seq: z.optional(z.number()) });
 export type SavedMessage = z.infer<typeof SavedMessageSchema>;
 
 export const ToWorkerSchema = z.discriminatedUnion('type', [
@@ -23,6 +23,11 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
     /** The block still growing: its rendering is not worth keeping in the worker. */
     growing: z.optional(z.boolean()),
   }),
+  /**
+   * A conversation about to open (a press on its row): its newest saved renderings are read now,
+   * while the page reads its messages, and answer its first `render` requests. No answer.
+   */
+  z.object({ type: z.literal('prefetch'), conversationId: z.string() }),
 ]);
 export type ToWorker = z.infer<typeof ToWorkerSchema>;
 

@@ -380,6 +380,41 @@ describe('saved renderings (a conversation opened again renders nothing)', () =>
     expect(JSON.stringify(reply)).not.toContain('onerror');
   });
 
+  it('a conversation about to open has its newest renderings read ahead: they answer its replies without a read each, sanitised again', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    const block = (text: string) => [{ html: `<p>${text}</p>`, math: false, diagram: false }];
+    for (let seq = 1; seq <= 20; seq += 2) await cache.put({ id: `a${seq}`, conversationId: 'c1', seq }, 'en', [`reply ${seq}`], block(`reply ${seq}`), Date.now());
+    // One whose saved markup is not safe (a cache written by an older sanitiser, say).
+    await cache.put({ id: 'a21', conversationId: 'c1', seq: 21 }, 'en', ['x'], [{ html: '<p>x<img src=x onerror=alert(1)></p>', math: false, diagram: false }], Date.now());
+    await cache.put({ id: 'b1', conversationId: 'c2', seq: 30 }, 'en', ['other'], block('other'), Date.now());
+    expect((await cache.newest('c1', 3)).map((row) => row.id)).toEqual(['a21', 'a19', 'a17']);
+
+    const get = vi.fn(cache.get.bind(cache));
+    const service = createRenderService({ get, put: cache.put.bind(cache), newest: cache.newest.bind(cache) });
+    await service.handle({ type: 'labels', key: 'en', labels: { ...BARE_LABELS } });
+    expect(await service.handle({ type: 'prefetch', conversationId: 'c1' })).toBeUndefined();
+    const newest = await service.handle({ type: 'render', id: 1, sources: ['reply 19'], saved: { id: 'a19', conversationId: 'c1', seq: 19 } });
+    expect(newest).toEqual({ type: 'rendered', id: 1, blocks: block('reply 19'), fromCache: true });
+    const unsafe = await service.handle({ type: 'render', id: 2, sources: ['x'], saved: { id: 'a21', conversationId: 'c1', seq: 21 } });
+    expect(unsafe).toMatchObject({ type: 'rendered', fromCache: true });
+    expect(JSON.stringify(unsafe)).not.toContain('onerror');
+    expect(get).not.toHaveBeenCalled();
+    // Older than those read ahead: read as before.
+    expect(await service.handle({ type: 'render', id: 3, sources: ['reply 1'], saved: { id: 'a1', conversationId: 'c1', seq: 1 } })).toMatchObject({ type: 'rendered', fromCache: true });
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it('a rendering read ahead is used only for the same text and the same words', async () => {
+    const cache = new RenderCache(`render-cache-${n++}`);
+    await cache.put({ id: 'a1', conversationId: 'c1', seq: 1 }, 'en', ['Saved *text*'], [{ html: '<p>Saved <em>text</em></p>', math: false, diagram: false }], Date.now());
+    const service = createRenderService(cache);
+    await service.handle({ type: 'prefetch', conversationId: 'c1' });
+    // The page's words are others (none sent: the bare ones), and then the text was edited.
+    expect(await service.handle({ type: 'render', id: 1, sources: ['Saved *text*'], saved: { id: 'a1', conversationId: 'c1', seq: 1 } })).toMatchObject({ fromCache: false });
+    await service.handle({ type: 'labels', key: 'en', labels: { ...BARE_LABELS } });
+    expect(await service.handle({ type: 'render', id: 2, sources: ['Edited *text*'], saved: { id: 'a1', conversationId: 'c1', seq: 1 } })).toMatchObject({ fromCache: false, blocks: [{ html: expect.stringContaining('Edited') }] });
+  });
+
   it('a formula asking for an enormous length is laid out without it (KaTeX writes 1e+21em as asked)', async () => {
     const reply = await createRenderService().handle({ type: 'render', id: 1, sources: ['$\\raisebox{-1000000000000000000000em}{x}$ and $\\begin{array}{c}a\\\\[-1000000000000000000000em]b\\end{array}$'] });
     const html = reply?.type === 'rendered' ? reply.blocks[0]!.html : '';
