@@ -23,6 +23,10 @@ export default function VirtualMessages({ messages, scroller, following, renderM
     scrollMargin: box.current?.offsetTop ?? 0,
     // Opened at the newest message: its screen is the first drawn, not the oldest one's.
     initialOffset: () => (following ? Number.MAX_SAFE_INTEGER : 0),
+    // While the newest message is followed, rows measured taller or shorter than guessed keep
+    // the view at the end, in the same frame: the rows in view stay the ones drawn (else the view
+    // would sit where the guesses put it for a frame, its rows swapped for others and back).
+    anchorTo: following ? 'end' : 'start',
   });
   // While the newest message is followed, a row measured taller or shorter than guessed leaves
   // the scroll position alone: the view is taken back to the end once the list has its new size
@@ -35,10 +39,18 @@ export default function VirtualMessages({ messages, scroller, following, renderM
     const index = messages.findIndex((m) => m.id === reveal.id);
     if (index < 0) return;
     virtualizer.scrollToIndex(index, { align: 'center' });
-    // Drawn once scrolled to (and measured, which may move it a little): then marked.
-    let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, reveal.id)));
-    });
+    // Marked a frame after it is drawn (and measured, which may move it a little): on a busy
+    // machine the scroll takes a few frames to draw it.
+    let frames = 0;
+    const mark = (): void => {
+      const found = findMessage(scroller.current, reveal.id);
+      if (found !== null && found !== undefined) {
+        frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, reveal.id)));
+      } else if (++frames < REVEAL_FRAMES) {
+        frame = requestAnimationFrame(mark);
+      }
+    };
+    let frame = requestAnimationFrame(mark);
     return () => cancelAnimationFrame(frame);
     // Once per message revealed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -71,6 +83,9 @@ export default function VirtualMessages({ messages, scroller, following, renderM
     </div>
   );
 }
+
+/** Frames a revealed message is waited for, to be drawn, before it is left unmarked. */
+const REVEAL_FRAMES = 60;
 
 /** Rows drawn beyond each edge of the view, to scroll into without waiting. */
 const AROUND = 3;
