@@ -274,6 +274,9 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     [compareAt, comparison, tree],
   );
   const shown = useMemo(() => (compared === undefined ? branch : branch.slice(0, compareAt + 1)), [compared, branch, compareAt]);
+  // A saved conversation whose messages are still being read: neither empty nor drawn yet (no
+  // "start a conversation" for the moment it opens).
+  const opening = conversationId !== undefined && !view.read && branch.length === 0;
   const comparedQuestion = compared === undefined ? undefined : comparison?.userId;
   useLayoutEffect(() => {
     followStop.current = comparedQuestion === undefined ? null : () => {
@@ -670,10 +673,10 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       </div>
       <div className="relative flex min-h-0 flex-1 flex-col">
         {/* Focusable, so the history scrolls by keyboard too. */}
-        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} tabIndex={0} ref={logRef} onWheel={onWheel} onKeyDown={onLogKeyDown}>
+        <div className="messages min-h-0 flex-1 overflow-y-auto focus-visible:outline-offset-[-2px]" role="log" aria-label={w.t('chat.history')} aria-busy={opening || undefined} tabIndex={0} ref={logRef} onWheel={onWheel} onKeyDown={onLogKeyDown}>
           <div className={cx('messages-inner mx-auto flex w-full flex-col gap-4 px-3 py-3', compared === undefined ? 'max-w-3xl' : 'max-w-6xl')} ref={contentRef}>
             {view.unreadable > 0 && <Suspense fallback={null}><UnreadableNote count={view.unreadable} what="messages" /></Suspense>}
-            {branch.length === 0 && (
+            {branch.length === 0 && !opening && (
               <EmptyState icon={<MessageSquareText aria-hidden />} title={model === undefined ? w.t('chat.empty.titleAny') : imageGeneration ? w.t('images.empty.title', { model }) : w.t('chat.empty.title', { model })}>
                 <p>{imageGeneration ? w.t('images.empty.hint') : w.t('chat.empty.keys')}</p>
                 {canAskPage && <p className="mt-1">{w.t('chat.empty.askPage')}</p>}

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Images, Keyboard } from 'lucide-react';
 import { Dialog } from '@/components/ui/Dialog';
 import { IconButton } from '@/components/ui/IconButton';
@@ -71,9 +71,13 @@ export function StandaloneChat({ surface }: { surface: Extract<Surface, 'chat'> 
   const open = useCallback((id: string | undefined, messageId?: string): void => {
     // Its messages are read from now (if a press on its row has not started that already).
     if (id !== undefined) preloadConversation(id);
-    setShowImages(false);
-    change(id);
-    setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });
+    // Drawn in a transition: the click's own task ends at once, and the reads started above (its
+    // messages, its renderings) go on while the page draws the change.
+    startTransition(() => {
+      setShowImages(false);
+      change(id);
+      setFocus(messageId === undefined ? undefined : { messageId, nonce: Date.now() });
+    });
   }, [change]);
 
   // The page's keys: Ctrl/Cmd+K the palette, Ctrl/Cmd+Shift+O a new conversation, ? the list of them.

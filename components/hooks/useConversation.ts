@@ -40,6 +40,8 @@ export interface ConversationView {
   unreadable: number;
   /** Ids of the messages storage has reported (the others are a run's, not saved yet). */
   storedIds: ReadonlySet<string>;
+  /** Its messages have been read (or cannot be): until then, an empty list says nothing. */
+  read: boolean;
 }
 
 /**
@@ -242,6 +244,7 @@ export function useConversation(store: ConversationStore, conversationId: string
       storeError: failure,
       unreadable: mine(saved)?.unreadable ?? 0,
       storedIds,
+      read: mine(saved) !== undefined || failure !== undefined,
     };
   }, [conversationId, conversation, saved, storedIds, live, saveError, storeError, memoryMode]);
 }

@@ -265,12 +265,26 @@ describe('a long conversation', () => {
         return [...el.querySelectorAll('[data-message-id]')].filter((row) => row.getBoundingClientRect().bottom < top).length;
       })).toBeGreaterThan(0);
     };
+    // Whether the empty conversation's invitation showed at any moment from now: a saved
+    // conversation being opened is not empty while its messages are read.
+    const watchEmpty = () => history.evaluate((log) => {
+      const seen = { empty: false };
+      (window as unknown as { emptySeen: typeof seen }).emptySeen = seen;
+      new MutationObserver(() => {
+        if (log.textContent?.includes('Ask echo-1 anything')) seen.empty = true;
+      }).observe(log, { childList: true, subtree: true, characterData: true });
+    });
+    const emptySeen = () => page.evaluate(() => (window as unknown as { emptySeen: { empty: boolean } }).emptySeen.empty);
     for (let round = 0; round < 2; round++) {
+      if (round > 0) await watchEmpty();
       await page.getByRole('button', { name: 'Long one', exact: true }).click();
       await atNewest();
+      await watchEmpty();
       await page.getByRole('button', { name: 'Short one', exact: true }).click();
       await page.getByText('Hello', { exact: true }).waitFor();
+      expect(await emptySeen()).toBe(false);
     }
+    expect(await emptySeen()).toBe(false);
   });
 });
 

@@ -114,6 +114,23 @@ describe('useConversation', () => {
     return <p>{view.messages.length} messages</p>;
   }
 
+  it('says whether the conversation shown has been read: an empty one read is empty, one being read is not yet anything', () => {
+    const { store, read } = fakeStore({ one: [message({ id: 'x1', conversationId: 'one', role: 'user', text: 'Hi' })], empty: [] });
+    function Read({ id }: { id: string }) {
+      const view = useConversation(store, id);
+      return <p>{view.read ? `read: ${view.messages.length}` : 'reading'}</p>;
+    }
+    const { rerender } = render(<Read id="one" />);
+    expect(screen.getByText('reading')).toBeInTheDocument();
+    read('one');
+    expect(screen.getByText('read: 1')).toBeInTheDocument();
+    // Another conversation: not read until its own messages are, whatever the last one's were.
+    rerender(<Read id="empty" />);
+    expect(screen.getByText('reading')).toBeInTheDocument();
+    read('empty');
+    expect(screen.getByText('read: 0')).toBeInTheDocument();
+  });
+
   it('hands each conversation\'s messages over as first read, before they are drawn, and not again when they change', () => {
     const one = [message({ id: 'x1', conversationId: 'one', role: 'user', text: 'Hi' }), message({ id: 'x2', conversationId: 'one', text: 'Hello' })];
     const two = [message({ id: 'y1', conversationId: 'two', role: 'user', text: 'Yo' })];
