@@ -8,19 +8,14 @@
  */
 import type { MouseEvent as ReactMouseEvent } from 'react';
 import type { Words } from '@/lib/i18n/messages';
-import { PREVIEW_PAGE, previewHash, type PreviewRequest } from '@/lib/render/preview-page';
 
-type PreviewWords = Pick<Words, 't'>;
+export type PreviewWords = Pick<Words, 't'>;
 
 const BUTTONS = 'button[data-preview], button[data-preview-tab]';
 
 /** Whether this build can isolate a preview (a build-time fact: Chromium's builds can, Firefox's cannot). */
 function previewsIsolated(): boolean {
   return !import.meta.env.FIREFOX;
-}
-
-function previewUrl(request: PreviewRequest): string {
-  return new URL(`${PREVIEW_PAGE}${previewHash(request)}`, location.href).href;
 }
 
 /** Puts the "why not" note after a code block (once) in place of its Preview buttons. */
@@ -46,36 +41,6 @@ export function enhancePreviews(root: HTMLElement, words: PreviewWords): void {
   }
 }
 
-function closeFrame(panel: HTMLElement, opener: HTMLButtonElement | null): void {
-  panel.remove();
-  opener?.focus();
-}
-
-function showFrame(block: Element, opener: HTMLButtonElement, url: string, words: PreviewWords): void {
-  // One preview per block: asking again runs the code afresh.
-  const next = block.nextElementSibling;
-  if (next?.classList.contains('preview-panel') === true) next.remove();
-  const panel = document.createElement('div');
-  panel.className = 'preview-panel';
-  const head = document.createElement('div');
-  head.className = 'preview-head';
-  const title = document.createElement('span');
-  title.textContent = words.t('markdown.previewFrame');
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.textContent = words.t('markdown.closePreview');
-  close.addEventListener('click', () => closeFrame(panel, opener));
-  head.append(title, close);
-  const frame = document.createElement('iframe');
-  // Sandboxed twice: by this attribute and by the page's own manifest sandbox.
-  frame.setAttribute('sandbox', 'allow-scripts');
-  frame.title = words.t('markdown.previewFrame');
-  frame.referrerPolicy = 'no-referrer';
-  frame.src = url;
-  panel.append(head, frame);
-  block.after(panel);
-}
-
 /**
  * Handles a click on a code block's "Preview" or "Open preview in a new tab" (call it from the
  * `.markdown` root's click handler); true when the click was one of them.
@@ -90,14 +55,7 @@ export function handlePreviewClick(event: MouseEvent | ReactMouseEvent, words: P
     explainNoPreview(block, words);
     return true;
   }
-  const kind = opener.dataset.preview ?? opener.dataset.previewTab;
-  const request: PreviewRequest = {
-    kind: kind === 'svg' ? 'svg' : 'html',
-    code: block.querySelector('code')?.textContent ?? '',
-    title: words.t('markdown.previewFrame'),
-  };
-  const url = previewUrl(request);
-  if (opener.dataset.previewTab !== undefined) window.open(url, '_blank', 'noopener');
-  else showFrame(block, opener, url, words);
+  // What opens it arrives with the first preview asked for (not with every page that shows replies).
+  void import('./preview-open').then((m) => m.openPreview(block, opener, words));
   return true;
 }

@@ -4,7 +4,7 @@
  * frame, its sandbox and address, Close, the new tab; and, in Firefox's build, the note in
  * their place. (That the sandbox holds is proven in Chromium: tests/browser/previews-diagrams.)
  */
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { enhancePreviews, handlePreviewClick } from '@/components/chat/render/preview';
@@ -43,7 +43,8 @@ describe('previews', () => {
     const root = reply();
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
     expect(root.dataset.handled).toBe('true');
-    const frame = screen.getByTitle('Preview');
+    // (What opens it is fetched with the first preview asked for.)
+    const frame = await screen.findByTitle('Preview');
     expect(frame.tagName).toBe('IFRAME');
     expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
     const src = new URL(frame.getAttribute('src')!);
@@ -54,6 +55,7 @@ describe('previews', () => {
 
     // Asked again: the code runs afresh, still one frame.
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    await waitFor(() => expect(screen.getByTitle('Preview')).not.toBe(frame));
     expect(screen.getAllByTitle('Preview')).toHaveLength(1);
 
     await userEvent.click(screen.getByRole('button', { name: 'Close preview' }));
@@ -65,7 +67,7 @@ describe('previews', () => {
     reply('svg', '<svg><circle r="5"/></svg>');
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     await userEvent.click(screen.getByRole('button', { name: 'Open preview in a new tab' }));
-    expect(open).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
     const [url, target, features] = open.mock.calls[0]!;
     const address = new URL(String(url));
     expect(address.pathname).toBe('/preview.html');
