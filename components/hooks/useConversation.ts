@@ -180,7 +180,8 @@ export function useConversation(store: ConversationStore, conversationId: string
       if (firstWords) {
         frame?.();
         frame = undefined;
-        structural = true;
+        // (Only the reply's own view draws them, unless the run itself is new here: its view
+        // follows the live text, and nothing else on the page changes with its first words.)
         flushSync(show);
         return;
       }
