@@ -1,7 +1,7 @@
 import { Square, Volume2 } from 'lucide-react';
 import { createContext, useContext, useEffect, useMemo, useRef } from 'react';
 import { IconButton } from '@/components/ui/IconButton';
-import { prepareWords, useWords } from '@/components/i18n/words';
+import { useWords, withMoreWords } from '@/components/i18n/words';
 import { stopReading, useReadAloud } from '@/components/stores/read-aloud';
 import { useModelPrice } from '@/components/stores/pricing';
 import { formatAmount } from '@/components/i18n/money';
@@ -22,7 +22,7 @@ export function useReadAloudStarter(profile: Profile | undefined, models: readon
     if (profile === undefined) return undefined;
     return (message: Message): void => {
       // What it says of code, formulas and images is in the more words (lib/i18n/messages.ts).
-      void Promise.all([import('./read-aloud-start'), prepareWords(['more'])]).then(([m]) => m.startReadingReply(message, profile, models, w));
+      void withMoreWords(() => import('./read-aloud-start')).then((m) => m.startReadingReply(message, profile, models, w));
     };
   }, [profile, models, w]);
 }

@@ -46,12 +46,17 @@ export function prepareWords(parts: readonly WordPart[] = WORD_PARTS): Promise<v
 }
 
 /**
- * `React.lazy` for a component the popup may load: its code and the more words arrive together, so
- * it never shows a key for a word not yet loaded (on every other page the words are there already).
+ * Code the popup may load that speaks: it arrives together with the more words, so it never shows
+ * a key for a word not yet loaded (on every other page the words are there already).
  */
+export function withMoreWords<T>(load: () => Promise<T>): Promise<T> {
+  return Promise.all([load(), prepareWords(['more'])]).then(([loaded]) => loaded);
+}
+
+/** `React.lazy` for a component the popup may load, with the more words (`withMoreWords`). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own constraint
 export function lazyWithWords<T extends ComponentType<any>>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
-  return lazy(() => Promise.all([load(), prepareWords(['more'])]).then(([module]) => module));
+  return lazy(() => withMoreWords(load));
 }
 
 function applyToDocument(locale: Locale): void {

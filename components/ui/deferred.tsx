@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { prepareWords } from '@/components/i18n/words';
+import { withMoreWords } from '@/components/i18n/words';
 
 /**
  * A component whose code is fetched the first time it is needed (a dialog when it first opens),
@@ -11,7 +11,7 @@ import { prepareWords } from '@/components/i18n/words';
 export function deferred<P extends object>(load: () => Promise<ComponentType<P>>, isNeeded: (props: P) => boolean): { View: (props: P) => ReactNode; preload(): Promise<void> } {
   let Loaded: ComponentType<P> | undefined;
   let loading: Promise<void> | undefined;
-  const preload = (): Promise<void> => (loading ??= Promise.all([load(), prepareWords(['more'])]).then(([component]) => {
+  const preload = (): Promise<void> => (loading ??= withMoreWords(load).then((component) => {
     Loaded = component;
   }));
   function View(props: P): ReactNode {

@@ -15,8 +15,9 @@
  * Who loads what: every page but the popup loads both parts before its first render
  * (`prepareWords()` in its main.tsx); the popup renders with the first words and loads the more
  * words after its first frame, and each of its lazily loaded parts waits for them together with
- * its code (`lazyWithWords` in components/i18n/words.ts, `deferred`, and the two `import()`s whose
- * code speaks: Read aloud's, the diagrams'), so no page ever shows a key for want of its words.
+ * its code (`withMoreWords` in components/i18n/words.ts: `lazyWithWords`, `deferred`, and the
+ * `import()`s whose code speaks: Read aloud's, the diagrams', the previews'), so no page ever
+ * shows a key for want of its words.
  * Where a key goes is not a choice: `npx tsx scripts/split-words.ts` puts each key where it
  * belongs, and tests/unit/i18n/locales.test.ts fails, naming the key, while one is misplaced.
  * Every locale but English is its own chunks too, loaded the same way (`ensureLocale`).

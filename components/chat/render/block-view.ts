@@ -2,7 +2,7 @@ import type Morph from 'morphdom';
 import { appendedText } from '@/lib/render/append';
 import { FAILED } from '@/lib/render/client';
 import type { RenderedBlock } from '@/lib/render/worker/protocol';
-import { currentWords, prepareWords } from '@/components/i18n/words';
+import { currentWords, withMoreWords } from '@/components/i18n/words';
 import { appendText } from './append-text';
 import { makeFormulasFocusable } from './block-actions';
 import { loadMathStyles } from './math-styles';
@@ -66,6 +66,6 @@ export class BlockView {
     const words = currentWords();
     enhancePreviews(element, words);
     // Mermaid and its sanitiser load with the first diagram, never with the page (and its labels with the more words).
-    if (block.diagram) void Promise.all([import('./diagrams'), prepareWords(['more'])]).then(([m]) => m.enhanceDiagrams(element, words));
+    if (block.diagram) void withMoreWords(() => import('./diagrams')).then((m) => m.enhanceDiagrams(element, words));
   }
 }

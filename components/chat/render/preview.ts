@@ -8,7 +8,7 @@
  */
 import type { MouseEvent as ReactMouseEvent } from 'react';
 import type { Words } from '@/lib/i18n/messages';
-import { prepareWords } from '@/components/i18n/words';
+import { withMoreWords } from '@/components/i18n/words';
 
 export type PreviewWords = Pick<Words, 't'>;
 
@@ -58,6 +58,6 @@ export function handlePreviewClick(event: MouseEvent | ReactMouseEvent, words: P
   }
   // What opens it arrives with the first preview asked for (not with every page that shows
   // replies), with the words it says (the popup loads them after its first frame).
-  void Promise.all([import('./preview-open'), prepareWords(['more'])]).then(([m]) => m.openPreview(block, opener, words));
+  void withMoreWords(() => import('./preview-open')).then((m) => m.openPreview(block, opener, words));
   return true;
 }
