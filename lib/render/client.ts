@@ -17,6 +17,12 @@ export interface RenderPort {
 /** A block the worker could not render: shown as its text. */
 export const FAILED: RenderedBlock = Object.freeze({ html: '', math: false, diagram: false });
 
+/**
+ * A conversation read ahead this recently is not read ahead again (the click after the press on
+ * its row): what was read is still what is saved, or is told apart from it by its source.
+ */
+const PREFETCH_FRESH_MS = 2_000;
+
 /** About this many characters of finished renderings are kept (the least recently used go first). */
 const KEPT_CHARS = 2_000_000;
 
@@ -77,6 +83,8 @@ export class RenderClient {
   private readonly wholeAsked = new Map<string, string>();
   private labelsKey = '';
   private labels: RenderLabels | undefined;
+  /** The conversation last read ahead, and when. */
+  private lastPrefetch: { conversationId: string; at: number } | undefined;
 
   /** Who to tell once the current batch of answers is in (see `schedule`). */
   private readonly toTell = new Set<() => void>();
@@ -109,7 +117,12 @@ export class RenderClient {
    * A conversation is about to open: the worker reads its newest saved renderings now, while
    * the page reads its messages, so its first screen's are at hand when asked for.
    */
-  prefetch(conversationId: string): void {
+  prefetch(conversationId: string, now = Date.now()): void {
+    // The press on a row and the click that follows both ask: the worker reads once (its reads
+    // and the page's read of the messages share the database's one queue).
+    const last = this.lastPrefetch;
+    if (last !== undefined && last.conversationId === conversationId && now - last.at < PREFETCH_FRESH_MS) return;
+    this.lastPrefetch = { conversationId, at: now };
     this.port.post({ type: 'prefetch', conversationId });
   }
 

@@ -209,6 +209,18 @@ describe('the render client (the page side of the worker)', () => {
     expect(client.peek('# Not saved\n')?.html).toContain('Not saved');
   });
 
+  it('a conversation is read ahead once for the press on its row and the click that follows; again later, or another one', () => {
+    const { port, sent } = heldPort();
+    const client = new RenderClient(port);
+    client.prefetch('c1', 1_000);
+    client.prefetch('c1', 1_150);
+    expect(sent).toEqual([{ type: 'prefetch', conversationId: 'c1' }]);
+    client.prefetch('c2', 1_200);
+    client.prefetch('c1', 1_300);
+    client.prefetch('c1', 9_000);
+    expect(sent.map((m) => m.type === 'prefetch' && m.conversationId)).toEqual(['c1', 'c2', 'c1', 'c1']);
+  });
+
   it('answers that are not the worker\'s are ignored', () => {
     const { port } = heldPort();
     let deliver: (data: unknown) => void = () => undefined;
