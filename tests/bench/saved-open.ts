@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchExtension, profileFor, writeSettings, type LaunchedExtension } from '../browser/harness';
 import { HISTORY_FORMAT, HISTORY_VERSION } from '../../lib/transfer/history-file';
-import { chatPageWith, importThroughPage, median, pollPage, type Figure } from './measure';
+import { chatPageWith, importThroughPage, median, type Figure } from './measure';
 import { build } from './popup';
 
 export const CODE_TITLE = 'Two hundred code blocks';
@@ -59,25 +59,32 @@ export function codeHistory(): string {
 
 /**
  * A click on the conversation's row → its first screen painted rendered: the last reply's code
- * highlighted, and no reply in view still waiting for its rendering (`aria-busy`). (Exported,
+ * highlighted, and no reply in view still waiting for its rendering (`aria-busy`). Checked once a
+ * frame, at the least cost to the page measured: the highlighted code is looked for inside the
+ * last message only, and the replies in view (which reads the layout) only once it is there.
+ * The page tells when (`window.__whenOpened`), so the bench waits without polling it. (Exported,
  * with the history, for probes that trace this opening.)
  */
 export const OPEN_PROBE = `
+  window.__whenOpened = new Promise((resolve) => { window.__openedDone = resolve; });
   document.addEventListener('click', (e) => {
     if (!(e.target instanceof Element) || !e.target.classList.contains('conversation-title') || e.target.textContent !== '${CODE_TITLE}') return;
     const t0 = performance.now();
     const check = () => {
-      if (window.__articleAt === undefined && document.querySelector('[data-message-id="${LAST}"]')) window.__articleAt = performance.now() - t0;
-      const log = document.querySelector('[role="log"]');
+      const last = document.querySelector('[data-message-id="${LAST}"]');
+      if (window.__articleAt === undefined && last !== null) window.__articleAt = performance.now() - t0;
+      const highlighted = last?.querySelector('.code-block code span[class^="hljs-"]') != null;
+      const log = highlighted ? document.querySelector('[role="log"]') : null;
       const view = log?.getBoundingClientRect();
       const waiting = view !== undefined && [...log.querySelectorAll('.markdown[aria-busy="true"]')].some((m) => {
         const r = m.getBoundingClientRect();
         return r.bottom > view.top && r.top < view.bottom;
       });
-      if (!waiting && document.querySelector('[data-message-id="${LAST}"] .code-block code span[class^="hljs-"]')) {
+      if (highlighted && !waiting) {
         requestAnimationFrame(() => {
           window.__opened = performance.now() - t0;
           window.__drawn = document.querySelectorAll('[role="log"] .code-block').length;
+          window.__openedDone(window.__opened);
         });
         return;
       }
@@ -85,6 +92,19 @@ export const OPEN_PROBE = `
     };
     check();
   }, true);`;
+
+/** Waits for the page to tell that the opening is over (OPEN_PROBE), without polling it. */
+export async function whenOpened(page: Page, timeoutMs: number): Promise<number> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the conversation did not open within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([page.evaluate('window.__whenOpened') as Promise<number>, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function chatPage(ext: LaunchedExtension): Promise<Page> {
   return chatPageWith(ext, [OPEN_PROBE], '?conversation=other');
@@ -120,8 +140,7 @@ export async function benchSavedOpen(): Promise<Figure[]> {
           // The page is up and idle (its render worker started), as when a user reaches for the rail.
           await page.waitForTimeout(800);
           await page.getByRole('button', { name: CODE_TITLE, exact: true }).click();
-          await pollPage(page, 'window.__opened !== undefined', 20_000, 20);
-          (i === 0 ? firsts : again).push(await page.evaluate('window.__opened') as number);
+          (i === 0 ? firsts : again).push(await whenOpened(page, 20_000));
           (i === 0 ? articles.first : articles.again).push(await page.evaluate('window.__articleAt') as number);
           drawn = await page.evaluate('window.__drawn') as number;
           await page.close();
