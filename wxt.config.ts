@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'wxt';
 import { PREVIEW_SANDBOX_CSP } from './lib/render/preview-page';
+import { sanitiserFingerprint } from './scripts/sanitiser-fingerprint';
 
 const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 96: 'icon/96.png', 128: 'icon/128.png' };
 const TOOLBAR_SIZES = [16, 32];
@@ -38,6 +39,8 @@ export default defineConfig({
     if (mode === 'e2e') process.env.NODE_ENV = 'production';
     return {
       plugins: [tailwindcss()],
+      // Which sanitiser this build has: saved renderings are read back only by the same one (lib/render/cache.ts).
+      define: { __SANITISER__: JSON.stringify(sanitiserFingerprint()) },
       // The MCP SDK's client imports its Ajv validator for the default it never uses here (it
       // compiles with `new Function`): lib/tools/sdk/no-ajv.ts stands in, so Ajv is not shipped.
       resolve: { alias: [{ find: /^\.\.\/validation\/ajv-provider\.js$/, replacement: resolve(import.meta.dirname, 'lib/tools/sdk/no-ajv.ts') }] },

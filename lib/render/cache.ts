@@ -6,7 +6,7 @@
  * forgets a conversation's renderings when it deletes the conversation (`forgetRenderings`), so
  * nothing of a deleted conversation stays behind in here.
  *
- * A row is used only when it was made by this renderer version, with these words, from this
+ * A row is used only when it was made by this renderer version and this sanitiser, with these words, from this
  * exact text (`sourceKey`); any other row is made again and replaced.
  *
  * A render takes a moment, and a conversation may be deleted meanwhile: each deletion leaves a
@@ -18,10 +18,21 @@ import { RenderedBlockSchema, type RenderedBlock } from './worker/protocol';
 
 /**
  * Raised whenever the renderer's output changes shape or content (our rules, or an update of
- * markdown-it 15.0.3, highlight.js 11.12.0 / lowlight 3.3.0, KaTeX 0.19.1, the sanitiser's lists):
- * every saved rendering is then made again.
+ * markdown-it 15.0.3, highlight.js 11.12.0 / lowlight 3.3.0, KaTeX 0.19.1): every saved
+ * rendering is then made again.
  */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
+
+declare const __SANITISER__: string | undefined;
+
+/**
+ * Which sanitiser this build has (scripts/sanitiser-fingerprint.ts: its source, and the parser's
+ * versions). A saved rendering is shown as it was saved, not sanitised again
+ * (lib/render/worker/handler.ts), so one is read back only by a build with the sanitiser that
+ * made it: whatever an older sanitiser let through is made again, never shown. (A build that did
+ * not say has one of its own, so it reads back only what it saved itself.)
+ */
+export const SANITISER: string = typeof __SANITISER__ === 'string' ? __SANITISER__ : `unnamed-${Math.random().toString(36).slice(2)}`;
 
 export const RENDER_CACHE_NAME = 'gateway-chat-renderings';
 
@@ -32,6 +43,8 @@ const RenderingSchema = z.object({
   /** The message's place in its conversation: the newest renderings are read ahead of an opening (`newest`). */
   seq: z.optional(z.number()),
   version: z.number(),
+  /** The sanitiser that made it (`SANITISER`; none before renderer version 3). */
+  sanitiser: z.optional(z.string()),
   labelsKey: z.string(),
   sourceKey: z.string(),
   blocks: z.array(RenderedBlockSchema),
@@ -74,9 +87,9 @@ export function sourceKeyOf(sources: readonly string[]): string {
   return `${sources.length}:${length}:${(hash >>> 0).toString(36)}`;
 }
 
-/** A saved rendering's blocks, if it was made by this version, with these words, from these sources. */
+/** A saved rendering's blocks, if it was made by this version and this sanitiser, with these words, from these sources. */
 export function blocksOf(row: Rendering, labelsKey: string, sources: readonly string[]): RenderedBlock[] | undefined {
-  if (row.version !== RENDERER_VERSION || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
+  if (row.version !== RENDERER_VERSION || row.sanitiser !== SANITISER || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
   return row.blocks;
 }
 
@@ -103,13 +116,13 @@ export class RenderCache {
 
   /**
    * The renderings of a conversation's `count` newest messages (by their place in it) made by
-   * this version, with whatever words: read when it is about to open, before its messages are.
+   * this version and this sanitiser, with whatever words: read when it is about to open, before its messages are.
    */
   async newest(conversationId: string, count: number): Promise<Rendering[]> {
     const rows = await this.db.renderings.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).reverse().limit(count).toArray();
     return rows.flatMap((row) => {
       const parsed = RenderingSchema.safeParse(row);
-      return parsed.success && parsed.data.version === RENDERER_VERSION ? [parsed.data] : [];
+      return parsed.success && parsed.data.version === RENDERER_VERSION && parsed.data.sanitiser === SANITISER ? [parsed.data] : [];
     });
   }
 
@@ -118,7 +131,7 @@ export class RenderCache {
     await this.db.transaction('rw', this.db.renderings, this.db.forgotten, async () => {
       const notes = await this.db.forgotten.bulkGet(['all', `c:${message.conversationId}`, `m:${message.id}`]);
       if (notes.some((note) => note !== undefined && note.at >= startedAt)) return;
-      await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, ...(message.seq === undefined ? {} : { seq: message.seq }), version: RENDERER_VERSION, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
+      await this.db.renderings.put({ id: message.id, conversationId: message.conversationId, ...(message.seq === undefined ? {} : { seq: message.seq }), version: RENDERER_VERSION, sanitiser: SANITISER, labelsKey, sourceKey: sourceKeyOf(sources), blocks: [...blocks] });
     });
   }
 
