@@ -7,6 +7,21 @@ import { sanitiserFingerprint } from './scripts/sanitiser-fingerprint';
 const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 96: 'icon/96.png', 128: 'icon/128.png' };
 const TOOLBAR_SIZES = [16, 32];
 
+/**
+ * KaTeX's stylesheet, loaded with the first formula (components/chat/render/math-styles.ts),
+ * comes without its @font-face rules: the page declares the same faces with its own styles
+ * (components/chat/render/math-fonts.css). A stylesheet that adds fonts has the browser restyle
+ * and lay out the whole page again; one that only adds KaTeX's classes restyles formulas alone.
+ */
+const katexWithoutFonts = {
+  name: 'katex-without-fonts',
+  enforce: 'pre' as const,
+  transform(code: string, id: string) {
+    if (!/\/katex\/dist\/katex(\.min)?\.css$/.test(id.split('?')[0] ?? '')) return undefined;
+    return { code: code.replace(/@font-face\s*\{[^}]*\}/g, ''), map: null };
+  },
+};
+
 // Least privilege: no host access at install. The gateway's origin is requested at runtime
 // (optional_host_permissions) when the user saves a profile. The e2e build, which browser
 // tests load, is pre-granted the loopback reference gateway because a headless browser
@@ -38,7 +53,7 @@ export default defineConfig({
     // React production bundle, so tests and benches measure what users run.
     if (mode === 'e2e') process.env.NODE_ENV = 'production';
     return {
-      plugins: [tailwindcss()],
+      plugins: [tailwindcss(), katexWithoutFonts],
       // Which sanitiser this build has: saved renderings are read back only by the same one (lib/render/cache.ts).
       define: { __SANITISER__: JSON.stringify(sanitiserFingerprint()) },
       // The MCP SDK's client imports its Ajv validator for the default it never uses here (it
@@ -51,7 +66,9 @@ export default defineConfig({
       // dialogs, the markdown renderer) fetches what it needs itself, instead of a preload link
       // added to the page for each of its chunks while the page starts. No polyfill for
       // `modulepreload`: every browser we support (Chromium, Firefox 140+) has it.
-      build: { modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) } },
+      // A font is its own file, never inlined into the page's styles (which every page loads): the
+      // browser fetches it only when text asks for it (KaTeX's, components/chat/render/math-fonts.css).
+      build: { assetsInlineLimit: (file: string) => (/\.woff2?$/.test(file) ? false : undefined), modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) } },
     };
   },
   manifest: ({ mode, browser, manifestVersion }) => ({

@@ -60,6 +60,8 @@ describe('popup quick chat', () => {
     await lastReply(page).getByText('Echo: stream this reply to me please').waitFor();
     await page.getByRole('button', { name: 'Send' }).waitFor();
     await expect(lastReply(page).getByLabel('Token usage').textContent()).resolves.toMatch(/Tokens: \d+ in · \d+ out/);
+    // A reply without a formula loads none of KaTeX: its fonts are declared with the page's styles, fetched only once a formula asks.
+    await expect(page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => /katex/i.test(name)))).resolves.toEqual([]);
   });
 
   it('Shift+Enter makes a new line instead of sending', async () => {

@@ -77,6 +77,25 @@ describe('a reply with code, math, a diagram, a preview and a table', () => {
     await reply.locator('[data-tex]').first().click();
     await page.getByRole('menuitem', { name: 'Copy LaTeX' }).click();
     await expect.poll(() => copies(page)).toContain('e^{i\\pi} + 1 = 0');
+    // KaTeX's fonts are the page's own (declared with its styles, fetched from the package once a
+    // formula asks for them); KaTeX's stylesheet, loaded with the first formula, adds none (one that
+    // did would have the browser restyle and lay out the whole page again).
+    const fonts = await page.evaluate(async () => {
+      await document.fonts.ready;
+      const faces = (sheet: CSSStyleSheet): CSSFontFaceRule[] => [...sheet.cssRules].filter((rule): rule is CSSFontFaceRule => rule instanceof CSSFontFaceRule);
+      const sheets = [...document.styleSheets];
+      const katex = sheets.filter((sheet) => [...sheet.cssRules].some((rule) => rule instanceof CSSStyleRule && rule.selectorText === '.katex'));
+      const all = sheets.flatMap(faces);
+      return {
+        katexSheets: katex.length,
+        facesInKatexSheet: katex.flatMap(faces).length,
+        faces: all.length,
+        // Addresses inside the extension (the page's own origin), never another.
+        fromPackage: all.every((face) => /^url\("\/assets\/KaTeX_[A-Za-z0-9_-]+\.woff2"\) format\("woff2"\)$/.test(face.style.getPropertyValue('src'))),
+        mainLoaded: [...document.fonts].some((font) => font.family.replace(/"/g, '') === 'KaTeX_Main' && font.status === 'loaded'),
+      };
+    });
+    expect(fonts).toEqual({ katexSheets: 1, facesInKatexSheet: 0, faces: 20, fromPackage: true, mainLoaded: true });
 
     // The diagram: an image named Diagram, its source behind a toggle.
     await expect(reply.getByRole('img', { name: 'Diagram' }).isVisible()).resolves.toBe(true);

@@ -1,7 +1,11 @@
 /**
- * KaTeX's stylesheet, with its fonts (bundled from node_modules/katex/dist/fonts into the
- * package: no remote address), loaded the first time a reply holds a formula. It is a chunk of
- * its own, so a page that never shows a formula never loads it.
+ * KaTeX's stylesheet, loaded the first time a reply holds a formula. It is a chunk of its own, so
+ * a page that never shows a formula never loads it. Its fonts (bundled from
+ * node_modules/katex/dist/fonts into the package: no remote address) are declared with the page's
+ * own styles instead (math-fonts.css; wxt.config.ts takes them out of this one), and fetched the
+ * first time a formula is drawn: a stylesheet that adds fonts would have the browser restyle and
+ * lay out the whole page again (measured: 260–306 ms for a page of 4,000 paragraphs, against
+ * 6–23 ms for KaTeX's classes alone).
  */
 let loading: Promise<void> | undefined;
 
