@@ -6,8 +6,8 @@
  * forgets a conversation's renderings when it deletes the conversation (`forgetRenderings`), so
  * nothing of a deleted conversation stays behind in here.
  *
- * A row is used only when it was made by this renderer version and this sanitiser, with these words, from this
- * exact text (`sourceKey`); any other row is made again and replaced.
+ * A row is used only when it was made by this renderer version and this sanitiser, with these
+ * words, from this exact text (`sourceKey`); any other row is made again and replaced.
  *
  * A render takes a moment, and a conversation may be deleted meanwhile: each deletion leaves a
  * note (`forgotten`) for a while, and a rendering begun before it is not saved.
@@ -116,7 +116,8 @@ export class RenderCache {
 
   /**
    * The renderings of a conversation's `count` newest messages (by their place in it) made by
-   * this version and this sanitiser, with whatever words: read when it is about to open, before its messages are.
+   * this version and this sanitiser, with whatever words: read when it is about to open, before
+   * its messages are.
    */
   async newest(conversationId: string, count: number): Promise<Rendering[]> {
     const rows = await this.db.renderings.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).reverse().limit(count).toArray();

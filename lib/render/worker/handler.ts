@@ -118,8 +118,9 @@ export function createRenderService(cache?: Cache): RenderService {
         const blocks = (ahead === undefined ? undefined : blocksOf(ahead, wordsKey, sources)) ?? await cached((c) => c.get(saved.id, wordsKey, sources));
         // As saved: this worker's own output, sanitised as it was made, by this very sanitiser
         // (a row is read back only by a build with the sanitiser that made it: lib/render/cache.ts,
-        // `SANITISER`). Sanitising it again as it is read cost an opening about 65 ms (median, the
-        // 200-code-block conversation opened again): a fresh worker's sanitiser is not yet compiled.
+        // `SANITISER`). Sanitising it again as it is read cost an opening about 50 ms (the
+        // 200-code-block conversation opened again, median of 12: 186 → 138 ms): a fresh worker's
+        // sanitiser is not yet compiled.
         if (blocks !== undefined) return { type: 'rendered', id, blocks, fromCache: true };
         // Not saved: the page need not wait for it before drawing its conversation.
         tell?.({ type: 'rendering', id });
