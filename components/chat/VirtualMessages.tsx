@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { findMessage, markFound, type MessageListProps } from './MessageList';
 import { estimateHeight } from './row-height';
@@ -27,6 +27,7 @@ export default function VirtualMessages({ messages, scroller, following, renderM
     // the view at the end, in the same frame: the rows in view stay the ones drawn (else the view
     // would sit where the guesses put it for a frame, its rows swapped for others and back).
     anchorTo: following ? 'end' : 'start',
+    measureElement: measureRow,
   });
   // While the newest message is followed, a row measured taller or shorter than guessed leaves
   // the scroll position alone: the view is taken back to the end once the list has its new size
@@ -82,6 +83,21 @@ export default function VirtualMessages({ messages, scroller, following, renderM
       ))}
     </div>
   );
+}
+
+/**
+ * A row's height, as its ResizeObserver tells it after a frame's layout. A row just drawn is not
+ * read as it is inserted: a reply's groups of blocks are `content-visibility: auto`, and until the
+ * browser's first rendering of them has decided which are on screen each counts as its intrinsic
+ * 24rem (a reply of 935 px read 380 px), which had the rows above it drawn too, to fill a view they
+ * did not belong in, then dropped a frame later. Its guess (row-height.ts) stands until then; a
+ * size already told is kept.
+ */
+export function measureRow(element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>): number {
+  const box = entry?.borderBoxSize[0];
+  if (box !== undefined) return Math.round(box.blockSize);
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
 }
 
 /** Frames a revealed message is waited for, to be drawn, before it is left unmarked. */
