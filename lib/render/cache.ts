@@ -87,9 +87,14 @@ export function sourceKeyOf(sources: readonly string[]): string {
   return `${sources.length}:${length}:${(hash >>> 0).toString(36)}`;
 }
 
-/** A saved rendering's blocks, if it was made by this version and this sanitiser, with these words, from these sources. */
+/** Whether a saved rendering was made by this renderer version and this sanitiser (else it is made again). */
+function madeByThisBuild(row: Rendering): boolean {
+  return row.version === RENDERER_VERSION && row.sanitiser === SANITISER;
+}
+
+/** A saved rendering's blocks, if it was made by this build (`madeByThisBuild`), with these words, from these sources. */
 export function blocksOf(row: Rendering, labelsKey: string, sources: readonly string[]): RenderedBlock[] | undefined {
-  if (row.version !== RENDERER_VERSION || row.sanitiser !== SANITISER || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
+  if (!madeByThisBuild(row) || row.labelsKey !== labelsKey || row.sourceKey !== sourceKeyOf(sources) || row.blocks.length !== sources.length) return undefined;
   return row.blocks;
 }
 
@@ -123,7 +128,7 @@ export class RenderCache {
     const rows = await this.db.renderings.where('[conversationId+seq]').between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey]).reverse().limit(count).toArray();
     return rows.flatMap((row) => {
       const parsed = RenderingSchema.safeParse(row);
-      return parsed.success && parsed.data.version === RENDERER_VERSION && parsed.data.sanitiser === SANITISER ? [parsed.data] : [];
+      return parsed.success && madeByThisBuild(parsed.data) ? [parsed.data] : [];
     });
   }
 
