@@ -30,6 +30,29 @@ export function findMessage(scroller: HTMLElement | null, id: string): Element |
   return scroller?.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
 }
 
+/** Frames a revealed message is waited for, to be drawn, before it is left unmarked. */
+const REVEAL_FRAMES = 60;
+
+/**
+ * Scrolls to a message and marks it a frame after it is drawn (and measured, which may move it a
+ * little). On a busy machine a row can take a few frames to be drawn (the list virtualised scrolls
+ * to it first; a message's view may wait for its rendering), so it is looked for each frame, up to
+ * `REVEAL_FRAMES`. Returns the cancel.
+ */
+export function revealWhenDrawn(scroller: RefObject<HTMLElement | null>, id: string): () => void {
+  let frames = 0;
+  const look = (): void => {
+    const found = findMessage(scroller.current, id);
+    if (found !== null && found !== undefined) {
+      frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, id)));
+    } else if (++frames < REVEAL_FRAMES) {
+      frame = requestAnimationFrame(look);
+    }
+  };
+  let frame = requestAnimationFrame(look);
+  return () => cancelAnimationFrame(frame);
+}
+
 // Long conversations are rare in the popup: the virtualiser's code is fetched when one is shown
 // (the chat page and the side panel fetch it as they start). Not React.lazy: a Suspense boundary
 // holds its content back for a moment (300 ms) once it has shown its fallback.
@@ -67,8 +90,7 @@ function AllMessages({ messages, scroller, renderMessage, reveal }: MessageListP
   const nonce = reveal?.nonce;
   useEffect(() => {
     if (reveal === undefined) return;
-    const frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, reveal.id)));
-    return () => cancelAnimationFrame(frame);
+    return revealWhenDrawn(scroller, reveal.id);
     // Once per message revealed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [nonce]);

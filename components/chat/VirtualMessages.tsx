@@ -1,6 +1,6 @@
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { findMessage, markFound, type MessageListProps } from './MessageList';
+import { revealWhenDrawn, type MessageListProps } from './MessageList';
 import { estimateHeight } from './row-height';
 
 /** A long conversation: only the messages in view (and a few around them) are drawn. */
@@ -40,19 +40,7 @@ export default function VirtualMessages({ messages, scroller, following, renderM
     const index = messages.findIndex((m) => m.id === reveal.id);
     if (index < 0) return;
     virtualizer.scrollToIndex(index, { align: 'center' });
-    // Marked a frame after it is drawn (and measured, which may move it a little): on a busy
-    // machine the scroll takes a few frames to draw it.
-    let frames = 0;
-    const mark = (): void => {
-      const found = findMessage(scroller.current, reveal.id);
-      if (found !== null && found !== undefined) {
-        frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, reveal.id)));
-      } else if (++frames < REVEAL_FRAMES) {
-        frame = requestAnimationFrame(mark);
-      }
-    };
-    let frame = requestAnimationFrame(mark);
-    return () => cancelAnimationFrame(frame);
+    return revealWhenDrawn(scroller, reveal.id);
     // Once per message revealed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [nonce]);
@@ -99,9 +87,6 @@ export function measureRow(element: Element, entry: ResizeObserverEntry | undefi
   const index = instance.indexFromElement(element);
   return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index);
 }
-
-/** Frames a revealed message is waited for, to be drawn, before it is left unmarked. */
-const REVEAL_FRAMES = 60;
 
 /** Rows drawn beyond each edge of the view, to scroll into without waiting. */
 const AROUND = 3;
