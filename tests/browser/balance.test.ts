@@ -78,6 +78,9 @@ describe('the balance chip', () => {
     await expect.poll(() => chip(chat).getAttribute('aria-label')).toBe('Balance: $1.20');
     const panel = await env.ext.open('sidepanel.html');
     await expect.poll(() => chip(panel).getAttribute('aria-label')).toBe('Balance: $1.20');
+    // The panel shows the chat page's reading at once, and reads again itself: that read is
+    // answered before the pages close, so that it does not reach the gateway during the next test.
+    await expect.poll(() => env.gateway.requests.filter((r) => r.path === '/api/usage/token/' && r.endedAt !== undefined).length).toBe(2);
     await chat.close();
     await panel.close();
   });

@@ -24,8 +24,10 @@ async function popup(theme: 'light' | 'dark' = 'light') {
 }
 
 const chatRequests = () => env.gateway.requests.filter((r) => r.path === '/v1/chat/completions');
+/** Chat requests whose body the gateway has read (a request is logged when it arrives, its body a moment later). */
+const chatRequestsRead = () => chatRequests().filter((r) => r.body !== undefined);
 const lastUserContent = (): string => {
-  const body = chatRequests().at(-1)?.body as { messages: { role: string; content: unknown }[] } | undefined;
+  const body = chatRequestsRead().at(-1)?.body as { messages: { role: string; content: unknown }[] } | undefined;
   const content = body?.messages.filter((m) => m.role === 'user').at(-1)?.content;
   return typeof content === 'string' ? content : JSON.stringify(content);
 };
@@ -38,7 +40,8 @@ describe('Attach file', () => {
     await chips.getByText(/^3 pages · ~\d+ tokens$/).waitFor({ timeout: 15_000 });
     await expect(chips.getByRole('button', { name: 'Remove report.pdf' }).isVisible()).resolves.toBe(true);
     await send(page, 'What does page two say?');
-    await expect.poll(() => chatRequests().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => chatRequestsRead().length, { timeout: 10_000 }).toBe(1);
+    expect(chatRequests()).toHaveLength(1);
     const content = lastUserContent();
     expect(content.startsWith('What does page two say?\n\nAttached file "report.pdf" (3 pages):\n```text\n[Page 1]\n')).toBe(true);
     expect(content).toContain('[Page 2]\nQuarterly report, page 2\nMARKER-PAGE-2: this line is on page 2.');
@@ -64,7 +67,8 @@ describe('Attach file', () => {
     await page.getByRole('list', { name: 'Attached files' }).getByText('comparison.docx').waitFor();
     await expect(box.inputValue()).resolves.toBe('Compare these');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => chatRequests().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => chatRequestsRead().length, { timeout: 10_000 }).toBe(1);
+    expect(chatRequests()).toHaveLength(1);
     expect(lastUserContent()).toContain('| deepseek-chat | 64k | 0.27 |');
     expect(lastUserContent()).not.toContain('protected.pdf');
     await page.close();
