@@ -1,4 +1,4 @@
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { revealWhenDrawn, type MessageListProps } from './MessageList';
 import { estimateHeight } from './row-height';
@@ -32,8 +32,9 @@ export default function VirtualMessages({ messages, scroller, following, renderM
   // While the newest message is followed, a row measured taller or shorter than guessed leaves
   // the scroll position alone: the view is taken back to the end once the list has its new size
   // (useFollowLatest). The virtualiser's own correction (keeping the rows in view where they were)
-  // would scroll up, which reads as the reader scrolling away.
-  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? () => false : undefined;
+  // would scroll up, which reads as the reader scrolling away. Otherwise the rows in view stay
+  // where they are, also while the reader scrolls up (keepViewStill).
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? () => false : keepViewStill;
   const nonce = reveal?.nonce;
   useEffect(() => {
     if (reveal === undefined) return;
@@ -112,4 +113,18 @@ function useAround(conversation: string | undefined): number {
     return () => cancelIdleCallback(idle);
   }, [conversation, opening]);
   return opening ? 0 : AROUND;
+}
+
+/**
+ * Whether a row that changed size moves the scroll position with it, so that what is on screen
+ * stays where it is: a row measured for the first time whose top is above the view (its guessed
+ * height was above the view), or a row measured again that lies wholly above the view. The
+ * virtualiser's own rule leaves the second alone while the reader scrolls up, so each reply above
+ * that grew as it came near the view (its code and formulas drawn then, `content-visibility`)
+ * pushed the screen down by what it grew: 400 to 1,300 px at a time in a conversation of code.
+ * A row across the top of the view is left alone: it grows below its top (a reply streaming).
+ */
+export function keepViewStill(item: VirtualItem, _delta: number, instance: Virtualizer<HTMLDivElement, Element>): boolean {
+  const offset = instance.scrollOffset ?? 0;
+  return instance.itemSizeCache.has(item.key) ? item.end <= offset : item.start < offset;
 }

@@ -304,6 +304,54 @@ describe('a long conversation', () => {
     }
     expect(await emptySeen()).toBe(false);
   });
+
+  it('scrolled up with the wheel, what is on screen moves by the wheel\'s steps: rows drawn above the view never push it down', async () => {
+    const page = await chatPage();
+    const file = resolve(import.meta.dirname, '../../test-results/long-history.json');
+    writeFileSync(file, longHistory(80));
+    await page.getByLabel('History file to import').setInputFiles(file);
+    await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Long one', exact: true }).click();
+    await page.getByText('That is all for step 79.').waitFor();
+    await page.waitForTimeout(500);
+    const history = page.getByRole('log', { name: 'Chat history' });
+    const box = await history.boundingBox();
+    if (box === null) throw new Error('the history is not on screen');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const STEP = 300;
+    // After each frame is painted: how far the message that was in the middle of the view moved
+    // since the frame before. The wheel moves it by whole steps (one, or more in a slow frame);
+    // anything else is the view jumping.
+    await history.evaluate((log, step) => {
+      const moves: number[] = [];
+      (window as unknown as { moves: number[] }).moves = moves;
+      let last: { id: string; top: number } | undefined;
+      const sample = (): void => {
+        if (last !== undefined) {
+          const row = log.querySelector(`[data-message-id="${CSS.escape(last.id)}"]`);
+          if (row !== null) moves.push(Math.round(row.getBoundingClientRect().top - last.top));
+        }
+        const r = log.getBoundingClientRect();
+        const middle = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-message-id]');
+        last = middle === null || middle === undefined ? undefined : { id: middle.getAttribute('data-message-id') ?? '', top: middle.getBoundingClientRect().top };
+        requestAnimationFrame(afterPaint);
+      };
+      const channel = new MessageChannel();
+      channel.port1.onmessage = sample;
+      const afterPaint = (): void => channel.port2.postMessage(step);
+      requestAnimationFrame(afterPaint);
+    }, STEP);
+    for (let i = 0; i < 30; i++) {
+      await page.mouse.wheel(0, -STEP);
+      await page.waitForTimeout(60);
+    }
+    await page.waitForTimeout(300);
+    const moves = await page.evaluate(() => (window as unknown as { moves: number[] }).moves);
+    // It did scroll up (by 30 steps, less what reached the top), and never by anything but steps.
+    expect(moves.filter((m) => m > 0).reduce((a, b) => a + b, 0)).toBeGreaterThan(10 * STEP);
+    expect(moves.filter((m) => Math.abs(m - Math.round(m / STEP) * STEP) > 2)).toEqual([]);
+  });
 });
 
 describe('keyboard', () => {
