@@ -13,7 +13,8 @@ import { openInSidePanel } from '@/lib/surfaces/open.adapter';
 import { runSyncInBackground } from '@/lib/sync/background.adapter';
 import { gatewayLimitsFrom } from '@/lib/settings/schema';
 import { keepGatewayAccess } from '@/lib/settings/access-keeper.adapter';
-import { loadCatalogue, loadPricing, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchSettings } from '@/lib/settings/storage.adapter';
+import { loadCatalogue, loadPricing, loadSettings, loadUnservedApis, restrictStorageToExtension, saveUnservedApi, watchCatalogue, watchSettings } from '@/lib/settings/storage.adapter';
+import { modelLookup } from '@/lib/catalogue/model-lookup';
 
 export default defineBackground(() => {
   // Settings hold API keys: no script injected into a web page may read them.
@@ -31,6 +32,8 @@ export default defineBackground(() => {
       void noteMemoryMode(why);
     },
   });
+  // Each send asks about its model more than once: the catalogue is read once, then kept as written.
+  const models = modelLookup(loadCatalogue, watchCatalogue);
   const runs = new RunManager({
     store,
     // A new worker has no runs: replies left "streaming" by the previous one were cut short.
@@ -40,7 +43,7 @@ export default defineBackground(() => {
     clientFor: (profile, settings) => createGatewayClient({ baseUrl: profile.baseUrl, siteUrl: profile.siteUrl, apiKey: profile.apiKey, limits: gatewayLimitsFrom(settings) }),
     onActiveRunsChange: createKeepAlive(),
     // The catalogue says which interface a model prefers (new-api's supported_endpoint_types).
-    modelInfo: async (profileId, model) => (await loadCatalogue(profileId))?.models.find((m) => m.id === model),
+    modelInfo: (profileId, model) => models.info(profileId, model),
     // A gateway that lists an interface it does not serve is remembered (a day, at its address).
     unservedApis: loadUnservedApis,
     // Tools (issue 33): MCP servers, web search, pages; each call waits for the user unless always allowed.
