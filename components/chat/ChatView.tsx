@@ -17,7 +17,7 @@ import type { Profile, Settings } from '@/lib/settings/schema';
 import { NativeSelect } from '@/components/ui/NativeSelect';
 import { useSettingsStore } from '@/components/stores/settings';
 import { captureVisibleTab } from '@/lib/surfaces/capture.adapter';
-import { activeTabId } from '@/lib/page/page.adapter';
+import { activeTabId, watchActiveTabId } from '@/lib/page/page.adapter';
 import type { ToolsChoice } from '@/components/tools/ToolsMenu';
 import { toast } from '@/components/ui/Toast';
 import { storeProblem } from '@/lib/conversations/problems';
@@ -313,6 +313,17 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
     return overBudgetAll(balance, models.map((m) => priceOf(prices, m)), prompt, own?.maxTokens ?? chatSettings?.maxTokens);
   };
 
+  // The tab beside the popup or the side panel, known before a send (watched as tabs come to the
+  // front): a send need not ask the browser and wait, so its request leaves before the echo below
+  // is drawn (Enter → request 52 → 36 ms in the popup, medians, measured).
+  const frontTab = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!canAskPage) return;
+    return watchActiveTabId((id) => {
+      frontTab.current = id;
+    });
+  }, [canAskPage]);
+
   const send = async (text: string, images: string[], anyway = false, modelOverride?: string, image?: ImageSend, files?: AttachedFile[]): Promise<boolean> => {
     setNotice(undefined);
     const comparing = compareModels !== undefined;
@@ -355,7 +366,7 @@ export function ChatView({ surface, profile: active, profiles, conversationId, o
       ...(files === undefined || files.length === 0 ? {} : { files }),
       ...(conversationId === undefined && newToolsOff.length > 0 ? { toolsOff: [...newToolsOff] } : {}),
       // "Read this page" reads the tab beside the popup or side panel.
-      ...(canAskPage ? { tabId: await activeTabId() } : {}),
+      ...(canAskPage ? { tabId: frontTab.current ?? await activeTabId() } : {}),
     };
     const result = comparing
       ? await askBackground({ type: 'run.compare', input: { ...shared, models: compareModels, replyMessageIds: replyIds } }).then((r) => (r.ok ? { ...r, messageId: r.messageIds[0] ?? '' } : r))

@@ -27,6 +27,34 @@ export async function activeTabId(): Promise<number | undefined> {
 }
 
 /**
+ * The page in front in the current window, now and each time another tab comes to the front (a
+ * side panel stays open across tabs): a send then knows it without asking the browser and waiting.
+ */
+export function watchActiveTabId(onChange: (tabId: number | undefined) => void): () => void {
+  let live = true;
+  let windowId: number | undefined;
+  const ask = (): void => {
+    void browser.tabs.query({ active: true, currentWindow: true }).then(([tab]) => {
+      if (!live) return;
+      windowId = tab?.windowId;
+      onChange(tab?.id);
+    }, () => undefined);
+  };
+  const activated = (info: { tabId: number; windowId: number }): void => {
+    if (!live) return;
+    // Before this window is known, it is asked again (that tab may be this window's).
+    if (windowId === undefined) ask();
+    else if (info.windowId === windowId) onChange(info.tabId);
+  };
+  browser.tabs.onActivated.addListener(activated);
+  ask();
+  return () => {
+    live = false;
+    browser.tabs.onActivated.removeListener(activated);
+  };
+}
+
+/**
  * Reads the page in tab `tabId`; no more than about `maxChars` characters of it are analysed. A
  * page that does not let the reader run within `deadlineMs` (its own script holds it) is `busy`.
  */
