@@ -19,38 +19,8 @@ export interface MessageListProps {
   reveal: { id: string; nonce: number } | undefined;
 }
 
-export function markFound(element: Element | null | undefined): void {
-  if (element === null || element === undefined) return;
-  element.scrollIntoView({ block: 'center' });
-  element.classList.add('found');
-  setTimeout(() => element.classList.remove('found'), 2_000);
-}
-
 export function findMessage(scroller: HTMLElement | null, id: string): Element | null | undefined {
   return scroller?.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
-}
-
-/** Frames a revealed message is waited for, to be drawn, before it is left unmarked. */
-const REVEAL_FRAMES = 60;
-
-/**
- * Scrolls to a message and marks it a frame after it is drawn (and measured, which may move it a
- * little). On a busy machine a row can take a few frames to be drawn (the list virtualised scrolls
- * to it first; a message's view may wait for its rendering), so it is looked for each frame, up to
- * `REVEAL_FRAMES`. Returns the cancel.
- */
-export function revealWhenDrawn(scroller: RefObject<HTMLElement | null>, id: string): () => void {
-  let frames = 0;
-  const look = (): void => {
-    const found = findMessage(scroller.current, id);
-    if (found !== null && found !== undefined) {
-      frame = requestAnimationFrame(() => markFound(findMessage(scroller.current, id)));
-    } else if (++frames < REVEAL_FRAMES) {
-      frame = requestAnimationFrame(look);
-    }
-  };
-  let frame = requestAnimationFrame(look);
-  return () => cancelAnimationFrame(frame);
 }
 
 // Long conversations are rare in the popup: the virtualiser's code is fetched when one is shown
@@ -90,7 +60,16 @@ function AllMessages({ messages, scroller, renderMessage, reveal }: MessageListP
   const nonce = reveal?.nonce;
   useEffect(() => {
     if (reveal === undefined) return;
-    return revealWhenDrawn(scroller, reveal.id);
+    // A search result opened here: the few lines that reveal it are fetched then (not with the popup).
+    let cancel: (() => void) | undefined;
+    let live = true;
+    void import('./reveal').then(({ revealWhenDrawn }) => {
+      if (live) cancel = revealWhenDrawn(scroller, reveal.id);
+    });
+    return () => {
+      live = false;
+      cancel?.();
+    };
     // Once per message revealed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [nonce]);

@@ -1,6 +1,7 @@
 import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { revealWhenDrawn, type MessageListProps } from './MessageList';
+import type { MessageListProps } from './MessageList';
+import { revealWhenDrawn } from './reveal';
 import { estimateHeight } from './row-height';
 
 /** A long conversation: only the messages in view (and a few around them) are drawn. */

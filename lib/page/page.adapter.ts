@@ -22,8 +22,11 @@ export type TabRead = { ok: true; page: PageContent } | { ok: false; reason: Pag
 
 /** The page in front in the current window (the popup's or the side panel's), when there is one. */
 export async function activeTabId(): Promise<number | undefined> {
-  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-  return tab?.id;
+  return (await frontTab())?.id;
+}
+
+async function frontTab(): Promise<{ id?: number; windowId?: number } | undefined> {
+  return (await browser.tabs.query({ active: true, currentWindow: true }))[0];
 }
 
 /**
@@ -34,7 +37,7 @@ export function watchActiveTabId(onChange: (tabId: number | undefined) => void):
   let live = true;
   let windowId: number | undefined;
   const ask = (): void => {
-    void browser.tabs.query({ active: true, currentWindow: true }).then(([tab]) => {
+    void frontTab().then((tab) => {
       if (!live) return;
       windowId = tab?.windowId;
       onChange(tab?.id);

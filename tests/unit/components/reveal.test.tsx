@@ -46,11 +46,17 @@ function List({ late, onDraw }: { late: string; onDraw: (draw: () => void) => vo
   );
 }
 
+/** The reveal is fetched when asked for: its first frame is then requested. */
+const revealLoaded = () => vi.waitFor(() => {
+  expect(frames).not.toHaveLength(0);
+});
+
 describe('revealing a message found by search', () => {
-  it('scrolls to the message and marks it, when its row is drawn frames after the list', () => {
+  it('scrolls to the message and marks it, when its row is drawn frames after the list', async () => {
     let draw = (): void => undefined;
     const scrolled = vi.spyOn(HTMLElement.prototype, 'scrollIntoView');
     const view = render(<List late="c" onDraw={(d) => { draw = d; }} />);
+    await revealLoaded();
     for (let i = 0; i < 5; i++) nextFrame();
     expect(scrolled).not.toHaveBeenCalled();
     act(() => draw());
@@ -63,8 +69,9 @@ describe('revealing a message found by search', () => {
     scrolled.mockRestore();
   });
 
-  it('gives up on a row never drawn, after a second of frames', () => {
+  it('gives up on a row never drawn, after a second of frames', async () => {
     render(<List late="c" onDraw={() => undefined} />);
+    await revealLoaded();
     for (let i = 0; i < 60; i++) nextFrame();
     expect(frames).toHaveLength(0);
   });
