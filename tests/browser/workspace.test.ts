@@ -242,14 +242,20 @@ function longHistory(pairs: number): string {
   return JSON.stringify({ format: HISTORY_FORMAT, version: HISTORY_VERSION, exportedAt: now, conversations: [{ conversation: conversation('long', 'Long one', now - 60_000), messages }, { conversation: conversation('short', 'Short one', now), messages: short }] });
 }
 
+/** The chat page, with `longHistory(80)` imported through it. */
+async function chatPageWithLongHistory(): Promise<Page> {
+  const page = await chatPage();
+  const file = resolve(import.meta.dirname, '../../test-results/long-history.json');
+  writeFileSync(file, longHistory(80));
+  await page.getByLabel('History file to import').setInputFiles(file);
+  await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
+  await page.getByRole('button', { name: 'Close' }).click();
+  return page;
+}
+
 describe('a long conversation', () => {
   it('opens at its newest message, and again when opened a second time after another', async () => {
-    const page = await chatPage();
-    const file = resolve(import.meta.dirname, '../../test-results/long-history.json');
-    writeFileSync(file, longHistory(80));
-    await page.getByLabel('History file to import').setInputFiles(file);
-    await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
-    await page.getByRole('button', { name: 'Close' }).click();
+    const page = await chatPageWithLongHistory();
     const history = page.getByRole('log', { name: 'Chat history' });
     const fromBottom = () => history.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     const atNewest = async (): Promise<void> => {
@@ -306,12 +312,7 @@ describe('a long conversation', () => {
   });
 
   it('scrolled up with the wheel, what is on screen moves by the wheel\'s steps: rows drawn above the view never push it down', async () => {
-    const page = await chatPage();
-    const file = resolve(import.meta.dirname, '../../test-results/long-history.json');
-    writeFileSync(file, longHistory(80));
-    await page.getByLabel('History file to import').setInputFiles(file);
-    await expect.poll(() => page.getByRole('dialog').getByRole('status').textContent()).toContain('Imported 2 conversations');
-    await page.getByRole('button', { name: 'Close' }).click();
+    const page = await chatPageWithLongHistory();
     await page.getByRole('button', { name: 'Long one', exact: true }).click();
     await page.getByText('That is all for step 79.').waitFor();
     await page.waitForTimeout(500);
