@@ -45,8 +45,9 @@ describe('Attach file', () => {
     const content = lastUserContent();
     expect(content.startsWith('What does page two say?\n\nAttached file "report.pdf" (3 pages):\n```text\n[Page 1]\n')).toBe(true);
     expect(content).toContain('[Page 2]\nQuarterly report, page 2\nMARKER-PAGE-2: this line is on page 2.');
-    // Sent: the composer is empty again, and the question shows the file as a card.
-    await expect(page.getByRole('list', { name: 'Attached files' }).count()).resolves.toBe(1);
+    // Sent: the composer is empty again, and the question shows the file as a card. (The request
+    // leaves before the page draws the sent message: the page is waited for, not read at once.)
+    await expect.poll(() => page.getByRole('list', { name: 'Attached files' }).count()).toBe(1);
     const card = page.getByRole('article', { name: 'User message' }).getByRole('button', { name: 'Open report.pdf' });
     await card.click();
     const dialog = page.getByRole('dialog', { name: 'report.pdf' });
