@@ -148,7 +148,7 @@ const ChatHeader = memo(function ChatHeader({ catalogue, profile, model, onModel
 /**
  * A conversation just read: the replies at the end of its newest branch (the branch shown, unless
  * the user chose an older version) are sent to render, and the conversation is drawn once their
- * saved renderings are in, or are known not to be saved (see `useConversation`).
+ * renderings are in (see `useConversation`).
  */
 function renderNewestAhead(messages: readonly Message[]): Promise<unknown> | undefined {
   return renderRepliesAhead(currentBranch(buildTree(messages)));

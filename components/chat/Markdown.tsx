@@ -30,10 +30,9 @@ export function startRenderer(): void {
 /**
  * Asks for a finished reply's rendering ahead of its view (a conversation just read, before the
  * page draws it): the blocks its `Markdown` will ask for, looked up in the rendering cache as one
- * saved message, or rendered and saved. Resolves once its saved rendering is in the page (a view
- * drawn then draws it rendered at once; one drawn before waits for this answer instead of asking
- * again), or once the worker says it is not saved and renders it. A reply with a block too large
- * for the worker is left to its view.
+ * saved message, or rendered and saved. Resolves once its rendering is in the page (a view drawn
+ * then draws it rendered at once; one drawn before waits for this answer instead of asking
+ * again). A reply with a block too large for the worker is left to its view.
  */
 export function renderFinishedAhead(text: string, saved: SavedMessage): Promise<void> {
   const split = new MarkdownBlockSplitter().split(text);

@@ -77,7 +77,7 @@ const SCREEN_CHARS = 3_000;
  * the render worker before the page draws the conversation, so their renderings are on their way
  * (or read from the rendering cache) while it does. `branch` is the conversation as it will be
  * shown, oldest first. Each is asked for as its view will ask (`renderFinishedAhead`). Resolves
- * once their saved renderings are in the page, or are known not to be saved (undefined when there
+ * once their renderings are in the page, read from the cache or made now (undefined when there
  * are none to wait for).
  */
 export function renderRepliesAhead(branch: readonly Message[]): Promise<unknown> | undefined {

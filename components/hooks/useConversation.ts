@@ -45,11 +45,17 @@ export interface ConversationView {
 }
 
 /**
- * How long a conversation's first read waits at most for what `onFirstRead` started (its replies'
- * saved renderings, read from the cache in 5–20 ms on a 2-core machine, measured) before it is
- * drawn without it: a worker that does not answer costs the opening no more than this.
+ * How long a conversation's first read waits at most for what `onFirstRead` started (its newest
+ * replies' renderings) before it is drawn without it: a worker that does not answer costs the
+ * opening no more than this. Saved renderings come from the cache in 5–20 ms; renderings not
+ * saved (a conversation imported, synced, or saved by an older renderer) are made in the worker,
+ * 150–250 ms for a screen of code on a 2-core machine with a fresh worker (each grammar loaded
+ * and compiled on its first block). Drawing meanwhile drew the conversation twice, its replies'
+ * places first and their renderings after, and the second drawing (80 ms frames) held the page
+ * while the worker still needed it: waiting drew the 200-code-block conversation's first screen
+ * rendered sooner (median of 12 first opens, each in a fresh browser: 340 → 298 ms), once.
  */
-const FIRST_READ_WAIT_MS = 100;
+const FIRST_READ_WAIT_MS = 300;
 
 /** `promise` (rejected or not), or `ms` elapsed, whichever comes first; undefined for no promise. */
 function waitAtMost(promise: Promise<unknown> | undefined, ms: number): Promise<void> | undefined {
@@ -98,9 +104,9 @@ export function useConversation(store: ConversationStore, conversationId: string
       const run = liveRuns.current.get(id);
       return run !== undefined && run.ended === undefined;
     };
-    // The first read waits for what `onFirstRead` started (its replies' saved renderings), so the
-    // conversation is drawn once, rendered, instead of drawn and then drawn again as each arrives.
-    // (Renderings not saved are not waited for: the conversation is drawn while they are made.)
+    // The first read waits for what `onFirstRead` started (its replies' renderings, saved or made
+    // now), so the conversation is drawn once, rendered, instead of drawn and then drawn again as
+    // each arrives.
     let ready: Promise<unknown> | undefined;
     let stopped = false;
     const unwatchMessages = store.watchMessages(conversationId, (messages, unreadable) => {

@@ -34,11 +34,8 @@ interface Request {
   slot?: object;
   index?: number;
   done: Set<() => void>;
-  /**
-   * Called as soon as its answer is here (before the frame that tells `done`), or the worker
-   * says it is rendering it (the cache did not hold it).
-   */
-  known?: () => void;
+  /** Called as soon as its answer is here (before the frame that tells `done`). */
+  answered?: () => void;
 }
 
 interface Slot {
@@ -177,10 +174,9 @@ export class RenderClient {
 
   /**
    * Asks for a saved message as `request` does, ahead of the view that will show it (a
-   * conversation just read): resolves as soon as its answer is here, so the conversation can be
-   * drawn with it, once; or as soon as the worker says the cache did not hold it (it is being
-   * rendered: the conversation is best drawn meanwhile). Resolves at once when none of it needs
-   * asking for (it is here, or on its way for another request).
+   * conversation just read): resolves as soon as its answer is here, read from the rendering
+   * cache or rendered now, so the conversation can be drawn with it, once. Resolves at once when
+   * none of it needs asking for (it is here, or on its way for another request).
    */
   ahead(sources: readonly string[], saved: SavedMessage): Promise<void> {
     if (!this.askableWhole(sources)) return Promise.resolve();
@@ -197,10 +193,10 @@ export class RenderClient {
     return this.wholeAsked.get(saved.id) === shapeOf(sources);
   }
 
-  private askWhole(sources: readonly string[], saved: SavedMessage, onDone?: () => void, known?: () => void): void {
+  private askWhole(sources: readonly string[], saved: SavedMessage, onDone?: () => void, answered?: () => void): void {
     for (const source of sources) if (!this.kept.has(source) && !this.onTheirWay.has(source)) this.onTheirWay.set(source, new Set());
     this.wholeAsked.set(saved.id, shapeOf(sources));
-    this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set(onDone === undefined ? [] : [onDone]), ...(known === undefined ? {} : { known }) }, saved);
+    this.send({ sources: [...sources], labelsKey: this.labelsKey, done: new Set(onDone === undefined ? [] : [onDone]), ...(answered === undefined ? {} : { answered }) }, saved);
   }
 
   /**
@@ -241,10 +237,6 @@ export class RenderClient {
     const message = parsed.data;
     const request = this.requests.get(message.id);
     if (request === undefined) return;
-    if (message.type === 'rendering') {
-      request.known?.();
-      return;
-    }
     this.requests.delete(message.id);
     const blocks = message.type === 'rendered' ? message.blocks : request.sources.map(() => FAILED);
     const toTell = new Set(request.done);
@@ -266,7 +258,7 @@ export class RenderClient {
       });
     }
     for (const onDone of toTell) this.toTell.add(onDone);
-    request.known?.();
+    request.answered?.();
     if (!this.told) return;
     this.told = false;
     this.schedule(() => {

@@ -15,7 +15,7 @@ function inPagePort(): RenderPort {
   const service = import('@/lib/render/worker/handler').then((m) => m.createRenderService());
   return {
     post(message: ToWorker) {
-      service.then((s) => s.handle(message, (note) => deliver(note))).then((reply) => {
+      service.then((s) => s.handle(message)).then((reply) => {
         if (reply !== undefined) deliver(reply);
       }, () => {
         // The renderer's code did not load (an extension updated under an open page): its blocks show as text.

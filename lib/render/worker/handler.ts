@@ -20,8 +20,8 @@ type Cache = Pick<RenderCache, 'get' | 'put'> & Partial<Pick<RenderCache, 'newes
 export const PREFETCH_ROWS = 8;
 
 export interface RenderService {
-  /** The answer to `message`; `tell` carries what comes ahead of it (`rendering`). */
-  handle(message: ToWorker, tell?: (note: FromWorker) => void): Promise<FromWorker | undefined>;
+  /** The answer to `message` (none to words and read-aheads). */
+  handle(message: ToWorker): Promise<FromWorker | undefined>;
 }
 
 function labelsFrom(raw: Record<string, string>): RenderLabels {
@@ -93,7 +93,7 @@ export function createRenderService(cache?: Cache): RenderService {
     });
   };
   return {
-    async handle(message, tell) {
+    async handle(message) {
       if (message.type === 'labels') {
         labels = labelsFrom(message.labels);
         labelsKey = message.key;
@@ -122,8 +122,6 @@ export function createRenderService(cache?: Cache): RenderService {
         // 200-code-block conversation opened again, median of 12: 186 → 138 ms): a fresh worker's
         // sanitiser is not yet compiled.
         if (blocks !== undefined) return { type: 'rendered', id, blocks, fromCache: true };
-        // Not saved: the page need not wait for it before drawing its conversation.
-        tell?.({ type: 'rendering', id });
       }
       try {
         await prepareMarkdown(sources);

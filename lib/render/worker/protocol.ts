@@ -45,7 +45,5 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rendered'), id: z.number(), blocks: z.array(RenderedBlockSchema), fromCache: z.boolean() }),
   /** A render that threw: the page shows those blocks as text. `code` names what failed. */
   z.object({ type: z.literal('failed'), id: z.number(), code: z.string() }),
-  /** A saved message whose rendering the cache does not hold: it is being rendered (its answer follows). */
-  z.object({ type: z.literal('rendering'), id: z.number() }),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;

@@ -18,7 +18,7 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = ToWorkerSchema.safeParse(event.data);
   // Only the page that started this worker can talk to it; anything else is not ours.
   if (!parsed.success) return;
-  void service.handle(parsed.data, (note) => self.postMessage(note)).then((reply) => {
+  void service.handle(parsed.data).then((reply) => {
     if (reply !== undefined) self.postMessage(reply);
   });
 });
